@@ -1,0 +1,197 @@
+// Package engine is the in-memory Redis the playground runs on: miniredis
+// with no network listener, a server clock the page controls, and our own
+// Lua script runner in place of miniredis's EVAL.
+//
+// Every command, from a learner's console, from the handles or from inside a
+// script, reaches miniredis through one path: Engine.dispatch, which hands the
+// arguments to miniredis's command table over an in-memory peer and parses
+// the RESP it writes. There are no sockets and no goroutines on that path, so
+// it runs the same on the host and inside a browser tab.
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/alicebob/miniredis/v2/server"
+
+	"echomq.dev/playground/wasm/resp"
+)
+
+// Start is where the server clock stands when an engine is made or reset:
+// 2026-01-01T00:00:00Z, in Unix milliseconds. A fixed start makes every
+// trace, deadline and permalink repeatable; the page moves the clock on
+// purpose (SetNow, Advance) and never by itself.
+const Start int64 = 1767225600000
+
+// Engine is one in-memory Redis server with one client. It is safe for
+// concurrent use: every command and every script runs under one lock, so a
+// script is atomic to every other caller, as in Redis.
+type Engine struct {
+	mu     sync.Mutex
+	m      *miniredis.Miniredis
+	srv    *server.Server
+	client *server.Peer // the learner's (and the handles') connection
+	script *server.Peer // the fake client scripts call through, as in Redis
+	watch  *server.Peer // reads the keyspace for traces and views
+	out    bytes.Buffer // where both peers write their RESP
+	now    int64        // server clock, Unix ms
+	runner *runner
+}
+
+// New returns an engine with an empty keyspace, an empty script cache and
+// the clock at Start.
+func New() *Engine {
+	e := &Engine{}
+	e.runner = newRunner(e)
+	e.reset()
+	return e
+}
+
+func (e *Engine) reset() {
+	if e.m != nil {
+		e.m.Close()
+	}
+	e.m = miniredis.NewMiniRedis()
+	// Dial starts miniredis on an in-memory server with no listener; the
+	// pipe it returns is not needed, since commands go through Dispatch.
+	conn, err := e.m.Dial()
+	if err != nil {
+		panic("engine: miniredis would not start: " + err.Error())
+	}
+	conn.Close()
+	e.srv = e.m.Server()
+	// Key TTLs follow the server clock, so PEXPIRE and Advance agree.
+	e.m.ClockTTL(true)
+	w := bufio.NewWriter(&e.out)
+	e.client = server.NewPeer(w)
+	e.script = server.NewPeer(w)
+	e.watch = server.NewPeer(w)
+	e.setClock(Start)
+	e.runner.reset()
+}
+
+// Reset empties the keyspace and the script cache and puts the clock back
+// at Start: the state of a fresh engine.
+func (e *Engine) Reset() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.reset()
+}
+
+// Now is the server clock in Unix milliseconds: what TIME answers, inside
+// scripts and out.
+func (e *Engine) Now() int64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.now
+}
+
+// SetNow moves the server clock to ms (Unix milliseconds).
+func (e *Engine) SetNow(ms int64) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.setClock(ms)
+}
+
+// Advance moves the server clock forward by ms milliseconds and returns the
+// new time. Keys with a TTL that ends on the way expire.
+func (e *Engine) Advance(ms int64) int64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.setClock(e.now + ms)
+	return e.now
+}
+
+func (e *Engine) setClock(ms int64) {
+	e.now = ms
+	e.m.SetTime(time.UnixMilli(ms).UTC())
+}
+
+// Do runs one command as a client would send it and returns the reply.
+// The error is always nil: it is there so that an Engine is a connection
+// like any other (see the Conn interfaces of the handles).
+func (e *Engine) Do(args ...string) (resp.Reply, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.do(args), nil
+}
+
+// Exec is Do for callers that have no use for the error.
+func (e *Engine) Exec(args ...string) resp.Reply {
+	r, _ := e.Do(args...)
+	return r
+}
+
+func (e *Engine) do(args []string) resp.Reply {
+	if len(args) == 0 {
+		return resp.ErrorReply("ERR empty command")
+	}
+	name := strings.ToUpper(args[0])
+	switch name {
+	case "EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO":
+		return e.runner.eval(name, args[1:])
+	case "SCRIPT":
+		return e.runner.scriptCommand(args[1:])
+	}
+	if msg, refused := refusedFromClient[name]; refused && (name != "XREAD" && name != "XREADGROUP" || hasBlockOption(args)) {
+		return resp.ErrorReply(msg)
+	}
+	return e.dispatch(e.client, args)
+}
+
+// dispatch hands one command to miniredis on peer and returns its reply.
+// It is the only place the engine talks to miniredis's command table.
+func (e *Engine) dispatch(peer *server.Peer, args []string) resp.Reply {
+	e.out.Reset()
+	e.srv.Dispatch(peer, args)
+	peer.Flush()
+	r, err := resp.Parse(e.out.Bytes())
+	if err != nil {
+		return resp.ErrorReply("ERR engine: unreadable reply from miniredis: " + err.Error())
+	}
+	return r
+}
+
+func (e *Engine) observer() *server.Peer { return e.watch }
+
+// hasBlockOption reports whether an XREAD or XREADGROUP asks to block.
+func hasBlockOption(args []string) bool {
+	for _, a := range args[1:] {
+		if strings.EqualFold(a, "STREAMS") {
+			return false
+		}
+		if strings.EqualFold(a, "BLOCK") {
+			return true
+		}
+	}
+	return false
+}
+
+// refusedFromClient lists commands one in-memory client cannot use. They
+// would wait for a second client that does not exist (blocking pops, pub/sub,
+// MONITOR) or would stop the server under the page. Each gets an error that
+// says why, instead of a tab that hangs.
+var refusedFromClient = func() map[string]string {
+	m := map[string]string{}
+	blocking := "ERR the playground has a single client, so a blocking command would wait forever; use the non-blocking form"
+	for _, c := range []string{"BLPOP", "BRPOP", "BRPOPLPUSH", "BLMOVE", "BLMPOP", "BZPOPMIN", "BZPOPMAX", "BZMPOP", "XREAD", "XREADGROUP", "WAIT", "WAITAOF"} {
+		m[c] = blocking
+	}
+	pubsub := "ERR the playground has a single client, so pub/sub has nobody to talk to"
+	for _, c := range []string{"SUBSCRIBE", "PSUBSCRIBE", "SSUBSCRIBE", "UNSUBSCRIBE", "PUNSUBSCRIBE", "SUNSUBSCRIBE", "MONITOR"} {
+		m[c] = pubsub
+	}
+	tx := "ERR transactions are not available in the playground yet; each command and each script already runs on its own"
+	for _, c := range []string{"MULTI", "EXEC", "DISCARD", "WATCH", "UNWATCH"} {
+		m[c] = tx
+	}
+	for _, c := range []string{"SHUTDOWN", "QUIT", "RESET", "HELLO", "DEBUG", "FUNCTION", "FCALL", "FCALL_RO"} {
+		m[c] = "ERR " + strings.ToLower(c) + " is not available in the playground"
+	}
+	return m
+}()

@@ -1,0 +1,142 @@
+package engine
+
+import (
+	"strings"
+
+	glua "github.com/yuin/gopher-lua"
+
+	emqlua "echomq.dev/playground/lua"
+	"echomq.dev/playground/wasm/resp"
+)
+
+// Redis's log levels and replication flags, as scripts see them.
+const (
+	logDebug, logVerbose, logNotice, logWarning = 0, 1, 2, 3
+	replNone, replAOF, replSlave, replAll       = 0, 1, 2, 3
+)
+
+// redisTable builds the global redis table a script talks to the server with.
+func (r *runner) redisTable(L *glua.LState) *glua.LTable {
+	t := L.NewTable()
+	fns := map[string]glua.LGFunction{
+		"call":         func(L *glua.LState) int { return r.call(L, true) },
+		"pcall":        func(L *glua.LState) int { return r.call(L, false) },
+		"error_reply":  errorReplyFn,
+		"status_reply": statusReplyFn,
+		"sha1hex": func(L *glua.LState) int {
+			L.Push(glua.LString(emqlua.SHA1Hex(L.CheckString(1))))
+			return 1
+		},
+		// The playground keeps no server log; the call is accepted so that
+		// scripts which log still run.
+		"log": func(L *glua.LState) int {
+			if L.GetTop() < 2 {
+				L.RaiseError("redis.log() requires two arguments or more.")
+			}
+			return 0
+		},
+		"setresp": func(L *glua.LState) int {
+			if v := L.CheckInt(1); v != 2 && v != 3 {
+				L.RaiseError("RESP version must be 2 or 3.")
+			}
+			return 0
+		},
+		"set_repl":           func(L *glua.LState) int { return 0 },
+		"replicate_commands": func(L *glua.LState) int { L.Push(glua.LTrue); return 1 },
+		"breakpoint":         func(L *glua.LState) int { L.Push(glua.LFalse); return 1 },
+		"debug":              func(L *glua.LState) int { return 0 },
+	}
+	for name, fn := range fns {
+		t.RawSetString(name, L.NewFunction(fn))
+	}
+	for name, v := range map[string]int{
+		"LOG_DEBUG": logDebug, "LOG_VERBOSE": logVerbose, "LOG_NOTICE": logNotice, "LOG_WARNING": logWarning,
+		"REPL_NONE": replNone, "REPL_AOF": replAOF, "REPL_SLAVE": replSlave, "REPL_REPLICA": replSlave, "REPL_ALL": replAll,
+	} {
+		t.RawSetString(name, glua.LNumber(v))
+	}
+	t.RawSetString("REDIS_VERSION", glua.LString(RedisVersion))
+	t.RawSetString("REDIS_VERSION_NUM", glua.LNumber(0x07000f))
+	return t
+}
+
+func errorReplyFn(L *glua.LState) int {
+	t := L.NewTable()
+	t.RawSetString("err", glua.LString(strings.TrimPrefix(L.CheckString(1), "-")))
+	L.Push(t)
+	return 1
+}
+
+func statusReplyFn(L *glua.LState) int {
+	t := L.NewTable()
+	t.RawSetString("ok", glua.LString(L.CheckString(1)))
+	L.Push(t)
+	return 1
+}
+
+// call is redis.call (raise=true) and redis.pcall (raise=false): one command,
+// run through the engine's dispatch path on the script's own client.
+func (r *runner) call(L *glua.LState, raise bool) int {
+	rep := r.command(L)
+	if t := r.trace; t != nil {
+		t.call(L, rep)
+	}
+	if rep.reply.IsError() && raise {
+		r.callErr = rep.reply.Str
+		L.Error(glua.LString(rep.reply.Str), 0)
+		return 0
+	}
+	L.Push(replyToLua(L, rep.reply))
+	return 1
+}
+
+// scriptCall is one redis.call as the tracer records it.
+type scriptCall struct {
+	args  []string // nil when the arguments never formed a command
+	reply resp.Reply
+}
+
+func (r *runner) command(L *glua.LState) scriptCall {
+	n := L.GetTop()
+	if n == 0 {
+		return scriptCall{reply: resp.ErrorReply("ERR Please specify at least one argument for this redis lib call")}
+	}
+	args := make([]string, n)
+	for i := 1; i <= n; i++ {
+		switch v := L.Get(i).(type) {
+		case glua.LString:
+			args[i-1] = string(v)
+		case glua.LNumber:
+			args[i-1] = formatArgNumber(float64(v))
+		default:
+			return scriptCall{reply: resp.ErrorReply("ERR Lua redis lib command arguments must be strings or integers")}
+		}
+	}
+	name := strings.ToUpper(args[0])
+	if _, no := refusedInScript[name]; no {
+		return scriptCall{args, resp.ErrorReply("ERR This Redis command is not allowed from script")}
+	}
+	if _, no := refusedFromClient[name]; no {
+		return scriptCall{args, resp.ErrorReply(refusedFromClient[name])}
+	}
+	if !r.e.srv.IsRegisteredCommand(name) {
+		return scriptCall{args, resp.ErrorReply("ERR Unknown Redis command called from script")}
+	}
+	if r.readOnly && !r.e.srv.IsReadOnlyCommand(name) {
+		return scriptCall{args, resp.ErrorReply("ERR Write commands are not allowed from read-only scripts.")}
+	}
+	rep := r.e.dispatch(r.e.script, args)
+	if rep.IsError() && strings.HasPrefix(rep.Str, "ERR wrong number of arguments for") {
+		rep = resp.ErrorReply("ERR Wrong number of args calling Redis command from script")
+	}
+	return scriptCall{args, rep}
+}
+
+// refusedInScript are the commands Redis marks "noscript".
+var refusedInScript = map[string]struct{}{
+	"EVAL": {}, "EVALSHA": {}, "EVAL_RO": {}, "EVALSHA_RO": {}, "SCRIPT": {},
+	"MULTI": {}, "EXEC": {}, "DISCARD": {}, "WATCH": {}, "UNWATCH": {},
+	"FCALL": {}, "FCALL_RO": {}, "FUNCTION": {}, "AUTH": {}, "HELLO": {},
+	"SUBSCRIBE": {}, "PSUBSCRIBE": {}, "SSUBSCRIBE": {}, "UNSUBSCRIBE": {},
+	"PUNSUBSCRIBE": {}, "SUNSUBSCRIBE": {}, "MONITOR": {}, "RESET": {}, "QUIT": {},
+}

@@ -1,0 +1,327 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	glua "github.com/yuin/gopher-lua"
+	"github.com/yuin/gopher-lua/parse"
+
+	emqlua "echomq.dev/playground/lua"
+	"echomq.dev/playground/wasm/resp"
+)
+
+// Budget is how long one script may run before the engine stops it, the way
+// SCRIPT KILL would. Redis itself lets a script run on (it only starts
+// answering BUSY after lua-time-limit); a browser tab cannot afford that.
+const Budget = 900 * time.Millisecond
+
+// RedisVersion is the Redis release the runner answers for, in
+// redis.REDIS_VERSION and wherever a script can ask.
+const RedisVersion = "7.0.15"
+
+// chunkName is what Redis 7 calls every script in its error messages.
+const chunkName = "user_script"
+
+// runner is our replacement for miniredis's EVAL. It keeps one sandboxed Lua
+// state for the life of the engine (miniredis builds a fresh one per call,
+// which is most of its cost), compiles each script once, and runs each
+// redis.call as its own command through the engine's one dispatch path.
+//
+// It is only ever used with the engine's lock held, so it needs no lock of
+// its own, and scripts are serialized like every other command.
+type runner struct {
+	e      *Engine
+	L      *glua.LState
+	cache  map[string]*compiled // by lower-case SHA1
+	budget *budget
+
+	// State of the script that is running.
+	running  *compiled
+	readOnly bool
+	callErr  string  // the last error redis.call raised, kept verbatim
+	errLine  int     // script line of the error being raised
+	trace    *tracer // non-nil during a traced run
+}
+
+// compiled is one script as the cache holds it.
+type compiled struct {
+	sha   string
+	src   string
+	proto *glua.FunctionProto
+}
+
+func newRunner(e *Engine) *runner {
+	r := &runner{e: e, budget: &budget{}}
+	r.L = r.newState()
+	return r
+}
+
+// reset empties the script cache, as SCRIPT FLUSH does.
+func (r *runner) reset() {
+	r.cache = map[string]*compiled{}
+}
+
+// newState builds the Lua state Redis 7 gives a script: the base, table,
+// string and math libraries, cjson, the redis table, no file or module
+// loading, and globals that cannot be created or read before they exist.
+func (r *runner) newState() *glua.LState {
+	L := glua.NewState(glua.Options{SkipOpenLibs: true, CallStackSize: 256, RegistrySize: 1024 * 16, RegistryMaxSize: 1024 * 1024})
+	for _, lib := range []struct {
+		name string
+		open glua.LGFunction
+	}{
+		{glua.BaseLibName, glua.OpenBase},
+		{glua.TabLibName, glua.OpenTable},
+		{glua.StringLibName, glua.OpenString},
+		{glua.MathLibName, glua.OpenMath},
+	} {
+		L.Push(L.NewFunction(lib.open))
+		L.Push(glua.LString(lib.name))
+		L.Call(1, 0)
+	}
+	for _, name := range []string{"dofile", "loadfile", "print", "_printregs", "module", "require", "newproxy"} {
+		L.SetGlobal(name, glua.LNil)
+	}
+	L.SetGlobal("redis", r.redisTable(L))
+	L.SetGlobal("cjson", cjsonTable(L))
+
+	// Globals protection, worded as Redis 7.0 words it.
+	meta := L.NewTable()
+	L.SetField(meta, "__index", L.NewFunction(func(L *glua.LState) int {
+		L.RaiseError("Script attempted to access nonexistent global variable '%s'", L.ToString(2))
+		return 0
+	}))
+	L.SetField(meta, "__newindex", L.NewFunction(func(L *glua.LState) int {
+		L.RaiseError("Attempt to modify a readonly table")
+		return 0
+	}))
+	L.SetMetatable(L.G.Global, meta)
+	L.SetContext(r.budget)
+	return L
+}
+
+// eval serves EVAL, EVALSHA and their _RO forms.
+func (r *runner) eval(cmd string, args []string) resp.Reply {
+	if len(args) < 2 {
+		return resp.Errorf("ERR wrong number of arguments for '%s' command", strings.ToLower(cmd))
+	}
+	n, err := strconv.ParseInt(args[1], 10, 64)
+	switch {
+	case err != nil:
+		return resp.ErrorReply("ERR value is not an integer or out of range")
+	case n < 0:
+		return resp.ErrorReply("ERR Number of keys can't be negative")
+	case n > int64(len(args)-2):
+		return resp.ErrorReply("ERR Number of keys can't be greater than number of args")
+	}
+	keys, argv := args[2:2+n], args[2+n:]
+
+	var c *compiled
+	if strings.HasPrefix(cmd, "EVALSHA") {
+		c = r.cache[strings.ToLower(args[0])]
+		if c == nil {
+			return resp.ErrorReply("NOSCRIPT No matching script. Please use EVAL.")
+		}
+	} else {
+		var errRep resp.Reply
+		if c, errRep = r.load(args[0]); c == nil {
+			return errRep
+		}
+	}
+	return r.run(c, keys, argv, strings.HasSuffix(cmd, "_RO"), nil)
+}
+
+// scriptCommand serves SCRIPT LOAD, EXISTS, FLUSH and KILL.
+func (r *runner) scriptCommand(args []string) resp.Reply {
+	if len(args) == 0 {
+		return resp.ErrorReply("ERR wrong number of arguments for 'script' command")
+	}
+	sub := strings.ToUpper(args[0])
+	switch {
+	case sub == "LOAD" && len(args) == 2:
+		c, errRep := r.load(args[1])
+		if c == nil {
+			return errRep
+		}
+		return resp.BulkReply(c.sha)
+	case sub == "EXISTS" && len(args) >= 2:
+		out := make([]resp.Reply, len(args)-1)
+		for i, sha := range args[1:] {
+			if r.cache[strings.ToLower(sha)] != nil {
+				out[i] = resp.IntReply(1)
+			} else {
+				out[i] = resp.IntReply(0)
+			}
+		}
+		return resp.ArrayReply(out...)
+	case sub == "FLUSH" && (len(args) == 1 || len(args) == 2 && isFlushMode(args[1])):
+		r.reset()
+		return resp.OK()
+	case sub == "KILL" && len(args) == 1:
+		// A script never outlives the command that runs it here, so there
+		// is never one to kill when this command is heard.
+		return resp.ErrorReply("NOTBUSY No scripts in execution right now.")
+	case sub == "LOAD" || sub == "EXISTS" || sub == "FLUSH" || sub == "KILL":
+		return resp.Errorf("ERR wrong number of arguments for 'script|%s' command", strings.ToLower(sub))
+	}
+	return resp.Errorf("ERR unknown subcommand '%s'. Try SCRIPT HELP.", args[0])
+}
+
+func isFlushMode(s string) bool {
+	s = strings.ToUpper(s)
+	return s == "SYNC" || s == "ASYNC"
+}
+
+// load compiles src and caches it under its SHA1, as EVAL and SCRIPT LOAD
+// do. A script that compiles stays cached even if it later fails at run time.
+func (r *runner) load(src string) (*compiled, resp.Reply) {
+	sha := emqlua.SHA1Hex(src)
+	if c := r.cache[sha]; c != nil {
+		return c, resp.Reply{}
+	}
+	c, errRep := compile(src)
+	if c == nil {
+		return nil, errRep
+	}
+	r.cache[sha] = c
+	return c, resp.Reply{}
+}
+
+func compile(src string) (*compiled, resp.Reply) {
+	chunk, err := parse.Parse(strings.NewReader(src), chunkName)
+	if err != nil {
+		return nil, resp.ErrorReply("ERR Error compiling script (new function): " + describeSyntaxError(err))
+	}
+	proto, err := glua.Compile(chunk, chunkName)
+	if err != nil {
+		return nil, resp.ErrorReply("ERR Error compiling script (new function): " + chunkName + ": " + oneLine(err.Error()))
+	}
+	return &compiled{sha: emqlua.SHA1Hex(src), src: src, proto: proto}, resp.Reply{}
+}
+
+// describeSyntaxError words a gopher-lua parse error the way Lua 5.1's
+// compiler reports one: "user_script:LINE: MESSAGE near 'TOKEN'".
+func describeSyntaxError(err error) string {
+	var pe *parse.Error
+	if !errors.As(err, &pe) {
+		return chunkName + ": " + oneLine(err.Error())
+	}
+	token := pe.Token
+	if token == "" || token == "EOF" || pe.Pos.Line == parse.EOF {
+		token = "<eof>"
+	}
+	line := pe.Pos.Line
+	if line == parse.EOF || line <= 0 {
+		line = strings.Count(pe.Pos.Source, "\n") + 1
+	}
+	msg := pe.Message
+	if msg == "syntax error" || msg == "parse error" {
+		msg = "unexpected symbol"
+	}
+	return fmt.Sprintf("%s:%d: %s near '%s'", chunkName, line, msg, token)
+}
+
+// run executes a compiled script with its KEYS and ARGV and converts what it
+// returns, or the error it raised, into a reply. Writes made before an error
+// stay, as in Redis.
+func (r *runner) run(c *compiled, keys, argv []string, readOnly bool, t *tracer) resp.Reply {
+	L := r.L
+	L.G.Global.RawSetString("KEYS", stringTable(L, keys))
+	L.G.Global.RawSetString("ARGV", stringTable(L, argv))
+	r.running, r.readOnly, r.callErr, r.errLine, r.trace = c, readOnly, "", 0, t
+	if t != nil {
+		r.budget.onTick = func() { t.tick(L) }
+	}
+	r.budget.arm(Budget)
+	defer func() {
+		r.budget.disarm()
+		r.running, r.trace, r.budget.onTick = nil, nil, nil
+		L.SetTop(0)
+	}()
+
+	L.Push(L.NewFunctionFromProto(c.proto))
+	if err := L.PCall(0, 1, L.NewFunction(r.onError)); err != nil {
+		return r.errorReply(c, err)
+	}
+	rep := luaToReply(L.Get(-1), 0)
+	if t != nil {
+		t.finish()
+	}
+	return rep
+}
+
+// onError runs where the error was raised, before the stack unwinds, to
+// note the script line Redis names in its "on @user_script:N" suffix.
+func (r *runner) onError(L *glua.LState) int {
+	r.errLine = scriptLine(L)
+	L.Push(L.Get(1))
+	return 1
+}
+
+// scriptLine is the line of the innermost frame that runs the user's script.
+func scriptLine(L *glua.LState) int {
+	for level := 0; level < 64; level++ {
+		dbg, ok := L.GetStack(level)
+		if !ok {
+			break
+		}
+		if _, err := L.GetInfo("Sl", dbg, glua.LNil); err != nil {
+			continue
+		}
+		if dbg.Source == chunkName && dbg.CurrentLine > 0 {
+			return dbg.CurrentLine
+		}
+	}
+	return 0
+}
+
+// errorReply turns a raised Lua error into the reply Redis 7 gives:
+// the message (with its error code kept, or ERR added) and the suffix
+// "script: <sha>, on @user_script:<line>.".
+func (r *runner) errorReply(c *compiled, err error) resp.Reply {
+	var msg string
+	if r.budget.expired {
+		msg = "ERR Script killed by user with SCRIPT KILL..."
+	} else {
+		var ae *glua.ApiError
+		if errors.As(err, &ae) {
+			msg = r.errorMessage(ae.Object)
+		} else {
+			msg = "ERR " + err.Error()
+		}
+	}
+	return resp.ErrorReply(oneLine(fmt.Sprintf("%s script: %s, on @%s:%d.", msg, c.sha, chunkName, r.errLine)))
+}
+
+func (r *runner) errorMessage(v glua.LValue) string {
+	switch v := v.(type) {
+	case glua.LString:
+		if r.callErr != "" && string(v) == r.callErr {
+			return r.callErr
+		}
+		return "ERR " + string(v)
+	case *glua.LTable:
+		if e, ok := v.RawGetString("err").(glua.LString); ok {
+			return strings.TrimPrefix(string(e), "-")
+		}
+	}
+	return "ERR " + v.String()
+}
+
+// oneLine keeps a reply on one RESP line, as Redis does by turning CR and LF
+// in error and status replies into spaces.
+func oneLine(s string) string {
+	return strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
+}
+
+func stringTable(L *glua.LState, items []string) *glua.LTable {
+	t := L.CreateTable(len(items), 0)
+	for i, s := range items {
+		t.RawSetInt(i+1, glua.LString(s))
+	}
+	return t
+}

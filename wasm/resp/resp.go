@@ -1,0 +1,257 @@
+// Package resp is the reply side of the Redis wire: one Reply type that the
+// in-memory engine, the handles and a real Redis connection all speak, plus
+// the RESP2 reader and writer that move it over bytes.
+//
+// It is deliberately small and has no dependencies, because it crosses every
+// boundary in the playground: engine to handles, Go to JavaScript, and the
+// tests that compare the engine with a real redis-server.
+package resp
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Kind names a reply type the way the JS API spells it.
+type Kind string
+
+const (
+	Status Kind = "status"
+	Error  Kind = "error"
+	Int    Kind = "int"
+	Bulk   Kind = "bulk"
+	Nil    Kind = "nil"
+	Array  Kind = "array"
+)
+
+// Reply is one Redis reply. Str holds the text of a status, error or bulk
+// reply; Int the value of an integer reply; Elems the elements of an array.
+// A RESP2 null bulk and null array are both Nil, as a client sees them.
+type Reply struct {
+	Kind  Kind
+	Str   string
+	Int   int64
+	Elems []Reply
+}
+
+// Constructors, so call sites read like the reply they build.
+func StatusReply(s string) Reply      { return Reply{Kind: Status, Str: s} }
+func ErrorReply(s string) Reply       { return Reply{Kind: Error, Str: s} }
+func IntReply(n int64) Reply          { return Reply{Kind: Int, Int: n} }
+func BulkReply(s string) Reply        { return Reply{Kind: Bulk, Str: s} }
+func NilReply() Reply                 { return Reply{Kind: Nil} }
+func ArrayReply(e ...Reply) Reply     { return Reply{Kind: Array, Elems: e} }
+func OK() Reply                       { return StatusReply("OK") }
+func Errorf(f string, a ...any) Reply { return ErrorReply(fmt.Sprintf(f, a...)) }
+
+// IsError reports whether r is an error reply.
+func (r Reply) IsError() bool { return r.Kind == Error }
+
+// Code is the first word of an error reply ("NOSCRIPT", "EMQKIND", "ERR"),
+// the part a client branches on.
+func (r Reply) Code() string {
+	if r.Kind != Error {
+		return ""
+	}
+	code, _, _ := strings.Cut(r.Str, " ")
+	return code
+}
+
+// Strings returns the elements of an array of bulk strings, or false when r
+// is anything else.
+func (r Reply) Strings() ([]string, bool) {
+	if r.Kind != Array {
+		return nil, false
+	}
+	out := make([]string, len(r.Elems))
+	for i, e := range r.Elems {
+		if e.Kind != Bulk {
+			return nil, false
+		}
+		out[i] = e.Str
+	}
+	return out, true
+}
+
+// Equal reports whether two replies are the same, element by element.
+func (r Reply) Equal(o Reply) bool {
+	if r.Kind != o.Kind || r.Str != o.Str || r.Int != o.Int || len(r.Elems) != len(o.Elems) {
+		return false
+	}
+	for i := range r.Elems {
+		if !r.Elems[i].Equal(o.Elems[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// String renders r the way redis-cli does, which is what a test failure or
+// a log line should show a reader who knows Redis.
+func (r Reply) String() string {
+	var b strings.Builder
+	r.format(&b, "")
+	return b.String()
+}
+
+func (r Reply) format(b *strings.Builder, indent string) {
+	switch r.Kind {
+	case Status:
+		b.WriteString(r.Str)
+	case Error:
+		b.WriteString("(error) " + r.Str)
+	case Int:
+		b.WriteString("(integer) " + strconv.FormatInt(r.Int, 10))
+	case Bulk:
+		b.WriteString(strconv.Quote(r.Str))
+	case Nil:
+		b.WriteString("(nil)")
+	case Array:
+		if len(r.Elems) == 0 {
+			b.WriteString("(empty array)")
+			return
+		}
+		width := len(strconv.Itoa(len(r.Elems)))
+		for i, e := range r.Elems {
+			if i > 0 {
+				b.WriteString("\n" + indent)
+			}
+			prefix := fmt.Sprintf("%*d) ", width, i+1)
+			b.WriteString(prefix)
+			e.format(b, indent+strings.Repeat(" ", len(prefix)))
+		}
+	default:
+		b.WriteString("(unknown reply)")
+	}
+}
+
+// Append writes r to buf in RESP2.
+func Append(buf []byte, r Reply) []byte {
+	switch r.Kind {
+	case Status:
+		return append(append(append(buf, '+'), r.Str...), '\r', '\n')
+	case Error:
+		return append(append(append(buf, '-'), r.Str...), '\r', '\n')
+	case Int:
+		return append(strconv.AppendInt(append(buf, ':'), r.Int, 10), '\r', '\n')
+	case Bulk:
+		buf = append(strconv.AppendInt(append(buf, '$'), int64(len(r.Str)), 10), '\r', '\n')
+		return append(append(buf, r.Str...), '\r', '\n')
+	case Array:
+		buf = append(strconv.AppendInt(append(buf, '*'), int64(len(r.Elems)), 10), '\r', '\n')
+		for _, e := range r.Elems {
+			buf = Append(buf, e)
+		}
+		return buf
+	default:
+		return append(buf, "$-1\r\n"...)
+	}
+}
+
+// AppendCommand writes a command as a RESP2 array of bulk strings, the way
+// every client sends one.
+func AppendCommand(buf []byte, args []string) []byte {
+	buf = append(strconv.AppendInt(append(buf, '*'), int64(len(args)), 10), '\r', '\n')
+	for _, a := range args {
+		buf = append(strconv.AppendInt(append(buf, '$'), int64(len(a)), 10), '\r', '\n')
+		buf = append(append(buf, a...), '\r', '\n')
+	}
+	return buf
+}
+
+// ErrProtocol is returned for bytes that are not RESP.
+var ErrProtocol = errors.New("resp: protocol error")
+
+// Parse reads exactly one RESP2 reply from b. Trailing bytes are an error:
+// the engine writes one reply per command, so more means a bug.
+func Parse(b []byte) (Reply, error) {
+	r := bufio.NewReader(bytes.NewReader(b))
+	rep, err := Read(r)
+	if err != nil {
+		return Reply{}, err
+	}
+	if _, err := r.ReadByte(); err != io.EOF {
+		return Reply{}, fmt.Errorf("%w: trailing bytes after reply", ErrProtocol)
+	}
+	return rep, nil
+}
+
+// Read reads one reply from r. RESP3 replies (maps, sets, doubles...) are
+// not expected: the playground speaks RESP2 on every connection.
+func Read(r *bufio.Reader) (Reply, error) {
+	line, err := readLine(r)
+	if err != nil {
+		return Reply{}, err
+	}
+	if len(line) == 0 {
+		return Reply{}, fmt.Errorf("%w: empty line", ErrProtocol)
+	}
+	body := string(line[1:])
+	switch line[0] {
+	case '+':
+		return StatusReply(body), nil
+	case '-':
+		return ErrorReply(body), nil
+	case ':':
+		n, err := strconv.ParseInt(body, 10, 64)
+		if err != nil {
+			return Reply{}, fmt.Errorf("%w: bad integer %q", ErrProtocol, body)
+		}
+		return IntReply(n), nil
+	case '$':
+		n, err := strconv.Atoi(body)
+		if err != nil || n < -1 {
+			return Reply{}, fmt.Errorf("%w: bad bulk length %q", ErrProtocol, body)
+		}
+		if n == -1 {
+			return NilReply(), nil
+		}
+		data := make([]byte, n+2)
+		if _, err := io.ReadFull(r, data); err != nil {
+			return Reply{}, err
+		}
+		if data[n] != '\r' || data[n+1] != '\n' {
+			return Reply{}, fmt.Errorf("%w: bulk not terminated", ErrProtocol)
+		}
+		return BulkReply(string(data[:n])), nil
+	case '*':
+		n, err := strconv.Atoi(body)
+		if err != nil || n < -1 {
+			return Reply{}, fmt.Errorf("%w: bad array length %q", ErrProtocol, body)
+		}
+		if n == -1 {
+			return NilReply(), nil
+		}
+		elems := make([]Reply, n)
+		for i := range elems {
+			if elems[i], err = Read(r); err != nil {
+				return Reply{}, err
+			}
+		}
+		return Reply{Kind: Array, Elems: elems}, nil
+	}
+	return Reply{}, fmt.Errorf("%w: unexpected type byte %q", ErrProtocol, line[0])
+}
+
+func readLine(r *bufio.Reader) ([]byte, error) {
+	line, err := r.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		// Status and error lines can be long (an error quoting a 1 MiB
+		// argument); fall back to the growing read.
+		rest, err2 := r.ReadBytes('\n')
+		line = append(append([]byte{}, line...), rest...)
+		err = err2
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(line) < 2 || line[len(line)-2] != '\r' {
+		return nil, fmt.Errorf("%w: line not terminated by CRLF", ErrProtocol)
+	}
+	return line[:len(line)-2], nil
+}
