@@ -2,7 +2,6 @@ package engine
 
 import (
 	"math"
-	"strconv"
 
 	glua "github.com/yuin/gopher-lua"
 
@@ -90,54 +89,6 @@ func replyToLua(L *glua.LState, r resp.Reply) glua.LValue {
 }
 
 // formatArgNumber turns a Lua number passed to redis.call into the argument
-// Redis 7.0 sends: C's "%.17g", so 1e3 becomes "1000" and 0.1 becomes
+// Redis 7.0 sends: "%.17g", so 1e3 becomes "1000" and 0.1 becomes
 // "0.10000000000000001".
-func formatArgNumber(f float64) string {
-	return FormatG17(f)
-}
-
-// FormatG17 formats f as C's printf("%.17g") does, which is how Redis 7.0
-// prints doubles: scores in replies, numbers a script passes as arguments.
-func FormatG17(f float64) string {
-	switch {
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	case math.IsNaN(f):
-		return "nan"
-	}
-	s := strconv.FormatFloat(f, 'g', 17, 64)
-	// C trims trailing zeros of %g's fraction; Go keeps them with an
-	// explicit precision.
-	mant, exp := s, ""
-	if i := indexByte(s, 'e'); i >= 0 {
-		mant, exp = s[:i], s[i:]
-	}
-	if indexByte(mant, '.') >= 0 {
-		for mant[len(mant)-1] == '0' {
-			mant = mant[:len(mant)-1]
-		}
-		if mant[len(mant)-1] == '.' {
-			mant = mant[:len(mant)-1]
-		}
-	}
-	if exp != "" {
-		// C writes at least two exponent digits: e+20, e-05.
-		sign, digits := exp[1], exp[2:]
-		if len(digits) < 2 {
-			digits = "0" + digits
-		}
-		exp = "e" + string(sign) + digits
-	}
-	return mant + exp
-}
-
-func indexByte(s string, c byte) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			return i
-		}
-	}
-	return -1
-}
+func formatArgNumber(f float64) string { return resp.FormatDouble(f) }

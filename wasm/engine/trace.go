@@ -1,9 +1,6 @@
 package engine
 
 import (
-	"strconv"
-	"strings"
-
 	glua "github.com/yuin/gopher-lua"
 
 	emqlua "echomq.dev/playground/lua"
@@ -164,7 +161,7 @@ func (e *Engine) keyspace() []Entry {
 		case "zset":
 			kv, _ := e.dispatch(peer, []string{"ZRANGE", k, "0", "-1", "WITHSCORES"}).Strings()
 			for i := 0; i+1 < len(kv); i += 2 {
-				en.Members = append(en.Members, Member{kv[i], NormalizeScore(kv[i+1])})
+				en.Members = append(en.Members, Member{kv[i], resp.NormalizeScore(kv[i+1])})
 			}
 		case "list":
 			en.Items, _ = e.dispatch(peer, []string{"LRANGE", k, "0", "-1"}).Strings()
@@ -177,14 +174,4 @@ func (e *Engine) keyspace() []Entry {
 		out = append(out, en)
 	}
 	return out
-}
-
-// NormalizeScore reprints a score that miniredis formatted in its own way
-// ("1.76722563e+12") as Redis 7 prints it ("1767225630000").
-func NormalizeScore(s string) string {
-	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil {
-		return s
-	}
-	return FormatG17(f)
 }

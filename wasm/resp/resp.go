@@ -243,8 +243,11 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 	if err == bufio.ErrBufferFull {
 		// Status and error lines can be long (an error quoting a 1 MiB
 		// argument); fall back to the growing read.
+		// The slice points into the reader's buffer, which the next read
+		// reuses: copy it before reading on.
+		head := append([]byte(nil), line...)
 		rest, err2 := r.ReadBytes('\n')
-		line = append(append([]byte{}, line...), rest...)
+		line = append(head, rest...)
 		err = err2
 	}
 	if err != nil {

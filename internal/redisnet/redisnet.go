@@ -1,0 +1,152 @@
+// Package redisnet is a minimal RESP2 client for talking to a real Redis
+// over TCP from tests and benchmarks. It sends a command as an array of bulk
+// strings and hands back the reply as a resp.Reply, exactly as the server
+// sent it: a Redis error is a reply, not a Go error.
+package redisnet
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"time"
+
+	"echomq.dev/playground/wasm/resp"
+)
+
+// DialTimeout bounds how long Dial waits for the TCP connection.
+const DialTimeout = 5 * time.Second
+
+const (
+	readBufferSize = 64 << 10
+	// A write buffer that grew past this (a large SET) is not kept around.
+	keepWriteBuffer = 64 << 10
+)
+
+// ErrClosed is returned by calls on a client after Close.
+var ErrClosed = errors.New("redisnet: client closed")
+
+// Client is one connection to a Redis server. Calls are serialized by a
+// mutex, so it is safe to share, but commands from several goroutines take
+// turns rather than overlap.
+//
+// After a network or protocol error the connection's position in the reply
+// stream is unknown, so the client is broken: every later call returns that
+// first error. Dial a new one.
+type Client struct {
+	conn net.Conn
+
+	mu     sync.Mutex // guards everything below and the use of conn
+	r      *bufio.Reader
+	wbuf   []byte
+	broken error
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Dial connects to the Redis server at addr ("host:port").
+func Dial(addr string) (*Client, error) {
+	conn, err := net.DialTimeout("tcp", addr, DialTimeout)
+	if err != nil {
+		return nil, fmt.Errorf("redisnet: dial %s: %w", addr, err)
+	}
+	return &Client{conn: conn, r: bufio.NewReaderSize(conn, readBufferSize)}, nil
+}
+
+// Do sends one command and returns its reply. The error is non-nil only for
+// failures of the connection or the protocol; an error reply from Redis is
+// returned as a Reply of Kind resp.Error with a nil error.
+func (c *Client) Do(args ...string) (resp.Reply, error) {
+	if len(args) == 0 {
+		return resp.Reply{}, errors.New("redisnet: empty command")
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.broken != nil {
+		return resp.Reply{}, c.broken
+	}
+	c.wbuf = resp.AppendCommand(c.wbuf[:0], args)
+	if err := c.write(); err != nil {
+		return resp.Reply{}, err
+	}
+	return c.read()
+}
+
+// Pipeline writes every command, then reads one reply per command, in order.
+// Error replies are in the slice like any other reply; the error is for the
+// connection. It relies on the server buffering replies while it reads the
+// rest of the batch, which Redis does for ordinary clients.
+func (c *Client) Pipeline(cmds [][]string) ([]resp.Reply, error) {
+	for i, args := range cmds {
+		if len(args) == 0 {
+			return nil, fmt.Errorf("redisnet: empty command at index %d", i)
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.broken != nil {
+		return nil, c.broken
+	}
+	c.wbuf = c.wbuf[:0]
+	for _, args := range cmds {
+		c.wbuf = resp.AppendCommand(c.wbuf, args)
+	}
+	if err := c.write(); err != nil {
+		return nil, err
+	}
+	replies := make([]resp.Reply, len(cmds))
+	for i := range replies {
+		rep, err := c.read()
+		if err != nil {
+			return nil, fmt.Errorf("reply %d of %d: %w", i+1, len(cmds), err)
+		}
+		replies[i] = rep
+	}
+	return replies, nil
+}
+
+// Close closes the connection. A call in progress on another goroutine is
+// interrupted and fails with a network error; later calls return ErrClosed.
+// Calling Close again is harmless.
+func (c *Client) Close() error {
+	c.closeOnce.Do(func() {
+		c.closeErr = c.conn.Close()
+		c.mu.Lock()
+		if c.broken == nil {
+			c.broken = ErrClosed
+		}
+		c.mu.Unlock()
+	})
+	return c.closeErr
+}
+
+// write sends c.wbuf; c.mu is held.
+func (c *Client) write() error {
+	_, err := c.conn.Write(c.wbuf)
+	if cap(c.wbuf) > keepWriteBuffer {
+		c.wbuf = nil
+	}
+	if err != nil {
+		return c.fail(fmt.Errorf("redisnet: write: %w", err))
+	}
+	return nil
+}
+
+// read reads one reply; c.mu is held.
+func (c *Client) read() (resp.Reply, error) {
+	rep, err := resp.Read(c.r)
+	if err != nil {
+		return resp.Reply{}, c.fail(fmt.Errorf("redisnet: read: %w", err))
+	}
+	return rep, nil
+}
+
+// fail marks the client broken with err and returns it; c.mu is held.
+func (c *Client) fail(err error) error {
+	if c.broken == nil {
+		c.broken = err
+	}
+	return c.broken
+}

@@ -1,0 +1,439 @@
+// Package api is the JavaScript API of the playground, in plain Go: every
+// method of globalThis.echomq takes JSON-like arguments (string, float64,
+// bool, nil, []any, map[string]any) and returns a value that marshals to
+// the plain object the caller gets. The syscall/js bridge in wasm/ only
+// converts values and calls Call; every check and every decision is here,
+// where host tests can reach it.
+//
+// The contract is written down in wasm/echomq.d.ts; keep the two in step.
+package api
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"math"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"echomq.dev/playground/lua"
+	"echomq.dev/playground/wasm/emq"
+	"echomq.dev/playground/wasm/engine"
+	"echomq.dev/playground/wasm/resp"
+)
+
+// Version names this build of the playground and the Redis it answers as.
+const Version = "0.1.0 (Redis " + engine.RedisVersion + " replies)"
+
+// Methods lists the functions of globalThis.echomq, in the order the
+// contract documents them.
+var Methods = []string{"scripts", "exec", "enqueue", "claim", "pause", "resume", "snapshot", "trace", "now", "setNow", "advance", "reset"}
+
+// Playground is one engine and the handles over it: what one page holds.
+type Playground struct {
+	engine *engine.Engine
+	jobs   *emq.Jobs
+}
+
+// New returns a playground with a fresh engine.
+func New() *Playground {
+	e := engine.New()
+	return &Playground{engine: e, jobs: emq.NewJobs(e)}
+}
+
+// Engine is the engine under the API, for tests and benchmarks.
+func (p *Playground) Engine() *engine.Engine { return p.engine }
+
+// Object is what every call returns: a JSON object.
+type Object = map[string]any
+
+// argsError is a caller's mistake: wrong count or type of arguments.
+type argsError struct{ msg string }
+
+func (e *argsError) Error() string { return e.msg }
+
+func argsf(format string, a ...any) error { return &argsError{fmt.Sprintf(format, a...)} }
+
+// Call runs one method. It never panics: a wrong argument gives
+// {error:"args"}, a bug gives {error:"internal"}, and the engine keeps
+// serving either way.
+func (p *Playground) Call(method string, args []any) (out any) {
+	defer func() {
+		if v := recover(); v != nil {
+			out = Object{"error": "internal", "message": fmt.Sprintf("%s: %v", method, v)}
+		}
+	}()
+	out, err := p.call(method, args)
+	if err != nil {
+		return errorObject(err)
+	}
+	return out
+}
+
+func errorObject(err error) Object {
+	var ae *argsError
+	var refusal *emq.Refusal
+	switch {
+	case errors.As(err, &ae):
+		return Object{"error": "args", "message": ae.msg}
+	case errors.As(err, &refusal):
+		o := Object{"error": refusal.Kind, "message": refusal.Reply.Str}
+		if refusal.Wire != nil {
+			o["wire"] = wireJSON(refusal.Wire)
+		}
+		return o
+	}
+	return Object{"error": "internal", "message": err.Error()}
+}
+
+func (p *Playground) call(method string, args []any) (any, error) {
+	switch method {
+	case "scripts":
+		if err := arity(method, "", args, 0, 0); err != nil {
+			return nil, err
+		}
+		return p.scripts(), nil
+	case "exec":
+		if err := arity(method, "args", args, 1, 1); err != nil {
+			return nil, err
+		}
+		cmd, err := stringList(args, 0, "args")
+		if err != nil {
+			return nil, err
+		}
+		if len(cmd) == 0 {
+			return nil, argsf("exec(args): args must name a command, got an empty array")
+		}
+		return replyJSON(p.engine.Exec(cmd...)), nil
+	case "enqueue":
+		s, err := strings3(method, "queue, id, payload", args)
+		if err != nil {
+			return nil, err
+		}
+		o, err := p.jobs.Enqueue(s[0], s[1], s[2])
+		return outcomeJSON(o), err
+	case "claim":
+		if err := arity(method, "queue, leaseMs", args, 2, 2); err != nil {
+			return nil, err
+		}
+		queue, err := str(args, 0, "queue")
+		if err != nil {
+			return nil, err
+		}
+		lease, err := leaseArg(args[1])
+		if err != nil {
+			return nil, err
+		}
+		o, err := p.jobs.Claim(queue, lease)
+		return outcomeJSON(o), err
+	case "pause", "resume":
+		if err := arity(method, "queue", args, 1, 1); err != nil {
+			return nil, err
+		}
+		queue, err := str(args, 0, "queue")
+		if err != nil {
+			return nil, err
+		}
+		var o emq.Outcome
+		if method == "pause" {
+			o, err = p.jobs.Pause(queue)
+		} else {
+			o, err = p.jobs.Resume(queue)
+		}
+		return outcomeJSON(o), err
+	case "snapshot":
+		if err := arity(method, "queue", args, 1, 1); err != nil {
+			return nil, err
+		}
+		queue, err := str(args, 0, "queue")
+		if err != nil {
+			return nil, err
+		}
+		s, err := p.jobs.Snapshot(queue)
+		return snapshotJSON(s), err
+	case "trace":
+		return p.trace(args)
+	case "now":
+		if err := arity(method, "", args, 0, 0); err != nil {
+			return nil, err
+		}
+		return Object{"now": p.engine.Now()}, nil
+	case "setNow":
+		if err := arity(method, "ms", args, 1, 1); err != nil {
+			return nil, err
+		}
+		ms, err := millis(args[0], "ms", 0)
+		if err != nil {
+			return nil, err
+		}
+		p.engine.SetNow(ms)
+		return Object{"now": p.engine.Now()}, nil
+	case "advance":
+		if err := arity(method, "ms", args, 1, 1); err != nil {
+			return nil, err
+		}
+		ms, err := millis(args[0], "ms", 0)
+		if err != nil {
+			return nil, err
+		}
+		if p.engine.Now()+ms > maxClock {
+			return nil, argsf("advance(ms): the clock would pass %d (the year 9999)", maxClock)
+		}
+		return Object{"now": p.engine.Advance(ms)}, nil
+	case "reset":
+		if err := arity(method, "", args, 0, 0); err != nil {
+			return nil, err
+		}
+		p.engine.Reset()
+		return Object{"reset": true, "now": p.engine.Now()}, nil
+	}
+	return nil, argsf("echomq has no method %q", method)
+}
+
+// maxClock is the last millisecond of the year 9999: a clock beyond it
+// cannot be shown as a date.
+const maxClock = 253402300799999
+
+func (p *Playground) scripts() []Object {
+	all := lua.All()
+	out := make([]Object, len(all))
+	for i, s := range all {
+		moves := make([]Object, len(s.Moves))
+		for j, m := range s.Moves {
+			moves[j] = Object{"move": m.N, "name": m.Name, "first": m.First, "last": m.Last}
+		}
+		out[i] = Object{"name": s.Name, "sha": s.SHA, "source": s.Source, "moves": moves}
+	}
+	return out
+}
+
+func (p *Playground) trace(args []any) (any, error) {
+	if err := arity("trace", "script, keys, argv", args, 1, 3); err != nil {
+		return nil, err
+	}
+	script, err := str(args, 0, "script")
+	if err != nil {
+		return nil, err
+	}
+	var keys, argv []string
+	if len(args) > 1 && args[1] != nil {
+		if keys, err = stringList(args, 1, "keys"); err != nil {
+			return nil, err
+		}
+	}
+	if len(args) > 2 && args[2] != nil {
+		if argv, err = stringList(args, 2, "argv"); err != nil {
+			return nil, err
+		}
+	}
+	src := script
+	if s, ok := lua.Get(script); ok {
+		src = s.Source
+	}
+	t := p.engine.Trace(src, keys, argv)
+	steps := make([]Object, len(t.Steps))
+	for i, s := range t.Steps {
+		step := Object{"move": s.Move, "name": s.Name, "line": s.Line, "command": nil, "reply": nil, "keyspace": s.Keyspace}
+		if s.Command != nil {
+			step["command"] = s.Command
+		}
+		if s.Reply != nil {
+			step["reply"] = replyJSON(*s.Reply)
+		}
+		steps[i] = step
+	}
+	return Object{"reply": replyJSON(t.Reply), "steps": steps}, nil
+}
+
+// BuildInfo is Version with the miniredis and gopher-lua module versions
+// this binary was built with, when Go recorded them.
+func BuildInfo() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return Version
+	}
+	var deps []string
+	for _, d := range info.Deps {
+		switch d.Path {
+		case "github.com/alicebob/miniredis/v2", "github.com/yuin/gopher-lua":
+			deps = append(deps, d.Path[strings.LastIndex(strings.TrimSuffix(d.Path, "/v2"), "/")+1:]+" "+d.Version)
+		}
+	}
+	if len(deps) == 0 {
+		return Version
+	}
+	return Version + " · " + strings.Join(deps, ", ")
+}
+
+// --- results -------------------------------------------------------------
+
+func outcomeJSON(o emq.Outcome) Object {
+	out := Object{"verdict": string(o.Verdict)}
+	if o.Job != nil {
+		out["id"], out["payload"], out["attempts"] = o.Job.ID, o.Job.Payload, o.Job.Attempts
+	}
+	if o.Wire != nil {
+		out["wire"] = wireJSON(o.Wire)
+	}
+	return out
+}
+
+func wireJSON(w []emq.Exchange) []Object {
+	out := make([]Object, len(w))
+	for i, x := range w {
+		out[i] = Object{"command": x.Command, "sha": x.SHA, "reply": replyJSON(x.Reply)}
+	}
+	return out
+}
+
+func snapshotJSON(s emq.Snapshot) Object {
+	pending := make([]Object, len(s.Pending))
+	for i, p := range s.Pending {
+		pending[i] = Object{"id": p.ID, "score": p.Score}
+	}
+	active := make([]Object, len(s.Active))
+	for i, a := range s.Active {
+		active[i] = Object{"id": a.ID, "deadline": a.Deadline}
+	}
+	rows := make([]Object, len(s.Rows))
+	for i, r := range s.Rows {
+		rows[i] = Object{"id": r.ID, "state": r.State, "attempts": r.Attempts, "payload": r.Payload}
+	}
+	return Object{"now": s.Now, "paused": s.Paused, "pending": pending, "active": active, "rows": rows}
+}
+
+// replyJSON is a reply as the JS API shows it: {type, value}. An integer's
+// value is a decimal string, so 64-bit integers survive JavaScript's
+// doubles. A bulk string that is not valid UTF-8 cannot cross into a JS
+// string intact, so it also carries its exact bytes as base64.
+func replyJSON(r resp.Reply) Object {
+	switch r.Kind {
+	case resp.Int:
+		return Object{"type": "int", "value": strconv.FormatInt(r.Int, 10)}
+	case resp.Nil:
+		return Object{"type": "nil", "value": nil}
+	case resp.Array:
+		elems := make([]Object, len(r.Elems))
+		for i, e := range r.Elems {
+			elems[i] = replyJSON(e)
+		}
+		return Object{"type": "array", "value": elems}
+	case resp.Bulk:
+		o := Object{"type": "bulk", "value": r.Str}
+		if !utf8.ValidString(r.Str) {
+			o["base64"] = base64.StdEncoding.EncodeToString([]byte(r.Str))
+		}
+		return o
+	}
+	return Object{"type": string(r.Kind), "value": r.Str}
+}
+
+// --- arguments -----------------------------------------------------------
+
+func arity(method, params string, args []any, min, max int) error {
+	if len(args) >= min && len(args) <= max {
+		return nil
+	}
+	want := fmt.Sprintf("%d arguments", min)
+	switch {
+	case min != max:
+		want = fmt.Sprintf("%d to %d arguments", min, max)
+	case min == 1:
+		want = "1 argument"
+	}
+	return argsf("%s(%s) takes %s, got %d", method, params, want, len(args))
+}
+
+func strings3(method, params string, args []any) ([3]string, error) {
+	var out [3]string
+	if err := arity(method, params, args, 3, 3); err != nil {
+		return out, err
+	}
+	names := strings.Split(params, ", ")
+	for i := range out {
+		s, err := str(args, i, names[i])
+		if err != nil {
+			return out, err
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+func str(args []any, i int, name string) (string, error) {
+	s, ok := args[i].(string)
+	if !ok {
+		return "", argsf("%s must be a string, got %s", name, typeName(args[i]))
+	}
+	return s, nil
+}
+
+func stringList(args []any, i int, name string) ([]string, error) {
+	list, ok := args[i].([]any)
+	if !ok {
+		return nil, argsf("%s must be an array of strings, got %s", name, typeName(args[i]))
+	}
+	out := make([]string, len(list))
+	for j, v := range list {
+		s, ok := v.(string)
+		if !ok {
+			return nil, argsf("%s[%d] must be a string, got %s", name, j, typeName(v))
+		}
+		out[j] = s
+	}
+	return out, nil
+}
+
+// leaseArg accepts the lease as a number or as text. Text goes to @claim as
+// it is, which is where a lease is judged; a number is written out in plain
+// decimal digits first (30000, never 3e4).
+func leaseArg(v any) (string, error) {
+	switch v := v.(type) {
+	case string:
+		return v, nil
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return "", argsf("leaseMs must be a finite number of milliseconds, got %v", v)
+		}
+		return strconv.FormatFloat(v, 'f', -1, 64), nil
+	}
+	return "", argsf("leaseMs must be a number or a string, got %s", typeName(v))
+}
+
+func millis(v any, name string, min int64) (int64, error) {
+	f, ok := v.(float64)
+	if !ok {
+		return 0, argsf("%s must be a number of milliseconds, got %s", name, typeName(v))
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) || f != math.Trunc(f) || f < float64(min) || f > maxClock {
+		return 0, argsf("%s must be a whole number of milliseconds from %d to %d, got %v", name, min, int64(maxClock), f)
+	}
+	return int64(f), nil
+}
+
+// typeName names a value the way a JavaScript caller thinks of it.
+func typeName(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case float64:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	case Foreign:
+		return string(v)
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// Foreign stands for a JavaScript value with no JSON form (undefined, a
+// function, a symbol, a bigint); the bridge passes its typeof.
+type Foreign string

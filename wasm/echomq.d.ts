@@ -1,0 +1,137 @@
+// The JavaScript API of the EchoMQ Playground: globalThis.echomq.
+//
+// It exists once static/echomq.wasm has started (after `go.run(instance)`).
+// Every function returns a plain object and never throws. A caller's mistake
+// (wrong number or type of arguments) comes back as ArgsError; a bug inside
+// the module comes back as InternalError, and the module keeps serving.
+//
+// This file is the contract. The Go that implements it is wasm/api (the
+// logic) and wasm/main_js.go (the bridge); wasm/echomq.test.mjs checks it
+// under Node against the built module.
+
+/** One Redis reply, as a client sees it over RESP2. */
+export type Reply =
+  | { type: "status"; value: string }
+  | { type: "error"; value: string }
+  /** The decimal digits of a 64-bit integer: exact beyond 2^53. */
+  | { type: "int"; value: string }
+  /**
+   * A bulk string. JS strings cannot hold arbitrary bytes, so when the
+   * bytes are not valid UTF-8, `value` has U+FFFD in their place and
+   * `base64` has the exact bytes.
+   */
+  | { type: "bulk"; value: string; base64?: string }
+  | { type: "nil"; value: null }
+  | { type: "array"; value: Reply[] };
+
+export interface ArgsError { error: "args"; message: string }
+export interface InternalError { error: "internal"; message: string }
+
+/** One command the connector sent to run a script: EVALSHA first, then EVAL on NOSCRIPT. */
+export interface Exchange { command: "EVALSHA" | "EVAL"; sha: string; reply: Reply }
+
+/** A refusal by the server, sorted by what the caller can do about it. */
+export interface Refusal {
+  /** kind: the id is not JOB-namespaced. lease: the lease is not 1–15 digits.
+   *  queue: the queue name is empty. server: any other error reply. */
+  error: "kind" | "lease" | "queue" | "server";
+  /** The server's error reply, e.g. "EMQKIND job id must be JOB-namespaced". */
+  message: string;
+  wire?: Exchange[];
+}
+
+export interface Script {
+  name: string;    // "claim", "enqueue"
+  sha: string;     // lower-case hex SHA1, what EVALSHA takes
+  source: string;  // the exact text in lua/
+  moves: { move: number; name: string; first: number; last: number }[];
+}
+
+/** One key of the keyspace after a traced step. Exactly one value field is set, by type. */
+export interface Entry {
+  key: string;
+  type: "string" | "hash" | "zset" | "list" | "set" | "stream";
+  string?: string;
+  fields?: { field: string; value: string }[];
+  members?: { member: string; score: string }[];
+  items?: string[];
+  /** Milliseconds until the key expires, or -1. */
+  ttl: number;
+}
+
+export interface Step {
+  /** The move's number from its `-- @move N name` marker; 0 outside any move. */
+  move: number;
+  name: string;
+  /** The line of the redis.call, or the first line run in a move that called nothing. */
+  line: number;
+  /** The command and its arguments; null for a move that called nothing (the @enqueue gate). */
+  command: string[] | null;
+  reply: Reply | null;
+  /** The whole keyspace after this step. */
+  keyspace: Entry[];
+}
+
+export interface Snapshot {
+  now: number;
+  paused: boolean;
+  /** In claim order. Scores are printed as Redis 7 prints them. */
+  pending: { id: string; score: string }[];
+  /** By deadline, Unix ms. */
+  active: { id: string; deadline: number }[];
+  /** Sorted by id. Fields are the stored text. */
+  rows: { id: string; state: string; attempts: string; payload: string }[];
+}
+
+export interface EchoMQ {
+  /** This build, and the miniredis and gopher-lua versions inside it. */
+  readonly version: string;
+
+  scripts(): Script[] | ArgsError;
+
+  /** One Redis command, run as a client would: exec(["ZRANGE", "emq:{q}:pending", "0", "-1"]). */
+  exec(args: string[]): Reply | ArgsError | InternalError;
+
+  enqueue(queue: string, id: string, payload: string):
+    | { verdict: "enqueued" | "duplicate"; wire: Exchange[] }
+    | Refusal | ArgsError | InternalError;
+
+  /**
+   * Claims the oldest pending job. leaseMs may be a number (written out in
+   * plain digits) or a string (passed to @claim as is, which judges it).
+   * A paused queue answers {verdict:"empty"} without running @claim.
+   */
+  claim(queue: string, leaseMs: number | string):
+    | { verdict: "leased"; id: string; payload: string; attempts: number; wire: Exchange[] }
+    | { verdict: "empty"; wire?: Exchange[] }
+    | Refusal | ArgsError | InternalError;
+
+  pause(queue: string): { verdict: "paused" } | Refusal | ArgsError | InternalError;
+  resume(queue: string): { verdict: "resumed" } | Refusal | ArgsError | InternalError;
+
+  snapshot(queue: string): Snapshot | Refusal | ArgsError | InternalError;
+
+  /**
+   * Runs a script traced, move by move. script is a name from scripts() or
+   * Lua source text. keys and argv default to []. The keyspace changes
+   * exactly as EVAL would change it; the script cache does not.
+   */
+  trace(script: string, keys?: string[], argv?: string[]):
+    | { reply: Reply; steps: Step[] }
+    | ArgsError | InternalError;
+
+  /** The server clock, Unix ms. It starts at 1767225600000 (2026-01-01T00:00:00Z) and moves only when told. */
+  now(): { now: number } | ArgsError;
+  /** Whole milliseconds from 0 to 253402300799999. */
+  setNow(ms: number): { now: number } | ArgsError;
+  /** Moves the clock forward by a whole, non-negative number of ms; keys whose TTL ends expire. */
+  advance(ms: number): { now: number } | ArgsError;
+
+  /** Empty keyspace, empty script cache, clock back at its start. */
+  reset(): { reset: true; now: number } | ArgsError;
+}
+
+declare global {
+  // eslint-disable-next-line no-var
+  var echomq: EchoMQ;
+}

@@ -1,0 +1,213 @@
+// The JS API contract (echomq.d.ts), checked under Node against the built
+// module: static/echomq.wasm and static/wasm_exec.js, as a page loads them.
+// Run by `./build.sh test` after the build; ECHOMQ_STATIC overrides the folder.
+import { test, before } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const staticDir = process.env.ECHOMQ_STATIC ?? path.join(here, "..", "static");
+const require = createRequire(import.meta.url);
+
+let goExited = false;
+
+before(async () => {
+  require(path.join(staticDir, "wasm_exec.js"));
+  const go = new globalThis.Go();
+  const { instance } = await WebAssembly.instantiate(
+    readFileSync(path.join(staticDir, "echomq.wasm")), go.importObject);
+  go.run(instance).then(() => { goExited = true; });
+  assert.ok(globalThis.echomq, "globalThis.echomq is set once the module has started");
+});
+
+const Q = "q";
+const fresh = () => { const r = echomq.reset(); assert.equal(r.reset, true); };
+
+test("version and scripts describe the build and the protocol", () => {
+  assert.match(echomq.version, /Redis 7\.0\.15/);
+  const scripts = echomq.scripts();
+  assert.deepEqual(scripts.map((s) => s.name), ["claim", "enqueue"]);
+  const enq = scripts.find((s) => s.name === "enqueue");
+  assert.match(enq.sha, /^[0-9a-f]{40}$/);
+  assert.match(enq.source, /redis\.call\('ZADD', KEYS\[2\], 0, ARGV\[1\]\)/);
+  assert.deepEqual(enq.moves.map((m) => m.name), ["gate", "idempotency", "row", "pending"]);
+  const claim = scripts.find((s) => s.name === "claim");
+  assert.deepEqual(claim.moves.map((m) => m.name), ["pop", "attempt", "state", "lease"]);
+});
+
+test("enqueue gives the three verdicts, and the keyspace shows only what was admitted", () => {
+  fresh();
+  const first = echomq.enqueue(Q, "JOB-1", "{}");
+  assert.equal(first.verdict, "enqueued");
+  // EVALSHA first: the fresh server has not seen the script, so NOSCRIPT, then EVAL.
+  assert.deepEqual(first.wire.map((w) => [w.command, w.reply.type]), [["EVALSHA", "error"], ["EVAL", "int"]]);
+  assert.match(first.wire[0].reply.value, /^NOSCRIPT /);
+  const again = echomq.enqueue(Q, "JOB-1", "{}");
+  assert.equal(again.verdict, "duplicate");
+  assert.deepEqual(again.wire.map((w) => w.command), ["EVALSHA"]);
+  const bad = echomq.enqueue(Q, "job-2", "{}");
+  assert.equal(bad.error, "kind");
+  assert.equal(bad.message, "EMQKIND job id must be JOB-namespaced");
+  const s = echomq.snapshot(Q);
+  assert.deepEqual(s.pending, [{ id: "JOB-1", score: "0" }]);
+  assert.deepEqual(s.rows, [{ id: "JOB-1", state: "pending", attempts: "0", payload: "{}" }]);
+});
+
+test("claim leases the oldest job on the server clock, then answers empty", () => {
+  fresh();
+  echomq.enqueue(Q, "JOB-b", "second");
+  echomq.enqueue(Q, "JOB-a", "first");
+  const now = echomq.now().now;
+  assert.equal(now, 1767225600000);
+  const got = echomq.claim(Q, 30000);
+  assert.equal(got.verdict, "leased");
+  assert.equal(got.id, "JOB-a");
+  assert.equal(got.payload, "first");
+  assert.equal(got.attempts, 1);
+  const s = echomq.snapshot(Q);
+  assert.deepEqual(s.active, [{ id: "JOB-a", deadline: now + 30000 }]);
+  assert.deepEqual(s.pending.map((p) => p.id), ["JOB-b"]);
+  assert.equal(s.rows.find((r) => r.id === "JOB-a").state, "active");
+  assert.equal(echomq.claim(Q, "1000").id, "JOB-b");
+  assert.equal(echomq.claim(Q, 1000).verdict, "empty");
+});
+
+test("a bad lease is refused before anything is popped", () => {
+  fresh();
+  echomq.enqueue(Q, "JOB-1", "{}");
+  for (const lease of [0, -5, 1.5, "abc", "1e3", "", 1e21]) {
+    const r = echomq.claim(Q, lease);
+    assert.equal(r.error, "lease", `lease ${lease}`);
+    assert.match(r.message, /^EMQLEASE /);
+  }
+  assert.deepEqual(echomq.snapshot(Q).pending.map((p) => p.id), ["JOB-1"]);
+});
+
+test("pause makes claim answer empty and leaves pending alone; resume undoes it", () => {
+  fresh();
+  echomq.enqueue(Q, "JOB-1", "{}");
+  assert.deepEqual(echomq.pause(Q), { verdict: "paused" });
+  assert.equal(echomq.snapshot(Q).paused, true);
+  assert.deepEqual(echomq.claim(Q, 1000), { verdict: "empty" });
+  assert.equal(echomq.snapshot(Q).pending.length, 1);
+  assert.deepEqual(echomq.resume(Q), { verdict: "resumed" });
+  assert.equal(echomq.claim(Q, 1000).verdict, "leased");
+});
+
+test("exec speaks Reply for every reply type", () => {
+  fresh();
+  assert.deepEqual(echomq.exec(["PING"]), { type: "status", value: "PONG" });
+  assert.deepEqual(echomq.exec(["INCRBY", "n", "9007199254740993"]), { type: "int", value: "9007199254740993" });
+  assert.deepEqual(echomq.exec(["GET", "missing"]), { type: "nil", value: null });
+  assert.deepEqual(echomq.exec(["SET", "k", "v\u0000w"]), { type: "status", value: "OK" });
+  assert.deepEqual(echomq.exec(["GET", "k"]), { type: "bulk", value: "v\u0000w" });
+  assert.deepEqual(echomq.exec(["RPUSH", "l", "a", "b"]), { type: "int", value: "2" });
+  assert.deepEqual(echomq.exec(["LRANGE", "l", "0", "-1"]),
+    { type: "array", value: [{ type: "bulk", value: "a" }, { type: "bulk", value: "b" }] });
+  const e = echomq.exec(["HSET", "k", "f", "v"]);
+  assert.equal(e.type, "error");
+  assert.match(e.value, /^WRONGTYPE /);
+  const bin = echomq.exec(["EVAL", "return string.char(255, 0, 65)", "0"]);
+  assert.equal(bin.type, "bulk");
+  assert.equal(bin.base64, "/wBB");
+});
+
+test("a script that never ends is stopped with a clear error, and the engine keeps serving", () => {
+  fresh();
+  const started = Date.now();
+  const r = echomq.exec(["EVAL", "redis.call('SET', 'before', '1') while true do end", "0"]);
+  const took = Date.now() - started;
+  assert.equal(r.type, "error");
+  assert.match(r.value, /^ERR Script killed by user with SCRIPT KILL\.\.\. script: [0-9a-f]{40}, on @user_script:1\.$/);
+  assert.ok(took < 5000, `stopped after ${took} ms`);
+  // Writes made before the error stay, as in Redis.
+  assert.deepEqual(echomq.exec(["GET", "before"]), { type: "bulk", value: "1" });
+  assert.deepEqual(echomq.exec(["PING"]), { type: "status", value: "PONG" });
+});
+
+test("trace walks the four enqueue moves and ends where EVAL would", () => {
+  fresh();
+  const keys = ["emq:{q}:job:JOB-1", "emq:{q}:pending"];
+  const t = echomq.trace("enqueue", keys, ["JOB-1", "{}"]);
+  assert.deepEqual(t.reply, { type: "int", value: "1" });
+  assert.deepEqual(t.steps.map((s) => [s.move, s.name]), [[1, "gate"], [2, "idempotency"], [3, "row"], [4, "pending"]]);
+  assert.equal(t.steps[0].command, null);
+  assert.deepEqual(t.steps[1].command, ["EXISTS", "emq:{q}:job:JOB-1"]);
+  assert.deepEqual(t.steps[1].keyspace, []);
+  assert.deepEqual(t.steps[2].keyspace.map((e) => e.key), ["emq:{q}:job:JOB-1"]);
+  assert.deepEqual(t.steps[3].keyspace.find((e) => e.type === "zset").members, [{ member: "JOB-1", score: "0" }]);
+  const dup = echomq.trace("enqueue", keys, ["JOB-1", "{}"]);
+  assert.deepEqual(dup.reply, { type: "int", value: "0" });
+  assert.deepEqual(dup.steps.map((s) => s.name), ["gate", "idempotency"]);
+  const bad = echomq.trace("enqueue", ["emq:{q}:job:x", "emq:{q}:pending"], ["x", "{}"]);
+  assert.equal(bad.reply.value, "EMQKIND job id must be JOB-namespaced");
+  assert.deepEqual(bad.steps.map((s) => s.name), ["gate"]);
+  // Lua source works too, and a syntax error is a reply, not a throw.
+  const src = echomq.trace("return redis.call('GET', KEYS[1])", ["k"]);
+  assert.deepEqual(src.reply, { type: "nil", value: null });
+  const broken = echomq.trace("return 1 +");
+  assert.match(broken.reply.value, /^ERR Error compiling script \(new function\): user_script:1: /);
+});
+
+test("the clock is read, set and advanced, and TIME follows it", () => {
+  fresh();
+  assert.deepEqual(echomq.setNow(1800000000123), { now: 1800000000123 });
+  const t = echomq.exec(["TIME"]);
+  assert.deepEqual(t.value.map((v) => v.value), ["1800000000", "123000"]);
+  assert.deepEqual(echomq.advance(877), { now: 1800000001000 });
+  echomq.exec(["SET", "ttl", "x", "PX", "500"]);
+  echomq.advance(501);
+  assert.deepEqual(echomq.exec(["GET", "ttl"]), { type: "nil", value: null });
+  assert.deepEqual(echomq.reset(), { reset: true, now: 1767225600000 });
+});
+
+test("wrong arguments come back as {error:'args'} and never throw", () => {
+  const cases = [
+    () => echomq.enqueue("q", "JOB-1"),
+    () => echomq.enqueue("q", 7, "{}"),
+    () => echomq.enqueue("q", "JOB-1", { payload: 1 }),
+    () => echomq.enqueue(),
+    () => echomq.claim("q"),
+    () => echomq.claim("q", null),
+    () => echomq.claim("q", true),
+    () => echomq.claim("q", NaN),
+    () => echomq.claim("q", undefined),
+    () => echomq.claim("q", () => 1),
+    () => echomq.exec("PING"),
+    () => echomq.exec([]),
+    () => echomq.exec(["SET", "k", 1]),
+    () => echomq.exec([Symbol("x")]),
+    () => echomq.trace(1),
+    () => echomq.trace("enqueue", "k"),
+    () => echomq.setNow("soon"),
+    () => echomq.setNow(1.5),
+    () => echomq.advance(-1),
+    () => echomq.advance(Infinity),
+    () => echomq.snapshot(10n),
+    () => echomq.reset(1),
+  ];
+  for (const call of cases) {
+    const r = call();
+    assert.equal(r.error, "args", `${call}: ${JSON.stringify(r)}`);
+    assert.equal(typeof r.message, "string");
+    assert.ok(r.message.length > 0);
+  }
+  // An empty queue name cannot be a hash tag.
+  assert.equal(echomq.enqueue("", "JOB-1", "{}").error, "queue");
+});
+
+test("a 1 MiB payload round-trips intact", () => {
+  fresh();
+  const big = "x".repeat(1 << 20) + "\u00e9\u0000";
+  assert.equal(echomq.enqueue(Q, "JOB-big", big).verdict, "enqueued");
+  const got = echomq.claim(Q, 1000);
+  assert.equal(got.payload.length, big.length);
+  assert.equal(got.payload, big);
+});
+
+test("Go is still running after all of the above", () => {
+  assert.equal(goExited, false);
+});

@@ -1,0 +1,281 @@
+package emq
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"echomq.dev/playground/lua"
+	"echomq.dev/playground/wasm/resp"
+)
+
+// Verdict is what a handle makes of a script's reply, in the course's words.
+type Verdict string
+
+const (
+	Enqueued  Verdict = "enqueued"  // @enqueue returned 1: row and pending entry written
+	Duplicate Verdict = "duplicate" // @enqueue returned 0: the row existed, nothing written
+	Leased    Verdict = "leased"    // @claim handed over a job
+	Empty     Verdict = "empty"     // nothing pending, or the queue is paused
+	Paused    Verdict = "paused"
+	Resumed   Verdict = "resumed"
+)
+
+// Outcome is the result of one handle call.
+type Outcome struct {
+	Verdict Verdict
+	Job     *Job       // set when Verdict is Leased
+	Wire    []Exchange // the script commands sent, when a script ran
+}
+
+// Job is what @claim hands a worker: the id, the payload and the attempt
+// count, which doubles as the fencing token for the lease.
+type Job struct {
+	ID       string
+	Payload  string
+	Attempts int64
+}
+
+// Refusal is a server error reply, sorted by what the caller can do about
+// it. Kind is "kind" (the id is not JOB-namespaced), "lease" (the lease is
+// not a positive integer), "queue" (the queue name is unusable) or "server"
+// (anything else the server said, Reply holds it).
+type Refusal struct {
+	Kind  string
+	Reply resp.Reply
+	Wire  []Exchange
+}
+
+func (r *Refusal) Error() string { return r.Reply.Str }
+
+// Jobs is the handle a producer and a flat worker use: EchoMQ.Jobs.
+type Jobs struct {
+	conn *Connector
+}
+
+// NewJobs returns the handles over conn.
+func NewJobs(conn Conn) *Jobs { return &Jobs{conn: NewConnector(conn)} }
+
+// Connector is the connector the handles run scripts through.
+func (j *Jobs) Connector() *Connector { return j.conn }
+
+func keyspace(queue string) (Keyspace, error) {
+	k, err := KeyspaceFor(queue)
+	if err != nil {
+		return k, &Refusal{Kind: "queue", Reply: resp.ErrorReply("EMQQUEUE " + err.Error())}
+	}
+	return k, nil
+}
+
+// Enqueue admits a job by running @enqueue over the job's row and the
+// queue's pending set. The id and payload ride ARGV untouched; the script,
+// not this handle, decides whether the id is admissible.
+func (j *Jobs) Enqueue(queue, id, payload string) (Outcome, error) {
+	k, err := keyspace(queue)
+	if err != nil {
+		return Outcome{}, err
+	}
+	r, wire, err := j.conn.Eval(lua.Enqueue(), []string{k.Job(id), k.Pending()}, []string{id, payload})
+	if err != nil {
+		return Outcome{}, err
+	}
+	switch {
+	case r.Kind == resp.Int && r.Int == 1:
+		return Outcome{Verdict: Enqueued, Wire: wire}, nil
+	case r.Kind == resp.Int && r.Int == 0:
+		return Outcome{Verdict: Duplicate, Wire: wire}, nil
+	case r.Code() == "EMQKIND":
+		return Outcome{}, &Refusal{Kind: "kind", Reply: r, Wire: wire}
+	case r.IsError():
+		return Outcome{}, &Refusal{Kind: "server", Reply: r, Wire: wire}
+	}
+	return Outcome{}, fmt.Errorf("emq: @enqueue replied %s, which is not a verdict", r)
+}
+
+// Claim hands the oldest pending job to a worker under a lease of lease
+// milliseconds. A paused queue answers Empty without running @claim, so the
+// pending set is untouched and @claim stays byte-for-byte the course's.
+//
+// The lease is text because it rides ARGV as text: @claim judges it and
+// refuses anything but 1 to 15 decimal digits before its first write.
+func (j *Jobs) Claim(queue, lease string) (Outcome, error) {
+	k, err := keyspace(queue)
+	if err != nil {
+		return Outcome{}, err
+	}
+	paused, err := j.paused(k)
+	if err != nil {
+		return Outcome{}, err
+	}
+	if paused {
+		return Outcome{Verdict: Empty}, nil
+	}
+	r, wire, err := j.conn.Eval(lua.Claim(), []string{k.Pending(), k.Active()}, []string{k.JobBase(), lease})
+	if err != nil {
+		return Outcome{}, err
+	}
+	switch {
+	case r.Code() == "EMQLEASE":
+		return Outcome{}, &Refusal{Kind: "lease", Reply: r, Wire: wire}
+	case r.IsError():
+		return Outcome{}, &Refusal{Kind: "server", Reply: r, Wire: wire}
+	case r.Kind == resp.Array && len(r.Elems) == 0:
+		return Outcome{Verdict: Empty, Wire: wire}, nil
+	case r.Kind == resp.Array && len(r.Elems) == 3 && r.Elems[0].Kind == resp.Bulk && r.Elems[2].Kind == resp.Int:
+		// A row with no payload field gives a null here; the job is still
+		// handed over, with an empty payload.
+		return Outcome{Verdict: Leased, Wire: wire, Job: &Job{
+			ID: r.Elems[0].Str, Payload: r.Elems[1].Str, Attempts: r.Elems[2].Int,
+		}}, nil
+	}
+	return Outcome{}, fmt.Errorf("emq: @claim replied %s, which is not a verdict", r)
+}
+
+func (j *Jobs) paused(k Keyspace) (bool, error) {
+	r, err := j.conn.Conn().Do("EXISTS", k.Paused())
+	if err != nil {
+		return false, err
+	}
+	if r.IsError() {
+		return false, &Refusal{Kind: "server", Reply: r}
+	}
+	return r.Int == 1, nil
+}
+
+// Pause sets the queue-wide pause flag: claims answer Empty until Resume.
+func (j *Jobs) Pause(queue string) (Outcome, error) {
+	return j.flag(queue, Paused, "SET", "1")
+}
+
+// Resume clears the pause flag.
+func (j *Jobs) Resume(queue string) (Outcome, error) {
+	return j.flag(queue, Resumed, "DEL")
+}
+
+func (j *Jobs) flag(queue string, v Verdict, cmd string, value ...string) (Outcome, error) {
+	k, err := keyspace(queue)
+	if err != nil {
+		return Outcome{}, err
+	}
+	r, err := j.conn.Conn().Do(append([]string{cmd, k.Paused()}, value...)...)
+	if err != nil {
+		return Outcome{}, err
+	}
+	if r.IsError() {
+		return Outcome{}, &Refusal{Kind: "server", Reply: r}
+	}
+	return Outcome{Verdict: v}, nil
+}
+
+// Snapshot is one queue as the page draws it.
+type Snapshot struct {
+	Now     int64 // the server clock, ms
+	Paused  bool
+	Pending []Pending // in claim order
+	Active  []Lease   // by deadline
+	Rows    []Row     // by id
+}
+
+// Pending is one waiting id with its score, printed as Redis 7 prints it.
+type Pending struct {
+	ID    string
+	Score string
+}
+
+// Lease is one claimed id with its deadline in Unix ms.
+type Lease struct {
+	ID       string
+	Deadline int64
+}
+
+// Row is one job row's three fields, as stored.
+type Row struct {
+	ID, State, Attempts, Payload string
+}
+
+// Snapshot reads the queue's keys. It reads through the connection like any
+// client, so it works the same on the engine and on a real server; it uses
+// KEYS, which is fine for a teaching view and not for production.
+func (j *Jobs) Snapshot(queue string) (Snapshot, error) {
+	k, err := keyspace(queue)
+	if err != nil {
+		return Snapshot{}, err
+	}
+	c := j.conn.Conn()
+	var s Snapshot
+	do := func(args ...string) (resp.Reply, error) {
+		r, err := c.Do(args...)
+		if err == nil && r.IsError() {
+			err = &Refusal{Kind: "server", Reply: r}
+		}
+		return r, err
+	}
+	t, err := do("TIME")
+	if err != nil {
+		return s, err
+	}
+	if parts, ok := t.Strings(); ok && len(parts) == 2 {
+		sec, _ := strconv.ParseInt(parts[0], 10, 64)
+		usec, _ := strconv.ParseInt(parts[1], 10, 64)
+		s.Now = sec*1000 + usec/1000
+	}
+	p, err := do("EXISTS", k.Paused())
+	if err != nil {
+		return s, err
+	}
+	s.Paused = p.Int == 1
+	pending, err := zrange(do, k.Pending())
+	if err != nil {
+		return s, err
+	}
+	for i := 0; i+1 < len(pending); i += 2 {
+		s.Pending = append(s.Pending, Pending{ID: pending[i], Score: resp.NormalizeScore(pending[i+1])})
+	}
+	active, err := zrange(do, k.Active())
+	if err != nil {
+		return s, err
+	}
+	for i := 0; i+1 < len(active); i += 2 {
+		f, _ := strconv.ParseFloat(active[i+1], 64)
+		s.Active = append(s.Active, Lease{ID: active[i], Deadline: int64(f)})
+	}
+	keys, err := do("KEYS", k.JobPattern())
+	if err != nil {
+		return s, err
+	}
+	names, _ := keys.Strings()
+	sort.Strings(names)
+	for _, key := range names {
+		h, err := c.Do("HGETALL", key)
+		if err != nil {
+			return s, err
+		}
+		kv, ok := h.Strings()
+		if !ok || h.IsError() {
+			continue // not a hash: someone wrote a foreign key under the prefix
+		}
+		row := Row{ID: strings.TrimPrefix(key, k.JobBase())}
+		for i := 0; i+1 < len(kv); i += 2 {
+			switch kv[i] {
+			case "state":
+				row.State = kv[i+1]
+			case "attempts":
+				row.Attempts = kv[i+1]
+			case "payload":
+				row.Payload = kv[i+1]
+			}
+		}
+		s.Rows = append(s.Rows, row)
+	}
+	return s, nil
+}
+
+func zrange(do func(...string) (resp.Reply, error), key string) ([]string, error) {
+	r, err := do("ZRANGE", key, "0", "-1", "WITHSCORES")
+	if err != nil {
+		return nil, err
+	}
+	kv, _ := r.Strings()
+	return kv, nil
+}

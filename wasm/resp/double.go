@@ -1,0 +1,49 @@
+package resp
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// FormatDouble formats f as C's printf("%.17g") does, which is how Redis
+// 7.0 prints a double: a score in a reply, or a Lua number a script passes
+// to redis.call. Integral values print without an exponent up to 17 digits
+// (1767225630000, where miniredis prints 1.76722563e+12).
+func FormatDouble(f float64) string {
+	switch {
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	case math.IsNaN(f):
+		return "nan"
+	}
+	s := strconv.FormatFloat(f, 'g', 17, 64)
+	mant, exp, hasExp := strings.Cut(s, "e")
+	// C drops the trailing zeros of %g's fraction; Go keeps them when the
+	// precision is explicit.
+	if strings.Contains(mant, ".") {
+		mant = strings.TrimRight(mant, "0")
+		mant = strings.TrimSuffix(mant, ".")
+	}
+	if !hasExp {
+		return mant
+	}
+	// C writes at least two exponent digits: e+20, e-05.
+	sign, digits := exp[:1], exp[1:]
+	if len(digits) < 2 {
+		digits = "0" + digits
+	}
+	return mant + "e" + sign + digits
+}
+
+// NormalizeScore reprints a score another server formatted its own way as
+// Redis 7 prints it. Text that is not a number is returned as it is.
+func NormalizeScore(s string) string {
+	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		return s
+	}
+	return FormatDouble(f)
+}
