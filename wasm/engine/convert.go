@@ -9,8 +9,10 @@ import (
 )
 
 // maxReplyDepth bounds the conversion of nested tables, so a table that
-// contains itself ends as an error instead of a stack overflow.
-const maxReplyDepth = 64
+// contains itself ends instead of recursing forever. Redis 7.0 stops where
+// its Lua C stack runs out: for a plain `return t` that is 7995 arrays deep,
+// with the error "reached lua stack limit" as the innermost element.
+const maxReplyDepth = 7995
 
 // luaToReply converts what a script returns into a reply, by Redis's rules:
 // a number becomes an integer (truncated), a string a bulk string, true the

@@ -1,0 +1,193 @@
+package engine
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"echomq.dev/playground/wasm/resp"
+)
+
+// do runs one command and checks its reply, read as redis-cli would print
+// it, so a failing test reads like a transcript.
+func do(t *testing.T, e *Engine, want string, args ...string) {
+	t.Helper()
+	if got := e.Exec(args...).String(); got != want {
+		t.Errorf("%q\n got: %s\nwant: %s", args, got, want)
+	}
+}
+
+func TestClockStartsAtStartAndTIMEFollowsIt(t *testing.T) {
+	e := New()
+	if got, want := e.Now(), Start; got != want {
+		t.Fatalf("Now() = %d, want %d", got, want)
+	}
+	do(t, e, "1) \"1767225600\"\n2) \"0\"", "TIME")
+	e.SetNow(1800000000123)
+	do(t, e, "1) \"1800000000\"\n2) \"123000\"", "TIME")
+	do(t, e, "1) \"1800000000\"\n2) \"123000\"", "EVAL", "return redis.call('TIME')", "0")
+	if got, want := e.Advance(877), int64(1800000001000); got != want {
+		t.Fatalf("Advance(877) = %d, want %d", got, want)
+	}
+	do(t, e, "1) \"1800000001\"\n2) \"0\"", "TIME")
+}
+
+func TestAdvanceExpiresKeysWhoseTTLEnds(t *testing.T) {
+	e := New()
+	do(t, e, "OK", "SET", "k", "v", "PX", "1000")
+	e.Advance(999)
+	do(t, e, `"v"`, "GET", "k")
+	do(t, e, "(integer) 1", "PTTL", "k")
+	e.Advance(1)
+	do(t, e, "(nil)", "GET", "k")
+}
+
+func TestResetEmptiesKeyspaceScriptsAndClock(t *testing.T) {
+	e := New()
+	do(t, e, "OK", "SET", "k", "v")
+	sha := e.Exec("SCRIPT", "LOAD", "return 1").Str
+	e.Advance(5000)
+	e.Reset()
+	do(t, e, "(empty array)", "KEYS", "*")
+	do(t, e, "1) (integer) 0", "SCRIPT", "EXISTS", sha)
+	if got := e.Now(); got != Start {
+		t.Errorf("Now() after Reset = %d, want %d", got, Start)
+	}
+	do(t, e, "PONG", "PING")
+}
+
+func TestCommandsThatWouldHangAreRefusedWithAReason(t *testing.T) {
+	e := New()
+	for _, args := range [][]string{
+		{"BLPOP", "l", "0"},
+		{"BZPOPMIN", "z", "0"},
+		{"XREAD", "BLOCK", "0", "STREAMS", "s", "$"},
+		{"SUBSCRIBE", "c"},
+		{"MONITOR"},
+		{"MULTI"},
+		{"SHUTDOWN"},
+	} {
+		r := e.Exec(args...)
+		if !r.IsError() || !strings.Contains(r.Str, "playground") {
+			t.Errorf("%q = %s, want an error that names the playground's limit", args, r)
+		}
+	}
+	// The non-blocking forms still work.
+	do(t, e, "(nil)", "LPOP", "l")
+	do(t, e, "(nil)", "XREAD", "STREAMS", "s", "0")
+	do(t, e, "PONG", "PING")
+}
+
+func TestEmptyCommandIsAnError(t *testing.T) {
+	if r := New().Exec(); !r.IsError() {
+		t.Fatalf("Exec() = %s, want an error", r)
+	}
+}
+
+// TestScriptsAreAtomicToOtherCallers runs a read-modify-write script from
+// many goroutines; if two scripts interleaved, increments would be lost.
+func TestScriptsAreAtomicToOtherCallers(t *testing.T) {
+	e := New()
+	const workers, rounds = 8, 50
+	script := "local v = tonumber(redis.call('GET', KEYS[1]) or '0') redis.call('SET', KEYS[1], v + 1) return v + 1"
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < rounds; i++ {
+				if r := e.Exec("EVAL", script, "1", "n"); r.IsError() {
+					t.Errorf("EVAL: %s", r)
+				}
+				e.Keyspace()
+			}
+		}()
+	}
+	wg.Wait()
+	do(t, e, `"400"`, "GET", "n")
+}
+
+func TestRunawayScriptIsStoppedAndTheEngineServesOn(t *testing.T) {
+	for _, tc := range []struct {
+		desc, src string
+		line      int
+	}{
+		{"a bare loop", "redis.call('SET', 'before', 'kept')\nwhile true do end", 2},
+		{"a loop that catches the stop with pcall", "redis.call('SET', 'before', 'kept')\nwhile true do pcall(function() while true do end end) end", 2},
+		{"a loop in a function", "local function spin() local i = 0 while true do i = i + 1 end end\nredis.call('SET', 'before', 'kept')\nspin()", 1},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			e := New()
+			start := time.Now()
+			r := e.Exec("EVAL", tc.src, "0")
+			took := time.Since(start)
+			want := "ERR Script killed by user with SCRIPT KILL... script: " + sha(tc.src) + ", on @user_script:"
+			if !r.IsError() || !strings.HasPrefix(r.Str, want) {
+				t.Fatalf("got %s\nwant an error starting %q", r, want)
+			}
+			if took > 5*time.Second {
+				t.Errorf("the script ran %v before it was stopped; the budget is %v", took, Budget)
+			}
+			// Redis keeps writes made before an error; so do we.
+			do(t, e, `"kept"`, "GET", "before")
+			do(t, e, "PONG", "PING")
+			do(t, e, "(integer) 2", "EVAL", "return 2", "0")
+		})
+	}
+}
+
+func sha(src string) string {
+	e := New()
+	return e.Exec("SCRIPT", "LOAD", src).Str
+}
+
+func TestWritesBeforeAScriptErrorStay(t *testing.T) {
+	e := New()
+	r := e.Exec("EVAL", "redis.call('SET', 'a', '1') redis.call('HSET', 'a', 'f', 'v')", "0")
+	if r.Code() != "WRONGTYPE" {
+		t.Fatalf("got %s, want WRONGTYPE", r)
+	}
+	do(t, e, `"1"`, "GET", "a")
+}
+
+func TestKeyspaceListsEveryTypeWithRedisScores(t *testing.T) {
+	e := New()
+	e.Exec("SET", "s", "v")
+	e.Exec("HSET", "h", "f", "1")
+	e.Exec("ZADD", "z", "1767225630000", "a", "0.5", "b")
+	e.Exec("RPUSH", "l", "x", "y")
+	e.Exec("SADD", "set", "m")
+	e.Exec("PEXPIRE", "s", "1500")
+	got := e.Keyspace()
+	byKey := map[string]Entry{}
+	for _, en := range got {
+		byKey[en.Key] = en
+	}
+	if len(got) != 5 {
+		t.Fatalf("got %d keys, want 5: %+v", len(got), got)
+	}
+	if en := byKey["s"]; en.Type != "string" || en.String != "v" || en.TTL != 1500 {
+		t.Errorf("s = %+v", en)
+	}
+	if en := byKey["h"]; en.Type != "hash" || len(en.Fields) != 1 || en.Fields[0] != (Field{"f", "1"}) {
+		t.Errorf("h = %+v", en)
+	}
+	if en := byKey["z"]; en.Type != "zset" || len(en.Members) != 2 || en.Members[0] != (Member{"b", "0.5"}) || en.Members[1] != (Member{"a", "1767225630000"}) {
+		t.Errorf("z = %+v", en)
+	}
+	if en := byKey["l"]; en.Type != "list" || strings.Join(en.Items, ",") != "x,y" || en.TTL != -1 {
+		t.Errorf("l = %+v", en)
+	}
+	if en := byKey["set"]; en.Type != "set" || strings.Join(en.Items, ",") != "m" {
+		t.Errorf("set = %+v", en)
+	}
+}
+
+func TestDoNeverReturnsAnError(t *testing.T) {
+	e := New()
+	r, err := e.Do("NOSUCHCOMMAND", "x")
+	if err != nil || r.Kind != resp.Error {
+		t.Fatalf("Do = %s, %v; want an error reply and no Go error", r, err)
+	}
+}

@@ -1,0 +1,109 @@
+package engine
+
+import (
+	"testing"
+
+	"echomq.dev/playground/internal/redisnet"
+	"echomq.dev/playground/internal/redisserver"
+	"echomq.dev/playground/wasm/resp"
+)
+
+// TestRunnerRepliesAsRedisDoes sends the same commands to the engine and to
+// a real redis-server and compares the replies byte for byte. These are the
+// cases the runner already matches; the fidelity suite grows this list.
+func TestRunnerRepliesAsRedisDoes(t *testing.T) {
+	srv := redisserver.Start(t)
+	c, err := redisnet.Dial(srv.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	e := New()
+
+	for _, tc := range []struct {
+		desc string
+		cmds [][]string // run in order; every reply is compared
+	}{
+		{"error shapes", [][]string{
+			{"SET", "s", "x"},
+			{"EVAL", "return redis.call('HSET','s','a','b')", "0"},
+			{"EVAL", "return redis.call('NOPE')", "0"},
+			{"EVAL", "return x", "0"},
+			{"EVAL", "x = 1", "0"},
+			{"EVAL", "error('boom')", "0"},
+			{"EVAL", "error({err='X y'})", "0"},
+			{"EVAL", "\n\nreturn redis.call('hset', 'k')", "0"},
+			{"EVAL", "return redis.call('SET', 'k', nil)", "0"},
+			{"EVAL", "return redis.call()", "0"},
+			{"EVAL", "return redis.call('EVAL', 'return 1', '0')", "0"},
+			{"EVAL", "return 1 +", "0"},
+			{"EVAL", "local ok, err = pcall(function() return redis.call('HSET','s','a','b') end) return {type(err), err}", "0"},
+			{"EVAL", "return redis.pcall('HSET','s','a','b')", "0"},
+			{"EVAL_RO", "return redis.call('SET', 'k', 'v')", "0"},
+		}},
+		{"argument checks", [][]string{
+			{"EVAL", "return 1"},
+			{"EVAL", "return 1", "x"},
+			{"EVAL", "return 1", "-1"},
+			{"EVAL", "return 1", "3", "a"},
+			{"EVALSHA", "0123456789012345678901234567890123456789", "0"},
+			{"EVAL", "return {KEYS[1], ARGV[1], #KEYS, #ARGV}", "1", "k", "a"},
+		}},
+		{"conversions", [][]string{
+			{"EVAL", "return 3.99", "0"},
+			{"EVAL", "return -3.99", "0"},
+			{"EVAL", "return 1/0", "0"},
+			{"EVAL", "return {1, 'a', {2}, nil, 3}", "0"},
+			{"EVAL", "return {}", "0"},
+			{"EVAL", "return true", "0"},
+			{"EVAL", "return false", "0"},
+			{"EVAL", "return redis.status_reply('FINE')", "0"},
+			{"EVAL", "return redis.error_reply('-NOSP ace')", "0"},
+			{"EVAL", "return {err='two\\nlines'}", "0"},
+			{"EVAL", "return type(redis.call('GET', 'missing'))", "0"},
+			{"EVAL", "redis.call('SET', 'f', 0.1) redis.call('SET', 'g', 1e20) redis.call('SET', 'h', 1767225630000) return {redis.call('GET', 'f'), redis.call('GET', 'g'), redis.call('GET', 'h')}", "0"},
+			{"EVAL", "local t = {} t[1] = t return t", "0"},
+			{"EVAL", "return redis.sha1hex('abc')", "0"},
+			{"EVAL", "return string.char(255, 0, 65)", "0"},
+		}},
+		{"script cache", [][]string{
+			{"SCRIPT", "LOAD", "return 'hi'"},
+			{"EVALSHA", "2F31BA2BB6D6A0F42CC159D2E2DAD55440778DE3", "0"},
+			{"SCRIPT", "EXISTS", "2f31ba2bb6d6a0f42cc159d2e2dad55440778de3", "0000000000000000000000000000000000000000"},
+			{"EVAL", "return redis.call('NOPE')", "0"},
+			{"SCRIPT", "EXISTS", "19965f96bed2e953a3424cfa591695dc2a3e81db"},
+			{"SCRIPT", "KILL"},
+			{"SCRIPT", "FLUSH"},
+			{"SCRIPT", "EXISTS", "2f31ba2bb6d6a0f42cc159d2e2dad55440778de3"},
+		}},
+		{"writes before an error stay", [][]string{
+			{"EVAL", "redis.call('SET', 'a', '1') redis.call('HSET', 'a', 'f', 'v')", "0"},
+			{"GET", "a"},
+		}},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			c.Do("FLUSHALL")
+			c.Do("SCRIPT", "FLUSH")
+			e.Reset()
+			for _, cmd := range tc.cmds {
+				want, err := c.Do(cmd...)
+				if err != nil {
+					t.Fatalf("redis-server: %q: %v", cmd, err)
+				}
+				if got := e.Exec(cmd...); !got.Equal(want) {
+					t.Errorf("%q\n engine: %s\n  redis: %s", cmd, clip(got), clip(want))
+				}
+			}
+		})
+	}
+}
+
+// clip shortens a reply for a failure message: a 7995-deep array is not
+// something to print whole.
+func clip(r resp.Reply) string {
+	s := r.String()
+	if len(s) > 400 {
+		return s[:400] + "…"
+	}
+	return s
+}
