@@ -1,0 +1,110 @@
+package lua
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+func TestEmbeddedScriptsHaveTheirMoves(t *testing.T) {
+	for _, tc := range []struct {
+		script *Script
+		moves  []string
+	}{
+		{Enqueue(), []string{"gate", "idempotency", "row", "pending"}},
+		{Claim(), []string{"pop", "attempt", "state", "lease"}},
+	} {
+		var got []string
+		for i, m := range tc.script.Moves {
+			if m.N != i+1 {
+				t.Errorf("%s: move %q is numbered %d, want %d", tc.script.Name, m.Name, m.N, i+1)
+			}
+			if m.Last < m.First {
+				t.Errorf("%s: move %q spans %d..%d", tc.script.Name, m.Name, m.First, m.Last)
+			}
+			got = append(got, m.Name)
+		}
+		if strings.Join(got, ",") != strings.Join(tc.moves, ",") {
+			t.Errorf("%s moves = %v, want %v", tc.script.Name, got, tc.moves)
+		}
+	}
+}
+
+func TestSHAIsTheSHA1OfTheSource(t *testing.T) {
+	// The SHA1 of the empty string, as every SHA1 implementation gives it.
+	if got := SHA1Hex(""); got != "da39a3ee5e6b4b0d3255bfef95601890afd80709" {
+		t.Fatalf("SHA1Hex(\"\") = %s", got)
+	}
+	for _, s := range All() {
+		if s.SHA != SHA1Hex(s.Source) {
+			t.Errorf("%s: SHA %s does not match its source", s.Name, s.SHA)
+		}
+	}
+}
+
+func TestMovesSpanTheRightLines(t *testing.T) {
+	s := Parse("t", "local a = 1\n-- @move 1 first\nx()\n\n-- @move 2 second: more words\ny()\nreturn 1\n\n")
+	want := []Move{{N: 1, Name: "first", First: 2, Last: 4}, {N: 2, Name: "second", First: 5, Last: 7}}
+	if len(s.Moves) != 2 || s.Moves[0] != want[0] || s.Moves[1] != want[1] {
+		t.Fatalf("moves = %+v, want %+v", s.Moves, want)
+	}
+	if _, ok := s.MoveAt(1); ok {
+		t.Error("line 1 is before any move")
+	}
+	if m, _ := s.MoveAt(6); m.Name != "second" {
+		t.Errorf("line 6 is in %q", m.Name)
+	}
+}
+
+func TestScriptWithoutMarkersHasNoMoves(t *testing.T) {
+	if s := Parse("t", "return 1"); len(s.Moves) != 0 {
+		t.Fatalf("moves = %+v", s.Moves)
+	}
+}
+
+// TestNoOtherCopyOfTheScripts guards "embedded once": no other file in the
+// repository carries a line of the protocol's code.
+func TestNoOtherCopyOfTheScripts(t *testing.T) {
+	_, self, _, _ := runtime.Caller(0)
+	root := filepath.Dir(filepath.Dir(self))
+	var lines []string
+	for _, s := range All() {
+		for _, l := range strings.Split(s.Source, "\n") {
+			l = strings.TrimSpace(l)
+			if strings.Contains(l, "redis.call(") || strings.Contains(l, "redis.error_reply(") {
+				lines = append(lines, l)
+			}
+		}
+	}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case ".git", "static", "node_modules":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if filepath.Dir(path) == filepath.Join(root, "lua") && strings.HasSuffix(path, ".lua") {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, l := range lines {
+			if strings.Contains(string(data), l) {
+				t.Errorf("%s holds a copy of the script line %q", path, l)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
