@@ -1,0 +1,275 @@
+#!/usr/bin/env bash
+# build.sh: the one entry point of the EchoMQ Playground.
+#
+#   ./build.sh [build]                  build the site into static/
+#   ./build.sh serve [-port N | -addr HOST:PORT] [-csp]
+#                                       build, then serve static/ (default 127.0.0.1:8080)
+#   ./build.sh test                     build, then run every check and test suite
+#   ./build.sh bench [ARGS...]          build, then run the benchmarks (go run ./bench)
+#
+# Works from any directory. As root, test and bench install what they miss
+# (redis-server, nodejs, gcc) with apt-get; otherwise they say what to install.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")"
+ROOT="$(pwd -P)"
+STATIC="$ROOT/static"
+
+# ---- output helpers ------------------------------------------------------
+
+STEPS_PASSED=0
+CURRENT_STEP=""
+
+# section NAME: closes the previous step as passed and announces the next.
+section() {
+	if [[ -n "$CURRENT_STEP" ]]; then
+		STEPS_PASSED=$((STEPS_PASSED + 1))
+	fi
+	CURRENT_STEP="$1"
+	printf '\n==> %s\n' "$1"
+}
+
+# finish VERB: closes the last step and prints the summary: which verb
+# succeeded, then the count of steps (not of tests; the test runners above
+# print their own counts).
+finish() {
+	if [[ -n "$CURRENT_STEP" ]]; then
+		STEPS_PASSED=$((STEPS_PASSED + 1))
+		CURRENT_STEP=""
+	fi
+	printf '\n==> build.sh %s: OK\n' "$1"
+	printf 'steps: %d passed, 0 failed\n' "$STEPS_PASSED"
+}
+
+on_exit() {
+	local rc=$?
+	if [[ $rc -ne 0 && -n "$CURRENT_STEP" ]]; then
+		printf '\n==> build.sh FAILED at step "%s" (exit %d)\n' "$CURRENT_STEP" "$rc" >&2
+		printf 'steps: %d passed, 1 failed\n' "$STEPS_PASSED" >&2
+	fi
+}
+trap on_exit EXIT
+
+die() {
+	printf 'build.sh: %s\n' "$*" >&2
+	exit 1
+}
+
+in_git_checkout() {
+	git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1
+}
+
+# ---- tools ---------------------------------------------------------------
+
+# need_tools CMD...: makes sure each command exists. As root, installs the
+# Debian packages for the missing ones (one apt-get update, one install);
+# otherwise prints what to install and fails.
+need_tools() {
+	local cmd pkgs=() missing=()
+	for cmd in "$@"; do
+		command -v "$cmd" >/dev/null 2>&1 && continue
+		missing+=("$cmd")
+		case "$cmd" in
+		redis-server) pkgs+=(redis-server) ;;
+		node) pkgs+=(nodejs) ;;
+		gcc) pkgs+=(gcc) ;; # the race detector needs cgo
+		*) pkgs+=("$cmd") ;;
+		esac
+	done
+	[[ ${#pkgs[@]} -eq 0 ]] && return 0
+	if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+		section "install ${pkgs[*]}"
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update
+		apt-get install -y "${pkgs[@]}"
+	else
+		die "missing ${missing[*]}; install the Debian packages: sudo apt-get install -y ${pkgs[*]}"
+	fi
+}
+
+wasm_exec_dir() {
+	local goroot
+	goroot="$(go env GOROOT)"
+	if [[ -f "$goroot/lib/wasm/wasm_exec.js" ]]; then
+		echo "$goroot/lib/wasm"
+	elif [[ -f "$goroot/misc/wasm/wasm_exec.js" ]]; then
+		echo "$goroot/misc/wasm" # Go 1.23 and older
+	else
+		die "wasm_exec.js not found under $goroot/lib/wasm or $goroot/misc/wasm"
+	fi
+}
+
+# ---- steps ---------------------------------------------------------------
+
+templ_generate() {
+	go tool templ generate -path "$ROOT/web" -log-level warn
+}
+
+# templ_fresh: regenerates the templ output and fails if that changed any
+# committed *_templ.go (someone edited a .templ and did not regenerate).
+templ_fresh() {
+	templ_generate
+	if in_git_checkout; then
+		if ! git -C "$ROOT" diff --exit-code --stat -- '*_templ.go'; then
+			die "generated *_templ.go files are stale: run ./build.sh build and commit them"
+		fi
+	else
+		echo "(not a git checkout: generated files not compared)"
+	fi
+}
+
+# no_templ_in_wasm: the browser build must not link the page renderer.
+no_templ_in_wasm() {
+	local bad
+	bad="$(GOOS=js GOARCH=wasm go list -deps ./wasm/... |
+		grep -E '^(echomq\.dev/playground/web(/|$)|github\.com/a-h/templ(/|$))' || true)"
+	if [[ -n "$bad" ]]; then
+		die "./wasm must not depend on the web side; it imports: $bad"
+	fi
+}
+
+do_build() {
+	section "go mod download"
+	go mod download
+
+	section "templ generate"
+	templ_generate
+
+	section "check that ./wasm does not import web/ or templ"
+	no_templ_in_wasm
+
+	section "build static/echomq.wasm"
+	mkdir -p "$STATIC"
+	GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$STATIC/echomq.wasm" ./wasm
+
+	section "copy wasm_exec.js"
+	cp "$(wasm_exec_dir)/wasm_exec.js" "$STATIC/wasm_exec.js"
+
+	section "render pages"
+	go run ./web/cmd/render -out "$STATIC" -assets "$ROOT/web/assets" -wasm "$STATIC/echomq.wasm"
+
+	section "precompress (gzip, brotli)"
+	go run ./web/cmd/compress -dir "$STATIC"
+}
+
+do_test() {
+	need_tools redis-server node gcc
+	# Fidelity tests start redis-server themselves; in CI a missing one is a
+	# failure, not a skip, and they learn which it is from CI.
+	export CI="${CI:-}"
+
+	do_build
+
+	section "gofmt"
+	local files=() unformatted
+	if in_git_checkout; then
+		while IFS= read -r -d '' f; do
+			if [[ -f "$f" ]]; then files+=("$f"); fi
+		done < <(git -C "$ROOT" ls-files -z --cached --others --exclude-standard -- '*.go')
+	else
+		while IFS= read -r -d '' f; do
+			files+=("$f")
+		done < <(find . -name '*.go' -not -path './static/*' -print0)
+	fi
+	if [[ ${#files[@]} -gt 0 ]]; then
+		unformatted="$(gofmt -l "${files[@]}")"
+		if [[ -n "$unformatted" ]]; then
+			printf 'not gofmt-ed (run gofmt -w on them):\n%s\n' "$unformatted" >&2
+			exit 1
+		fi
+	fi
+	echo "${#files[@]} files formatted"
+
+	section "go vet (host)"
+	go vet ./...
+
+	section "go vet (js/wasm)"
+	GOOS=js GOARCH=wasm go vet ./wasm/...
+
+	section "templ output is fresh"
+	templ_fresh
+
+	section "go test -race (host)"
+	CGO_ENABLED=1 go test -race -count=1 ./...
+
+	section "go test (js/wasm under Node)"
+	GOOS=js GOARCH=wasm go test -count=1 -exec "$(wasm_exec_dir)/go_js_wasm_exec" ./wasm/...
+
+	section "node --test wasm/*.test.mjs"
+	local mjs=()
+	shopt -s nullglob
+	mjs=(wasm/*.test.mjs)
+	shopt -u nullglob
+	if [[ ${#mjs[@]} -eq 0 ]]; then
+		echo "(no wasm/*.test.mjs yet)"
+	else
+		node --test "${mjs[@]}"
+	fi
+
+	finish test
+}
+
+do_serve() {
+	local args=()
+	while [[ $# -gt 0 ]]; do
+		case "$1" in
+		-port | --port)
+			[[ $# -ge 2 ]] || die "$1 needs a port number"
+			[[ "$2" =~ ^[0-9]+$ ]] || die "$1: not a port number: $2"
+			args+=(-addr "127.0.0.1:$2")
+			shift 2
+			;;
+		-port=* | --port=*)
+			[[ "${1#*=}" =~ ^[0-9]+$ ]] || die "not a port number: ${1#*=}"
+			args+=(-addr "127.0.0.1:${1#*=}")
+			shift
+			;;
+		*)
+			args+=("$1") # -addr, -csp, -quiet: the server checks them
+			shift
+			;;
+		esac
+	done
+	do_build
+	section "serve static/"
+	# A built binary, exec'd: the server gets this script's pid and its
+	# signals (go run would leave the server behind on SIGTERM).
+	mkdir -p "$ROOT/.cache/bin"
+	go build -o "$ROOT/.cache/bin/serve" ./web/cmd/serve
+	CURRENT_STEP=""
+	exec "$ROOT/.cache/bin/serve" -dir "$STATIC" "${args[@]}"
+}
+
+do_bench() {
+	[[ -d "$ROOT/bench" ]] || die "bench/ does not exist yet: there are no benchmarks to run"
+	need_tools redis-server node
+	do_build
+	section "go run ./bench"
+	go run ./bench "$@"
+	finish bench
+}
+
+usage() {
+	sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+}
+
+verb="${1:-build}"
+[[ $# -gt 0 ]] && shift
+case "$verb" in
+build)
+	[[ $# -eq 0 ]] || die "build takes no arguments"
+	do_build
+	finish build
+	;;
+serve) do_serve "$@" ;;
+test)
+	[[ $# -eq 0 ]] || die "test takes no arguments"
+	do_test
+	;;
+bench) do_bench "$@" ;;
+-h | --help | help) usage ;;
+*)
+	usage >&2
+	die "unknown verb: $verb"
+	;;
+esac

@@ -1,0 +1,143 @@
+// Command render writes the playground's pages into a site directory and
+// copies the page assets (the ES module and the stylesheet) next to them.
+//
+//	go run ./web/cmd/render -out /abs/static -assets /abs/web/assets [-wasm /abs/static/echomq.wasm]
+//
+// Every path comes from a flag; nothing is read relative to the working
+// directory unless a flag says so. -wasm names the built Go program so the
+// page can carry its uncompressed size (the progress bar's total when the
+// server compresses it); it defaults to echomq.wasm inside -out, and a
+// missing file only means the page has no size hint.
+//
+// This is a host program: it imports templ, and nothing under wasm/ may
+// import it.
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"echomq.dev/playground/web/page"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "render:", err)
+		}
+		os.Exit(2)
+	}
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	fl := flag.NewFlagSet("render", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	out := fl.String("out", "", "site directory to write into (required)")
+	assets := fl.String("assets", "", "directory whose files are copied into -out (required)")
+	wasm := fl.String("wasm", "", "the built echomq.wasm, for its size (default: echomq.wasm in -out)")
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	if fl.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fl.Args())
+	}
+	if *out == "" || *assets == "" {
+		fl.Usage()
+		return errors.New("-out and -assets are required")
+	}
+	if *wasm == "" {
+		*wasm = filepath.Join(*out, "echomq.wasm")
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+
+	v := page.DefaultIndex()
+	switch fi, err := os.Stat(*wasm); {
+	case err == nil && fi.Mode().IsRegular():
+		v.WasmBytes = fi.Size()
+	case err == nil:
+		return fmt.Errorf("%s is not a regular file", *wasm)
+	case errors.Is(err, fs.ErrNotExist):
+		fmt.Fprintf(stderr, "render: %s does not exist yet; the page will have no size hint\n", *wasm)
+	default:
+		return err
+	}
+
+	var buf bytes.Buffer
+	if err := page.IndexPage(v).Render(context.Background(), &buf); err != nil {
+		return fmt.Errorf("rendering index.html: %w", err)
+	}
+	index := filepath.Join(*out, "index.html")
+	if err := writeFile(index, buf.Bytes()); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, "wrote", index)
+
+	copied, err := copyAssets(*assets, *out)
+	if err != nil {
+		return err
+	}
+	for _, name := range copied {
+		fmt.Fprintln(stdout, "copied", filepath.Join(*out, name))
+	}
+	return nil
+}
+
+// copyAssets copies the regular files directly inside src (not its
+// subdirectories, not dotfiles) into dst and returns their names.
+func copyAssets(src, dst string) ([]string, error) {
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		return nil, fmt.Errorf("reading assets: %w", err)
+	}
+	var names []string
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasPrefix(name, ".") || !e.Type().IsRegular() {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(src, name))
+		if err != nil {
+			return nil, err
+		}
+		if err := writeFile(filepath.Join(dst, name), data); err != nil {
+			return nil, err
+		}
+		names = append(names, name)
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("no assets found in %s", src)
+	}
+	return names, nil
+}
+
+// writeFile replaces path with data atomically, so a server reading the
+// directory never sees half a file.
+func writeFile(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // no-op once renamed
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRender(t *testing.T) {
+	assets := t.TempDir()
+	out := filepath.Join(t.TempDir(), "static") // created by render
+	mustWrite(t, filepath.Join(assets, "app.js"), "console.log(1)\n")
+	mustWrite(t, filepath.Join(assets, "app.css"), "body{}\n")
+	mustWrite(t, filepath.Join(assets, ".swp"), "editor junk")
+	if err := os.Mkdir(filepath.Join(assets, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	tests := []struct {
+		desc     string
+		wasm     string // content of out/echomq.wasm, or "" for none
+		wantHint string
+	}{
+		{desc: "before the wasm exists", wasm: "", wantHint: ""},
+		{desc: "with the wasm built", wasm: strings.Repeat("x", 4321), wantHint: `data-wasm-bytes="4321"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			if tc.wasm != "" {
+				mustWrite(t, filepath.Join(out, "echomq.wasm"), tc.wasm)
+			}
+			var stdout bytes.Buffer
+			if err := run([]string{"-out", out, "-assets", assets}, &stdout, io.Discard); err != nil {
+				t.Fatal(err)
+			}
+			index := mustRead(t, filepath.Join(out, "index.html"))
+			if !strings.HasPrefix(index, "<!doctype html>") {
+				t.Errorf("index.html starts %.40q", index)
+			}
+			if tc.wantHint == "" && strings.Contains(index, "data-wasm-bytes") {
+				t.Errorf("index.html has a size hint, want none")
+			}
+			if tc.wantHint != "" && !strings.Contains(index, tc.wantHint) {
+				t.Errorf("index.html lacks %s", tc.wantHint)
+			}
+			if got, want := mustRead(t, filepath.Join(out, "app.js")), "console.log(1)\n"; got != want {
+				t.Errorf("app.js = %q, want %q", got, want)
+			}
+			for _, name := range []string{".swp", "sub"} {
+				if _, err := os.Stat(filepath.Join(out, name)); err == nil {
+					t.Errorf("%s was copied", name)
+				}
+			}
+		})
+	}
+}
+
+func TestRenderFlags(t *testing.T) {
+	tests := []struct {
+		desc string
+		args []string
+	}{
+		{desc: "no flags", args: nil},
+		{desc: "no assets", args: []string{"-out", t.TempDir()}},
+		{desc: "no out", args: []string{"-assets", t.TempDir()}},
+		{desc: "stray argument", args: []string{"-out", t.TempDir(), "-assets", t.TempDir(), "extra"}},
+		{desc: "empty assets", args: []string{"-out", t.TempDir(), "-assets", t.TempDir()}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			if err := run(tc.args, io.Discard, io.Discard); err == nil {
+				t.Errorf("run(%q) succeeded, want an error", tc.args)
+			}
+		})
+	}
+}
+
+func mustWrite(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

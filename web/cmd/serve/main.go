@@ -1,0 +1,145 @@
+// Command serve is the playground's development server: it serves a built
+// site directory on a loopback address, with the headers the playground
+// needs (see package echomq.dev/playground/web/server).
+//
+//	go run ./web/cmd/serve -dir /abs/static [-addr 127.0.0.1:8080] [-csp]
+//
+// It prints the URL it serves on, then one line per request, and stops on
+// Ctrl-C or SIGTERM. Only loopback addresses are accepted: this is a tool
+// for one machine, not a host.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"echomq.dev/playground/web/server"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr, nil); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "serve:", err)
+		}
+		os.Exit(2)
+	}
+}
+
+// run serves until ctx is done. If ready is not nil it receives the base
+// URL once the listener is open (tests use it).
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready chan<- string) error {
+	fl := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	addr := fl.String("addr", "127.0.0.1:8080", "loopback `host:port` to listen on (port 0 picks a free one)")
+	dir := fl.String("dir", "", "site `directory` to serve (required)")
+	csp := fl.Bool("csp", false, "send the playground's Content-Security-Policy header")
+	quiet := fl.Bool("quiet", false, "do not log requests")
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	if fl.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fl.Args())
+	}
+	if *dir == "" {
+		fl.Usage()
+		return errors.New("-dir is required")
+	}
+	if err := checkLoopback(*addr); err != nil {
+		return err
+	}
+	abs, err := filepath.Abs(*dir)
+	if err != nil {
+		return err
+	}
+	h, err := server.New(abs, server.Options{CSP: *csp})
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	url := "http://" + ln.Addr().String() + "/"
+	fmt.Fprintf(stdout, "serving %s on %s\n", abs, url)
+
+	var handler http.Handler = h
+	if !*quiet {
+		handler = logRequests(h, log.New(stdout, "", log.Ltime))
+	}
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	if ready != nil {
+		ready <- url
+	}
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil {
+		return err
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// checkLoopback refuses addresses that would expose the server beyond this
+// machine, including an empty host (which means every interface).
+func checkLoopback(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("-addr %q: %w", addr, err)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return fmt.Errorf("-addr %q: the dev server listens on loopback only (e.g. 127.0.0.1:8080)", addr)
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	s.status = code
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func logRequests(next http.Handler, l *log.Logger) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		next.ServeHTTP(rec, r)
+		enc := w.Header().Get("Content-Encoding")
+		if enc == "" {
+			enc = "-"
+		}
+		l.Printf("%s %s %d %s", r.Method, r.URL.RequestURI(), rec.status, enc)
+	})
+}
