@@ -14,8 +14,6 @@ import (
 	"strings"
 	"testing"
 
-	"echomq.dev/playground/internal/redisnet"
-	"echomq.dev/playground/internal/redisserver"
 	"echomq.dev/playground/wasm/emq"
 	"echomq.dev/playground/wasm/engine"
 	"echomq.dev/playground/wasm/resp"
@@ -25,19 +23,6 @@ import (
 func newEngine(t testing.TB) *engine.Engine {
 	t.Helper()
 	return engine.New()
-}
-
-// startRedis starts a real redis-server for t and connects to it. Without
-// the binary the test is skipped locally and fails when CI=true.
-func startRedis(t testing.TB) *redisnet.Client {
-	t.Helper()
-	srv := redisserver.Start(t)
-	c, err := redisnet.Dial(srv.Addr())
-	if err != nil {
-		t.Fatalf("dial redis-server %s: %v", srv.Addr(), err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
 }
 
 // server is one kind of connection a table runs over.

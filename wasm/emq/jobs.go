@@ -45,9 +45,13 @@ type Refusal struct {
 	Kind  string
 	Reply resp.Reply
 	Wire  []Exchange
+	Err   error // the Go error behind a refusal made before any command (ErrQueueName)
 }
 
 func (r *Refusal) Error() string { return r.Reply.Str }
+
+// Unwrap lets errors.Is(err, ErrQueueName) see through a "queue" refusal.
+func (r *Refusal) Unwrap() error { return r.Err }
 
 // Jobs is the handle a producer and a flat worker use: EchoMQ.Jobs.
 type Jobs struct {
@@ -63,7 +67,7 @@ func (j *Jobs) Connector() *Connector { return j.conn }
 func keyspace(queue string) (Keyspace, error) {
 	k, err := KeyspaceFor(queue)
 	if err != nil {
-		return k, &Refusal{Kind: "queue", Reply: resp.ErrorReply("EMQQUEUE " + err.Error())}
+		return k, &Refusal{Kind: "queue", Reply: resp.ErrorReply("EMQQUEUE " + err.Error()), Err: err}
 	}
 	return k, nil
 }

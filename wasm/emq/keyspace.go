@@ -21,13 +21,15 @@ type Keyspace struct {
 }
 
 // ErrQueueName is returned for a queue name that cannot be a hash tag.
-var ErrQueueName = errors.New("queue name must not be empty")
+var ErrQueueName = errors.New("queue name must be non-empty and hold no { or }")
 
-// KeyspaceFor returns the keyspace of queue. An empty name is refused:
-// emq:{}:... has an empty hash tag, which Redis ignores, so the keys of
-// such a queue would scatter over slots.
+// KeyspaceFor returns the keyspace of queue. Redis hashes only the text
+// between the first { and the next }, so a name that is empty or holds a
+// brace would break the tag: "}x" gives emq:{}x}:..., an empty tag, and the
+// queue's keys scatter over slots; "q}:job:JOB" would let one queue's keys
+// spell another queue's rows. Such names are refused.
 func KeyspaceFor(queue string) (Keyspace, error) {
-	if queue == "" {
+	if queue == "" || strings.ContainsAny(queue, "{}") {
 		return Keyspace{}, ErrQueueName
 	}
 	return Keyspace{Queue: queue}, nil
@@ -54,13 +56,16 @@ func (k Keyspace) Paused() string { return k.prefix() + "paused" }
 // JobPattern is a KEYS/SCAN pattern that matches exactly this queue's rows,
 // with the glob characters of the queue name escaped.
 func (k Keyspace) JobPattern() string {
+	base := k.JobBase()
 	var b strings.Builder
-	for _, r := range k.JobBase() {
-		switch r {
+	// Byte by byte, as Redis matches: a name that is not valid UTF-8 must
+	// keep its bytes.
+	for i := 0; i < len(base); i++ {
+		switch base[i] {
 		case '*', '?', '[', ']', '\\':
 			b.WriteByte('\\')
 		}
-		b.WriteRune(r)
+		b.WriteByte(base[i])
 	}
 	b.WriteByte('*')
 	return b.String()

@@ -145,8 +145,32 @@ func (e *Engine) do(args []string) resp.Reply {
 }
 
 // dispatch hands one command to miniredis on peer and returns its reply.
-// It is the only place the engine talks to miniredis's command table.
+// Every command the engine runs, from a client or from a script, comes
+// through here; the fixups correct the few commands whose miniredis answer
+// differs from Redis 7.0's.
 func (e *Engine) dispatch(peer *server.Peer, args []string) resp.Reply {
+	if fix, ok := fixups[strings.ToUpper(args[0])]; ok {
+		return fix(e, peer, args)
+	}
+	return e.raw(peer, args)
+}
+
+// raw runs one command on miniredis as it is. It is the only place the
+// engine talks to miniredis's command table.
+func (e *Engine) raw(peer *server.Peer, args []string) (r resp.Reply) {
+	defer func() {
+		if v := recover(); v != nil {
+			// miniredis takes its lock without defer, so a command that
+			// panics leaves it held and every later command would hang.
+			// Nothing else uses miniredis while the engine lock is held,
+			// so a held lock here is the panicking command's: release it.
+			e.m.TryLock() // held already, or taken now: either way, ours
+			e.m.Unlock()
+			peer.Flush() // drop whatever half-reply was written
+			e.out.Reset()
+			r = resp.Errorf("ERR the playground's engine failed on %s: %v", strings.ToUpper(args[0]), v)
+		}
+	}()
 	e.out.Reset()
 	e.srv.Dispatch(peer, args)
 	peer.Flush()

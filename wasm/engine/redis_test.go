@@ -3,6 +3,8 @@
 package engine
 
 import (
+	"reflect"
+	"sort"
 	"testing"
 
 	"echomq.dev/playground/internal/redisnet"
@@ -108,4 +110,44 @@ func clip(r resp.Reply) string {
 		return s[:400] + "…"
 	}
 	return s
+}
+
+// TestKeysPatternsMatchAsRedisDoes runs KEYS and SCAN MATCH with awkward
+// patterns against the same keys on both servers.
+func TestKeysPatternsMatchAsRedisDoes(t *testing.T) {
+	srv := redisserver.Start(t)
+	c, err := redisnet.Dial(srv.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	e := New()
+	keys := []string{"", "a", "ab", "abc", "a]", "a*", "a\\", "a\xc3\xa9", "\x80", "\xff", "xa", "a-", "emq:{q}:job:JOB-1", "emq:{q}:pending", "b"}
+	for _, k := range keys {
+		c.Do("SET", k, "1")
+		e.Exec("SET", k, "1")
+	}
+	patterns := []string{"*", "**", "***", "?", "??", "a?", "a??", "a*", "*a", "a[bc]", "a[^b]", "a[b-a]", "a[", "a[b", "a[\\]]",
+		"a\\*", "a\\", "\\", "[", "[]", "[]]", "[^]", "a[-]", "a[a-]", "emq:\\{q\\}:job:*", "emq:{q}:*", "[\x01-\xff]", "[\x7f-\x81]",
+		"a\xff", "*\\", "a[\\", "?*", "*?", "[a-b]*", "[!a]", "a[]b]"}
+	sorted := func(r resp.Reply) []string {
+		s, _ := r.Strings()
+		out := append([]string(nil), s...)
+		sort.Strings(out)
+		return out
+	}
+	for _, p := range patterns {
+		want, err := c.Do("KEYS", p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.Exec("KEYS", p); !reflect.DeepEqual(sorted(got), sorted(want)) {
+			t.Errorf("KEYS %q\n engine: %q\n  redis: %q", p, sorted(got), sorted(want))
+		}
+		wantScan, _ := c.Do("SCAN", "0", "MATCH", p, "COUNT", "1000")
+		gotScan := e.Exec("SCAN", "0", "MATCH", p, "COUNT", "1000")
+		if len(wantScan.Elems) == 2 && len(gotScan.Elems) == 2 && !reflect.DeepEqual(sorted(gotScan.Elems[1]), sorted(wantScan.Elems[1])) {
+			t.Errorf("SCAN MATCH %q\n engine: %q\n  redis: %q", p, sorted(gotScan.Elems[1]), sorted(wantScan.Elems[1]))
+		}
+	}
 }

@@ -26,7 +26,6 @@ func (r traceRun) evalArgs() []string {
 	return append(args, r.argv...)
 }
 
-
 // TestTraceEndsWhereTheUntracedRunEnds is the tracer's promise: recording
 // the moves changes nothing. Two engines run the same history, one traced
 // and one by EVAL, and after every run their keyspaces and replies match.

@@ -1,0 +1,125 @@
+package engine
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/alicebob/miniredis/v2/server"
+
+	"echomq.dev/playground/wasm/resp"
+)
+
+// A fixup serves one command where miniredis's answer differs from Redis
+// 7.0's, or where miniredis would fail outright. It sits on the dispatch
+// path, so a learner's console and a script's redis.call meet the same
+// behaviour. Each one leans on miniredis for the storage and only corrects
+// the part that differs.
+type fixup func(e *Engine, peer *server.Peer, args []string) resp.Reply
+
+var fixups = map[string]fixup{
+	"KEYS":    keysFixup,
+	"SCAN":    scanFixup(2, 1),
+	"HSCAN":   scanFixup(3, 2),
+	"SSCAN":   scanFixup(3, 1),
+	"ZSCAN":   scanFixup(3, 2),
+	"HINCRBY": hincrbyFixup,
+}
+
+// keysFixup matches KEYS patterns byte by byte as Redis does. miniredis
+// turns the pattern into a Go regexp, which matches by character and
+// panics on a class like [b-a].
+func keysFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
+	if len(args) != 2 {
+		return e.raw(peer, args)
+	}
+	all := e.raw(peer, []string{args[0], "*"})
+	if all.Kind != resp.Array || args[1] == "*" {
+		return all // Redis, too, takes a lone * as "every key" without matching
+	}
+	out := all.Elems[:0:0]
+	for _, k := range all.Elems {
+		if globMatch(args[1], k.Str) {
+			out = append(out, k)
+		}
+	}
+	return resp.ArrayReply(out...)
+}
+
+// scanFixup applies a SCAN-family MATCH pattern itself, for the same
+// reason as KEYS. miniredis returns every element in one reply (cursor 0),
+// so filtering that reply is the whole job. first is the index of the first
+// option after the cursor; stride is how many reply items make one element
+// (2 for HSCAN's field/value and ZSCAN's member/score pairs).
+func scanFixup(first, stride int) fixup {
+	return func(e *Engine, peer *server.Peer, args []string) resp.Reply {
+		pattern, hasMatch := "", false
+		rest := make([]string, 0, len(args))
+		rest = append(rest, args[:min(first, len(args))]...)
+		for i := first; i < len(args); i++ {
+			if strings.EqualFold(args[i], "MATCH") && i+1 < len(args) {
+				pattern, hasMatch = args[i+1], true
+				i++
+				continue
+			}
+			rest = append(rest, args[i])
+		}
+		r := e.raw(peer, rest)
+		if !hasMatch || pattern == "*" || r.Kind != resp.Array || len(r.Elems) != 2 || r.Elems[1].Kind != resp.Array {
+			return r
+		}
+		items := r.Elems[1].Elems
+		kept := make([]resp.Reply, 0, len(items))
+		for i := 0; i+stride <= len(items); i += stride {
+			if globMatch(pattern, items[i].Str) {
+				kept = append(kept, items[i:i+stride]...)
+			}
+		}
+		return resp.ArrayReply(r.Elems[0], resp.ArrayReply(kept...))
+	}
+}
+
+// hincrbyFixup checks what Redis checks before it increments, in Redis's
+// order and words: the increment, the type of the key, the stored value,
+// and overflow. miniredis says "value is not an integer" for a stored value
+// that is not a number, and wraps around on overflow.
+func hincrbyFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
+	if len(args) != 4 {
+		return e.raw(peer, args)
+	}
+	incr, ok := parseRedisInt(args[3])
+	if !ok {
+		return resp.ErrorReply("ERR value is not an integer or out of range")
+	}
+	cur := e.raw(peer, []string{"HGET", args[1], args[2]})
+	switch cur.Kind {
+	case resp.Error:
+		return cur
+	case resp.Bulk:
+		v, ok := parseRedisInt(cur.Str)
+		if !ok {
+			return resp.ErrorReply("ERR hash value is not an integer")
+		}
+		if incr < 0 && v < 0 && incr < math.MinInt64-v || incr > 0 && v > 0 && incr > math.MaxInt64-v {
+			return resp.ErrorReply("ERR increment or decrement would overflow")
+		}
+	}
+	return e.raw(peer, args)
+}
+
+// parseRedisInt accepts what Redis's string2ll accepts: an optional minus
+// sign and decimal digits with no leading zero (but "0" itself), nothing
+// else, within int64.
+func parseRedisInt(s string) (int64, bool) {
+	digits := strings.TrimPrefix(s, "-")
+	if digits == "" || len(digits) > 1 && digits[0] == '0' || digits == "0" && len(s) != 1 {
+		return 0, false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	return n, err == nil
+}
