@@ -38,6 +38,7 @@ type runner struct {
 	L      *glua.LState
 	cache  map[string]*compiled // by lower-case SHA1
 	budget *budget
+	onErr  *glua.LFunction // r.onError, made once
 
 	// State of the script that is running.
 	running  *compiled
@@ -52,11 +53,13 @@ type compiled struct {
 	sha   string
 	src   string
 	proto *glua.FunctionProto
+	fn    *glua.LFunction // the chunk as a function of the runner's state, made on first run
 }
 
 func newRunner(e *Engine) *runner {
 	r := &runner{e: e, budget: &budget{}}
 	r.L = r.newState()
+	r.onErr = r.L.NewFunction(r.onError)
 	return r
 }
 
@@ -243,8 +246,11 @@ func (r *runner) run(c *compiled, keys, argv []string, readOnly bool, t *tracer)
 		L.SetTop(0)
 	}()
 
-	L.Push(L.NewFunctionFromProto(c.proto))
-	if err := L.PCall(0, 1, L.NewFunction(r.onError)); err != nil {
+	if c.fn == nil {
+		c.fn = L.NewFunctionFromProto(c.proto)
+	}
+	L.Push(c.fn)
+	if err := L.PCall(0, 1, r.onErr); err != nil {
 		return r.errorReply(c, err)
 	}
 	rep := luaToReply(L.Get(-1), 0)

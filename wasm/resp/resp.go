@@ -168,17 +168,71 @@ func AppendCommand(buf []byte, args []string) []byte {
 var ErrProtocol = errors.New("resp: protocol error")
 
 // Parse reads exactly one RESP2 reply from b. Trailing bytes are an error:
-// the engine writes one reply per command, so more means a bug.
+// the engine writes one reply per command, so more means a bug. It works on
+// the slice directly, since it runs for every command the engine serves.
 func Parse(b []byte) (Reply, error) {
-	r := bufio.NewReader(bytes.NewReader(b))
-	rep, err := Read(r)
+	r, n, err := parseAt(b, 0)
 	if err != nil {
 		return Reply{}, err
 	}
-	if _, err := r.ReadByte(); err != io.EOF {
+	if n != len(b) {
 		return Reply{}, fmt.Errorf("%w: trailing bytes after reply", ErrProtocol)
 	}
-	return rep, nil
+	return r, nil
+}
+
+// parseAt parses the reply that starts at b[i] and returns it with the
+// index just past it.
+func parseAt(b []byte, i int) (Reply, int, error) {
+	end := bytes.Index(b[i:], []byte("\r\n"))
+	if end < 0 {
+		return Reply{}, 0, fmt.Errorf("%w: line not terminated by CRLF", ErrProtocol)
+	}
+	if end == 0 {
+		return Reply{}, 0, fmt.Errorf("%w: empty line", ErrProtocol)
+	}
+	line, next := b[i:i+end], i+end+2
+	body := string(line[1:])
+	switch line[0] {
+	case '+':
+		return StatusReply(body), next, nil
+	case '-':
+		return ErrorReply(body), next, nil
+	case ':':
+		n, err := strconv.ParseInt(body, 10, 64)
+		if err != nil {
+			return Reply{}, 0, fmt.Errorf("%w: bad integer %q", ErrProtocol, body)
+		}
+		return IntReply(n), next, nil
+	case '$':
+		n, err := strconv.Atoi(body)
+		if err != nil || n < -1 {
+			return Reply{}, 0, fmt.Errorf("%w: bad bulk length %q", ErrProtocol, body)
+		}
+		if n == -1 {
+			return NilReply(), next, nil
+		}
+		if next+n+2 > len(b) || b[next+n] != '\r' || b[next+n+1] != '\n' {
+			return Reply{}, 0, fmt.Errorf("%w: bulk not terminated", ErrProtocol)
+		}
+		return BulkReply(string(b[next : next+n])), next + n + 2, nil
+	case '*':
+		n, err := strconv.Atoi(body)
+		if err != nil || n < -1 {
+			return Reply{}, 0, fmt.Errorf("%w: bad array length %q", ErrProtocol, body)
+		}
+		if n == -1 {
+			return NilReply(), next, nil
+		}
+		elems := make([]Reply, n)
+		for k := range elems {
+			if elems[k], next, err = parseAt(b, next); err != nil {
+				return Reply{}, 0, err
+			}
+		}
+		return Reply{Kind: Array, Elems: elems}, next, nil
+	}
+	return Reply{}, 0, fmt.Errorf("%w: unexpected type byte %q", ErrProtocol, line[0])
 }
 
 // Read reads one reply from r. RESP3 replies (maps, sets, doubles...) are
