@@ -80,6 +80,58 @@ func TestRunnerRepliesAsRedisDoes(t *testing.T) {
 			{"SCRIPT", "FLUSH"},
 			{"SCRIPT", "EXISTS", "2f31ba2bb6d6a0f42cc159d2e2dad55440778de3"},
 		}},
+		{"Lua 5.1 arithmetic, coercion, concatenation and error wording", [][]string{
+			{"EVAL", "return nil + 1", "0"},
+			{"EVAL", "local a; return a + 1", "0"},
+			{"EVAL", "return KEYS[1] + 1", "0"},
+			{"EVAL", "return {} + 1", "0"},
+			{"EVAL", "return 'abc' + 1", "0"},
+			{"EVAL", "return '010' + 0", "0"},
+			{"EVAL", "return '1e3' + 0", "0"},
+			{"EVAL", "return '0x10' + 0", "0"},
+			{"EVAL", "return ' 10 ' + 0", "0"},
+			{"EVAL", "return '0b11' + 0", "0"},
+			{"EVAL", "return '1_000' + 0", "0"},
+			{"EVAL", "return 1 .. ''", "0"},
+			{"EVAL", "return (1/3) .. ''", "0"},
+			{"EVAL", "return 1e15 .. ''", "0"},
+			{"EVAL", "return 2^53 .. ''", "0"},
+			{"EVAL", "return (0/0) .. ''", "0"},
+			{"EVAL", "return (-1/0) .. ''", "0"},
+			{"EVAL", "local t = {} return t.x.y", "0"},
+			{"EVAL", "return KEYS.x.y", "0"},
+			{"EVAL", "local a; return a.b", "0"},
+			{"EVAL", "return nil < 1", "0"},
+			{"EVAL", "return {} < {}", "0"},
+			{"EVAL", "return 1 < 'x'", "0"},
+			{"EVAL", "return #nil", "0"},
+			{"EVAL", "local a; return #a", "0"},
+			{"EVAL", "return -{}", "0"},
+			{"EVAL", "return redis.call('GET', 'a') .. 'x'", "0"},
+			{"EVAL", "return nil .. 'x'", "0"},
+			{"EVAL", "return 'x' .. nil", "0"},
+			{"EVAL", "local t = {} t.x.y = 1", "0"},
+			{"EVAL", "return ('x'):bad()", "0"},
+			{"EVAL", "return math.huge .. ''", "0"},
+			{"EVAL", "return 10/2 .. ''", "0"},
+			{"EVAL", "return 7 % 0 .. ''", "0"},
+			{"EVAL", "return -7 % 3", "0"},
+			{"EVAL", "return 5.5 % 2", "0"},
+			{"EVAL", "return (2^63) % 2 .. ''", "0"},
+			{"EVAL", "local up = nil; local function f() return up + 1 end return f()", "0"},
+			{"EVAL", "local t = {} return t:nomethod()", "0"},
+			{"EVAL", "return ('5' * '2')", "0"},
+			{"EVAL", "return -'2'", "0"},
+			{"EVAL", "return 2 ^ '3'", "0"},
+			{"EVAL", "local s = 'a' for i = 1, 3 do s = s .. i end return s", "0"},
+			{"EVAL", "return (1e300 * 1e10) .. ''", "0"},
+			{"EVAL", "return (0.1 + 0.2) .. ''", "0"},
+			{"EVAL", "return 100 .. ''", "0"},
+			{"EVAL", "return -0.0 .. ''", "0"},
+			{"EVAL", "return string.sub(nil, 1, 3)", "0"},
+			{"EVAL", "return {pcall(error, 'x', 0)}", "0"},
+			{"EVAL", "return {xpcall(function() return nil + 1 end, function(m) return 'handled: ' .. m end)}", "0"},
+		}},
 		{"writes before an error stay", [][]string{
 			{"EVAL", "redis.call('SET', 'a', '1') redis.call('HSET', 'a', 'f', 'v')", "0"},
 			{"GET", "a"},
@@ -99,6 +151,35 @@ func TestRunnerRepliesAsRedisDoes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// knownDifferences are cases where the engine does not answer as Redis 7.0
+// does, and why. Each one is still run, and must still differ: when a fix
+// makes it match, the entry has to go.
+var knownDifferences = map[string]string{
+	"local ok, err = pcall(string.rep) return err": "a library function called straight from pcall has no name and no calling line in Lua 5.1 ('?', no position) and gopher-lua reports a missing argument as nil, not 'no value'",
+	"return (-(0/0)) .. ''": "gopher-lua folds -(0/0) at compile time; the engine cannot tell that NaN constant from a folded 0/0, which x86 prints as -nan, so it prints -nan where Redis prints nan",
+}
+
+func TestKnownDifferencesStillDiffer(t *testing.T) {
+	srv := redisserver.Start(t)
+	c, err := redisnet.Dial(srv.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	e := New()
+	for src, why := range knownDifferences {
+		want, err := c.Do("EVAL", src, "0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.Exec("EVAL", src, "0"); got.Equal(want) {
+			t.Errorf("%q now matches Redis (%s); remove it from knownDifferences", src, clip(got))
+		} else {
+			t.Logf("known difference: %q: engine %s, redis %s: %s", src, clip(got), clip(want), why)
+		}
 	}
 }
 

@@ -3,6 +3,8 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -57,6 +59,7 @@ type compiled struct {
 }
 
 func newRunner(e *Engine) *runner {
+	installLua51VM()
 	r := &runner{e: e, budget: &budget{}}
 	r.L = r.newState()
 	r.onErr = r.L.NewFunction(r.onError)
@@ -89,6 +92,9 @@ func (r *runner) newState() *glua.LState {
 	for _, name := range []string{"dofile", "loadfile", "print", "_printregs", "module", "require", "newproxy"} {
 		L.SetGlobal(name, glua.LNil)
 	}
+	// gopher-lua's math.huge is the largest double; Lua 5.1's is infinity.
+	L.GetGlobal("math").(*glua.LTable).RawSetString("huge", glua.LNumber(math.Inf(1)))
+	protectCatches(L)
 	L.SetGlobal("redis", r.redisTable(L))
 	L.SetGlobal("cjson", cjsonTable(L))
 
@@ -203,7 +209,24 @@ func compile(src string) (*compiled, resp.Reply) {
 	if err != nil {
 		return nil, resp.ErrorReply("ERR Error compiling script (new function): " + chunkName + ": " + oneLine(err.Error()))
 	}
+	x86Constants(proto)
 	return &compiled{sha: emqlua.SHA1Hex(src), src: src, proto: proto}, resp.Reply{}
+}
+
+// x86Constants gives NaN constants the sign x86 gives them. Lua source has
+// no NaN literal, so a NaN constant is gopher-lua's compiler folding 0/0 or
+// x % 0, with whatever sign the platform it runs on produced (positive in
+// WebAssembly, and always positive from math.Mod). Redis, on x86, prints
+// those as -nan.
+func x86Constants(p *glua.FunctionProto) {
+	for i, k := range p.Constants {
+		if n, ok := k.(glua.LNumber); ok && math.IsNaN(float64(n)) {
+			p.Constants[i] = glua.LNumber(math.Copysign(math.NaN(), -1))
+		}
+	}
+	for _, child := range p.FunctionPrototypes {
+		x86Constants(child)
+	}
 }
 
 // describeSyntaxError words a gopher-lua parse error the way Lua 5.1's
@@ -309,7 +332,7 @@ func (r *runner) errorMessage(v glua.LValue) string {
 		if r.callErr != "" && string(v) == r.callErr {
 			return r.callErr
 		}
-		return "ERR " + string(v)
+		return "ERR " + lua51Wording(string(v))
 	case *glua.LTable:
 		if e, ok := v.RawGetString("err").(glua.LString); ok {
 			return strings.TrimPrefix(string(e), "-")
@@ -330,4 +353,33 @@ func stringTable(L *glua.LState, items []string) *glua.LTable {
 		t.RawSetInt(i+1, glua.LString(s))
 	}
 	return t
+}
+
+// badArgument matches gopher-lua's argument errors, which name the function
+// bare ("bad argument #1 to sub (...)") where Lua 5.1 quotes it.
+var badArgument = regexp.MustCompile(`bad argument #(\d+) to ([^\s'(]+) \(`)
+
+// lua51Wording rewrites the error messages gopher-lua's libraries raise into
+// Lua 5.1's words. (The VM's own messages are raised in Lua 5.1's words in
+// the first place; see luavm.go.)
+func lua51Wording(msg string) string {
+	return badArgument.ReplaceAllString(msg, "bad argument #$1 to '$2' (")
+}
+
+// protectCatches makes pcall and xpcall hand the script the message in Lua
+// 5.1's words, as the top-level error reply does.
+func protectCatches(L *glua.LState) {
+	for _, name := range []string{"pcall", "xpcall"} {
+		orig := L.GetGlobal(name)
+		L.SetGlobal(name, L.NewFunction(func(L *glua.LState) int {
+			L.Insert(orig, 1)
+			L.Call(L.GetTop()-1, glua.MultRet)
+			if L.GetTop() >= 2 && L.Get(1) == glua.LFalse {
+				if msg, ok := L.Get(2).(glua.LString); ok {
+					L.Replace(2, glua.LString(lua51Wording(string(msg))))
+				}
+			}
+			return L.GetTop()
+		}))
+	}
 }

@@ -1,0 +1,535 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+	"sync"
+	"unsafe"
+
+	glua "github.com/yuin/gopher-lua"
+)
+
+// This file is the engine's one seam into gopher-lua's virtual machine.
+//
+// gopher-lua runs each opcode through a package-level table of functions,
+// jumpTable. Where its opcodes behave differently from the Lua 5.1 that
+// Redis embeds, and no library function can be swapped instead, we wrap the
+// table's entry. The differences a learner meets are:
+//   - coercion: '010' + 0 is 8 in gopher-lua and 10 in Lua 5.1; '1e3' + 0
+//     and '0x10' + 0 only work in Lua 5.1;
+//   - numbers in ..: 1/3 .. '' is 0.3333333333333333 in gopher-lua and
+//     0.33333333333333 (%.14g) in Lua 5.1; 1e15 .. '' is 1e+15 in Lua 5.1;
+//   - error wording: "cannot perform add operation between nil and number"
+//     where Lua 5.1 says "attempt to perform arithmetic on local 'a' (a nil
+//     value)", and the same for calls, indexing, comparison, length and
+//     concatenation;
+//   - NaN: on x86, 0/0 is a NaN with its sign bit set, which Lua prints as
+//     -nan; WebAssembly makes a positive one;
+//   - memory: a loop of s = s .. s grows a string past any memory within a
+//     few dozen instructions, faster than the time budget can notice.
+//
+// Every wrapper takes the common path (numbers for arithmetic, tables for
+// indexing, functions for calls) first and hands everything it does not
+// change to gopher-lua's own implementation.
+//
+// The table and the call frame are internals of gopher-lua v1.1.2: the
+// table is reached with go:linkname, and the current frame's function and
+// pc are read through offsets that reflection finds at start-up and checks
+// for the expected field types. If gopher-lua's layout ever changes, the
+// check fails, the wrappers stay out, and the fidelity tests say so.
+
+// instFunc has the shape of gopher-lua's opcode functions. The frame
+// argument is only passed through, so its pointee type does not matter.
+type instFunc func(L *glua.LState, inst uint32, baseframe *opaqueFrame) int
+
+type opaqueFrame struct{}
+
+//go:linkname jumpTable github.com/yuin/gopher-lua.jumpTable
+var jumpTable [glua.OP_NOP + 1]instFunc
+
+// frameLayout holds where LState.currentFrame, callFrame.Fn, callFrame.Pc,
+// callFrame.LocalBase, LState.reg and registry.array live.
+var frameLayout struct {
+	current, fn, pc, localBase uintptr
+	reg, array, top            uintptr
+	ok                         bool
+}
+
+var installVM sync.Once
+
+// vmInstalled reports whether the Lua 5.1 opcode wrappers are in place.
+var vmInstalled bool
+
+func installLua51VM() {
+	installVM.Do(func() {
+		if !findFrameLayout() {
+			return
+		}
+		for _, op := range []int{glua.OP_ADD, glua.OP_SUB, glua.OP_MUL, glua.OP_DIV, glua.OP_MOD, glua.OP_POW, glua.OP_UNM} {
+			jumpTable[op] = arithOp(op)
+		}
+		jumpTable[glua.OP_CONCAT] = concatOp(jumpTable[glua.OP_CONCAT])
+		jumpTable[glua.OP_CALL] = callOp(jumpTable[glua.OP_CALL])
+		jumpTable[glua.OP_TAILCALL] = callOp(jumpTable[glua.OP_TAILCALL])
+		for _, op := range []int{glua.OP_GETTABLE, glua.OP_GETTABLEKS, glua.OP_SELF} {
+			jumpTable[op] = indexOp(jumpTable[op], argB)
+		}
+		for _, op := range []int{glua.OP_SETTABLE, glua.OP_SETTABLEKS} {
+			jumpTable[op] = indexOp(jumpTable[op], argA)
+		}
+		jumpTable[glua.OP_LT] = compareOp(jumpTable[glua.OP_LT])
+		jumpTable[glua.OP_LE] = compareOp(jumpTable[glua.OP_LE])
+		jumpTable[glua.OP_LEN] = lenOp(jumpTable[glua.OP_LEN])
+		vmInstalled = true
+	})
+}
+
+func findFrameLayout() bool {
+	st := reflect.TypeOf(glua.LState{})
+	cur, ok := st.FieldByName("currentFrame")
+	if !ok || cur.Type.Kind() != reflect.Pointer || cur.Type.Elem().Kind() != reflect.Struct {
+		return false
+	}
+	cf := cur.Type.Elem()
+	fn, ok1 := cf.FieldByName("Fn")
+	pc, ok2 := cf.FieldByName("Pc")
+	lb, ok3 := cf.FieldByName("LocalBase")
+	if !ok1 || !ok2 || !ok3 || fn.Type != reflect.TypeOf((*glua.LFunction)(nil)) ||
+		pc.Type.Kind() != reflect.Int || lb.Type.Kind() != reflect.Int {
+		return false
+	}
+	reg, ok := st.FieldByName("reg")
+	if !ok || reg.Type.Kind() != reflect.Pointer || reg.Type.Elem().Kind() != reflect.Struct {
+		return false
+	}
+	arr, ok := reg.Type.Elem().FieldByName("array")
+	top, ok2 := reg.Type.Elem().FieldByName("top")
+	if !ok || !ok2 || arr.Type != reflect.TypeOf([]glua.LValue(nil)) || top.Type.Kind() != reflect.Int {
+		return false
+	}
+	frameLayout.current, frameLayout.fn, frameLayout.pc, frameLayout.localBase = cur.Offset, fn.Offset, pc.Offset, lb.Offset
+	frameLayout.reg, frameLayout.array, frameLayout.top, frameLayout.ok = reg.Offset, arr.Offset, top.Offset, true
+	return true
+}
+
+// frame returns the running Lua function and the index of the instruction
+// being executed.
+func frame(L *glua.LState) (*glua.LFunction, int) {
+	cf := *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(L), frameLayout.current))
+	if cf == nil {
+		return nil, 0
+	}
+	fn := *(**glua.LFunction)(unsafe.Add(cf, frameLayout.fn))
+	pc := *(*int)(unsafe.Add(cf, frameLayout.pc))
+	return fn, pc - 1
+}
+
+// registers returns the running frame's registers: R(0) is the first.
+// LState.Get cannot stand in for it: it answers nil above the stack top,
+// which the VM does not keep above every register it reads.
+func registers(L *glua.LState) []glua.LValue {
+	cf := *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(L), frameLayout.current))
+	base := *(*int)(unsafe.Add(cf, frameLayout.localBase))
+	reg := *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(L), frameLayout.reg))
+	array := *(*[]glua.LValue)(unsafe.Add(reg, frameLayout.array))
+	return array[base:]
+}
+
+// setRegister stores v in R(a) as the VM's own stores do, raising the
+// stack top past it, which later calls and returns read.
+func setRegister(L *glua.LState, a int, v glua.LValue) {
+	cf := *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(L), frameLayout.current))
+	i := *(*int)(unsafe.Add(cf, frameLayout.localBase)) + a
+	reg := *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(L), frameLayout.reg))
+	array := *(*[]glua.LValue)(unsafe.Add(reg, frameLayout.array))
+	array[i] = v
+	if top := (*int)(unsafe.Add(reg, frameLayout.top)); i >= *top {
+		*top = i + 1
+	}
+}
+
+// Instruction fields, as gopher-lua packs them.
+func argA(inst uint32) int { return int(inst>>18) & 0xff }
+func argB(inst uint32) int { return int(inst & 0x1ff) }
+func argC(inst uint32) int { return int(inst>>9) & 0x1ff }
+
+const bitRK = 1 << 8
+
+// rk reads an RK operand: a constant of fn when the K bit is set, else a
+// register of the running frame.
+func rk(L *glua.LState, fn *glua.LFunction, x int) glua.LValue {
+	if x&bitRK != 0 {
+		return fn.Proto.Constants[x&^bitRK]
+	}
+	return registers(L)[x]
+}
+
+// ---- arithmetic ---------------------------------------------------------
+
+func arithOp(op int) instFunc {
+	return func(L *glua.LState, inst uint32, _ *opaqueFrame) int {
+		fn, pc := frame(L)
+		b, c := argB(inst), argC(inst)
+		lhs := rk(L, fn, b)
+		rhs := lhs
+		if op != glua.OP_UNM {
+			rhs = rk(L, fn, c)
+		}
+		x, okx := arithNumber(lhs)
+		y, oky := arithNumber(rhs)
+		if okx && oky {
+			setRegister(L, argA(inst), glua.LNumber(arith(op, x, y)))
+			return 0
+		}
+		event := arithEvents[op]
+		if mm := metaOf(L, lhs, event); mm != glua.LNil {
+			return callBinaryMeta(L, inst, mm, lhs, rhs)
+		}
+		if mm := metaOf(L, rhs, event); mm != glua.LNil {
+			return callBinaryMeta(L, inst, mm, lhs, rhs)
+		}
+		// Lua 5.1 names the first operand that is not a number.
+		bad, reg := lhs, b
+		if okx {
+			bad, reg = rhs, c
+		}
+		L.RaiseError("attempt to perform arithmetic on %s", describe(fn, pc, reg, bad))
+		return 0
+	}
+}
+
+var arithEvents = map[int]string{
+	glua.OP_ADD: "__add", glua.OP_SUB: "__sub", glua.OP_MUL: "__mul", glua.OP_DIV: "__div",
+	glua.OP_MOD: "__mod", glua.OP_POW: "__pow", glua.OP_UNM: "__unm",
+}
+
+// arithNumber is Lua 5.1's tonumber for arithmetic: numbers, and strings
+// that C's strtod reads whole.
+func arithNumber(v glua.LValue) (float64, bool) {
+	switch v := v.(type) {
+	case glua.LNumber:
+		return float64(v), true
+	case glua.LString:
+		return StringToNumber(string(v))
+	}
+	return 0, false
+}
+
+// arith computes one operation as Lua 5.1 compiled for x86-64 does.
+func arith(op int, x, y float64) float64 {
+	var r float64
+	switch op {
+	case glua.OP_ADD:
+		r = x + y
+	case glua.OP_SUB:
+		r = x - y
+	case glua.OP_MUL:
+		r = x * y
+	case glua.OP_DIV:
+		r = x / y
+	case glua.OP_MOD:
+		r = x - math.Floor(x/y)*y
+	case glua.OP_POW:
+		r = math.Pow(x, y)
+	case glua.OP_UNM:
+		return -x
+	}
+	return x86NaN(r, x, y)
+}
+
+// x86NaN gives a NaN result the sign x86 gives it: an operand's NaN passes
+// through, and a NaN made from numbers (0/0, inf-inf) has its sign bit set,
+// which Lua prints as -nan.
+func x86NaN(r, x, y float64) float64 {
+	if !math.IsNaN(r) {
+		return r
+	}
+	if math.IsNaN(x) {
+		return x
+	}
+	if math.IsNaN(y) {
+		return y
+	}
+	return math.Copysign(math.NaN(), -1)
+}
+
+// callBinaryMeta runs an arithmetic metamethod and stores its result.
+func callBinaryMeta(L *glua.LState, inst uint32, mm, lhs, rhs glua.LValue) int {
+	L.Push(mm)
+	L.Push(lhs)
+	L.Push(rhs)
+	L.Call(2, 1)
+	v := L.Get(-1)
+	L.Pop(1)
+	setRegister(L, argA(inst), v)
+	return 0
+}
+
+func metaOf(L *glua.LState, v glua.LValue, event string) glua.LValue {
+	switch v.(type) {
+	case *glua.LTable, *glua.LUserData:
+		return L.GetMetaField(v, event)
+	}
+	return glua.LNil
+}
+
+// ---- concatenation ------------------------------------------------------
+
+// MaxStringBytes caps one string made by concatenation or string.rep.
+// Redis would let a script grow a string until the machine runs out of
+// memory; a browser tab dies long before that.
+const MaxStringBytes = 64 << 20
+
+func concatOp(orig instFunc) instFunc {
+	return func(L *glua.LState, inst uint32, frameArg *opaqueFrame) int {
+		b, c := argB(inst), argC(inst)
+		total := 0
+		for i := b; i <= c; i++ {
+			switch v := registers(L)[i].(type) {
+			case glua.LString:
+				total += len(v)
+			case glua.LNumber:
+				total += 24
+			default:
+				return concatOther(L, inst, frameArg, orig)
+			}
+		}
+		if total > MaxStringBytes {
+			L.RaiseError("string length overflow (the playground caps a string at %d MiB)", MaxStringBytes>>20)
+		}
+		var sb strings.Builder
+		sb.Grow(total)
+		for i := b; i <= c; i++ {
+			switch v := registers(L)[i].(type) {
+			case glua.LString:
+				sb.WriteString(string(v))
+			case glua.LNumber:
+				sb.WriteString(FormatNumber(float64(v)))
+			}
+		}
+		setRegister(L, argA(inst), glua.LString(sb.String()))
+		return 0
+	}
+}
+
+// concatOther handles operands that are neither strings nor numbers: a
+// __concat metamethod runs in gopher-lua's own implementation; otherwise
+// the error names the operand Lua 5.1 names. Lua concatenates from the
+// right, so the failing pair is the rightmost one with a bad member.
+func concatOther(L *glua.LState, inst uint32, frameArg *opaqueFrame, orig instFunc) int {
+	b, c := argB(inst), argC(inst)
+	for i := b; i <= c; i++ {
+		if v := registers(L)[i]; metaOf(L, v, "__concat") != glua.LNil {
+			return orig(L, inst, frameArg)
+		}
+	}
+	fn, pc := frame(L)
+	strnum := func(v glua.LValue) bool {
+		switch v.(type) {
+		case glua.LString, glua.LNumber:
+			return true
+		}
+		return false
+	}
+	right, rightReg := registers(L)[c], c
+	for i := c - 1; i >= b; i-- {
+		left := registers(L)[i]
+		if !strnum(left) {
+			L.RaiseError("attempt to concatenate %s", describe(fn, pc, i, left))
+		}
+		if !strnum(right) {
+			L.RaiseError("attempt to concatenate %s", describe(fn, pc, rightReg, right))
+		}
+		right, rightReg = glua.LString(""), -1 // a concatenated temporary has no name
+	}
+	return orig(L, inst, frameArg)
+}
+
+// ---- calls, indexing, comparison, length --------------------------------
+
+func callOp(orig instFunc) instFunc {
+	return func(L *glua.LState, inst uint32, frameArg *opaqueFrame) int {
+		a := argA(inst)
+		switch v := registers(L)[a].(type) {
+		case *glua.LFunction:
+			return orig(L, inst, frameArg)
+		case *glua.LTable, *glua.LUserData:
+			if L.GetMetaField(v, "__call") != glua.LNil {
+				return orig(L, inst, frameArg)
+			}
+		}
+		fn, pc := frame(L)
+		L.RaiseError("attempt to call %s", describe(fn, pc, a, registers(L)[a]))
+		return 0
+	}
+}
+
+func indexOp(orig instFunc, objArg func(uint32) int) instFunc {
+	return func(L *glua.LState, inst uint32, frameArg *opaqueFrame) int {
+		reg := objArg(inst)
+		switch v := registers(L)[reg].(type) {
+		case *glua.LTable, glua.LString:
+			return orig(L, inst, frameArg)
+		case *glua.LUserData:
+			if L.GetMetatable(v) != glua.LNil {
+				return orig(L, inst, frameArg)
+			}
+		}
+		fn, pc := frame(L)
+		L.RaiseError("attempt to index %s", describe(fn, pc, reg, registers(L)[reg]))
+		return 0
+	}
+}
+
+func compareOp(orig instFunc) instFunc {
+	return func(L *glua.LState, inst uint32, frameArg *opaqueFrame) int {
+		fn, _ := frame(L)
+		lhs, rhs := rk(L, fn, argB(inst)), rk(L, fn, argC(inst))
+		lt, rt := lhs.Type(), rhs.Type()
+		if lt == rt && (lt == glua.LTNumber || lt == glua.LTString) {
+			return orig(L, inst, frameArg)
+		}
+		if lt == rt && (lt == glua.LTTable || lt == glua.LTUserData) {
+			event := "__lt"
+			if int(inst>>26) == glua.OP_LE {
+				event = "__le"
+			}
+			if L.GetMetaField(lhs, event) != glua.LNil {
+				return orig(L, inst, frameArg)
+			}
+		}
+		if lt == rt {
+			L.RaiseError("attempt to compare two %s values", lt)
+		}
+		L.RaiseError("attempt to compare %s with %s", lt, rt)
+		return 0
+	}
+}
+
+func lenOp(orig instFunc) instFunc {
+	return func(L *glua.LState, inst uint32, frameArg *opaqueFrame) int {
+		b := argB(inst)
+		switch v := registers(L)[b].(type) {
+		case *glua.LTable, glua.LString:
+			return orig(L, inst, frameArg)
+		case *glua.LUserData:
+			if L.GetMetaField(v, "__len") != glua.LNil {
+				return orig(L, inst, frameArg)
+			}
+		}
+		fn, pc := frame(L)
+		L.RaiseError("attempt to get length of %s", describe(fn, pc, b, registers(L)[b]))
+		return 0
+	}
+}
+
+// ---- naming the culprit -------------------------------------------------
+
+// describe words a bad operand as Lua 5.1's error messages do: "local 'a'
+// (a nil value)", "global 'x' (a nil value)", "field '?' (a nil value)",
+// or just "a nil value" when the register has no name. reg < 0 means the
+// value is not in a register (a constant or a temporary).
+func describe(fn *glua.LFunction, pc, reg int, v glua.LValue) string {
+	kind, name := "", ""
+	if reg >= 0 && reg&bitRK == 0 && fn != nil && !fn.IsG {
+		kind, name = objectName(fn.Proto, pc, reg)
+	}
+	if kind == "" {
+		return fmt.Sprintf("a %s value", v.Type())
+	}
+	return fmt.Sprintf("%s '%s' (a %s value)", kind, name, v.Type())
+}
+
+// objectName is Lua 5.1's getobjname for gopher-lua's bytecode: a register
+// is a local when a local variable is active in it at pc; otherwise the
+// instruction that last wrote it says what it held.
+func objectName(p *glua.FunctionProto, pc, reg int) (kind, name string) {
+	if name, ok := localName(p, reg+1, pc); ok {
+		return "local", name
+	}
+	last := lastWriter(p, pc, reg)
+	if last < 0 {
+		return "", ""
+	}
+	inst := p.Code[last]
+	switch int(inst >> 26) {
+	case glua.OP_GETGLOBAL:
+		if s, ok := p.Constants[int(inst&0x3ffff)].(glua.LString); ok {
+			return "global", string(s)
+		}
+	case glua.OP_MOVE:
+		if b := argB(inst); b < argA(inst) {
+			return objectName(p, last, b)
+		}
+	case glua.OP_GETTABLE, glua.OP_GETTABLEKS:
+		return "field", constantName(p, argC(inst))
+	case glua.OP_GETUPVAL:
+		if b := argB(inst); b < len(p.DbgUpvalues) {
+			return "upvalue", p.DbgUpvalues[b]
+		}
+	case glua.OP_SELF:
+		return "method", constantName(p, argC(inst))
+	}
+	return "", ""
+}
+
+func localName(p *glua.FunctionProto, regno, pc int) (string, bool) {
+	for _, l := range p.DbgLocals {
+		if l.StartPc > pc {
+			break
+		}
+		if pc < l.EndPc {
+			regno--
+			if regno == 0 {
+				return l.Name, true
+			}
+		}
+	}
+	return "", false
+}
+
+// constantName is the key of a table access when it is a constant string,
+// and "?" otherwise, as Lua 5.1 prints it.
+func constantName(p *glua.FunctionProto, c int) string {
+	if c&bitRK != 0 {
+		if s, ok := p.Constants[c&^bitRK].(glua.LString); ok {
+			return string(s)
+		}
+	}
+	return "?"
+}
+
+// lastWriter finds the instruction before pc that last stored into reg,
+// reading the code in order as Lua 5.1's symbolic execution does for
+// straight-line code. It returns -1 when none did.
+func lastWriter(p *glua.FunctionProto, pc, reg int) int {
+	last := -1
+	for i := 0; i < pc && i < len(p.Code); i++ {
+		inst := p.Code[i]
+		a := argA(inst)
+		switch int(inst >> 26) {
+		case glua.OP_MOVE, glua.OP_LOADK, glua.OP_LOADBOOL, glua.OP_GETUPVAL, glua.OP_GETGLOBAL,
+			glua.OP_GETTABLE, glua.OP_GETTABLEKS, glua.OP_NEWTABLE, glua.OP_ADD, glua.OP_SUB,
+			glua.OP_MUL, glua.OP_DIV, glua.OP_MOD, glua.OP_POW, glua.OP_UNM, glua.OP_NOT,
+			glua.OP_LEN, glua.OP_CONCAT, glua.OP_CLOSURE:
+			if a == reg {
+				last = i
+			}
+		case glua.OP_LOADNIL:
+			if reg >= a && reg <= argB(inst) {
+				last = i
+			}
+		case glua.OP_SELF:
+			if a == reg || a+1 == reg {
+				last = i
+			}
+		case glua.OP_CALL, glua.OP_VARARG, glua.OP_TFORLOOP:
+			if reg >= a {
+				last = i
+			}
+		}
+	}
+	return last
+}
