@@ -3,11 +3,24 @@ package engine
 import (
 	"context"
 	"errors"
+	"runtime/metrics"
 	"time"
 )
 
 // errKilled is what the Lua VM raises when a script's budget runs out.
 var errKilled = errors.New("Script killed by user with SCRIPT KILL...")
+
+// MemoryBudget is how much a script may grow the heap before the engine
+// stops it. Redis sets no such limit on Lua; a browser tab has one, and
+// a script that fills it takes the page down with it.
+const MemoryBudget = 256 << 20
+
+// Why a script was stopped.
+const (
+	stoppedNot = iota
+	stoppedTime
+	stoppedMemory
+)
 
 var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
@@ -23,12 +36,34 @@ type budget struct {
 	deadline time.Time
 	armed    bool
 	expired  bool
+	why      int // stoppedTime or stoppedMemory, once expired
 	ticks    uint32
 	onTick   func()
+	heap     []metrics.Sample
+	heapMax  uint64
 }
 
 func (b *budget) arm(d time.Duration) {
-	b.deadline, b.armed, b.expired, b.ticks = time.Now().Add(d), true, false, 0
+	b.deadline, b.armed, b.expired, b.why, b.ticks = time.Now().Add(d), true, false, stoppedNot, 0
+	b.heapMax = b.heapBytes() + MemoryBudget
+}
+
+// heapBytes is the memory held by live and not yet swept heap objects:
+// cheap to read (no stop-the-world), unlike runtime.ReadMemStats.
+func (b *budget) heapBytes() uint64 {
+	if b.heap == nil {
+		b.heap = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	}
+	metrics.Read(b.heap)
+	if b.heap[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return b.heap[0].Value.Uint64()
+}
+
+// stop ends the script at its next instruction.
+func (b *budget) stop(why int) {
+	b.expired, b.why = true, why
 }
 
 func (b *budget) disarm() { b.armed = false }
@@ -44,9 +79,15 @@ func (b *budget) Done() <-chan struct{} {
 		return closed
 	}
 	b.ticks++
-	if b.ticks&1023 == 0 && time.Now().After(b.deadline) {
-		b.expired = true
-		return closed
+	if b.ticks&1023 == 0 {
+		if time.Now().After(b.deadline) {
+			b.stop(stoppedTime)
+			return closed
+		}
+		if b.heapBytes() > b.heapMax {
+			b.stop(stoppedMemory)
+			return closed
+		}
 	}
 	return nil
 }

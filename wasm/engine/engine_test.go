@@ -191,3 +191,20 @@ func TestDoNeverReturnsAnError(t *testing.T) {
 		t.Fatalf("Do = %s, %v; want an error reply and no Go error", r, err)
 	}
 }
+
+func TestScriptsThatEatMemoryAreStopped(t *testing.T) {
+	for _, tc := range []struct{ desc, src, want string }{
+		{"doubling a string", "local s = 'x' while true do s = s .. s end", "ERR user_script:1: string length overflow"},
+		{"filling a table", "local t = {} local i = 0 while true do i = i + 1 t[i] = {i, i, i, i} end", "ERR Script "},
+		{"repeating a string", "return string.rep('x', 1e12)", "ERR user_script:1: string length overflow"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			e := New()
+			r := e.Exec("EVAL", tc.src, "0")
+			if !r.IsError() || !strings.HasPrefix(r.Str, tc.want) {
+				t.Fatalf("got %s\nwant an error starting %q", r, tc.want)
+			}
+			do(t, e, "PONG", "PING")
+		})
+	}
+}

@@ -159,7 +159,7 @@ func TestRunnerRepliesAsRedisDoes(t *testing.T) {
 // makes it match, the entry has to go.
 var knownDifferences = map[string]string{
 	"local ok, err = pcall(string.rep) return err": "a library function called straight from pcall has no name and no calling line in Lua 5.1 ('?', no position) and gopher-lua reports a missing argument as nil, not 'no value'",
-	"return (-(0/0)) .. ''": "gopher-lua folds -(0/0) at compile time; the engine cannot tell that NaN constant from a folded 0/0, which x86 prints as -nan, so it prints -nan where Redis prints nan",
+	"return (-(0/0)) .. ''":                        "gopher-lua folds -(0/0) at compile time; the engine cannot tell that NaN constant from a folded 0/0, which x86 prints as -nan, so it prints -nan where Redis prints nan",
 }
 
 func TestKnownDifferencesStillDiffer(t *testing.T) {

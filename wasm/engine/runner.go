@@ -95,6 +95,7 @@ func (r *runner) newState() *glua.LState {
 	// gopher-lua's math.huge is the largest double; Lua 5.1's is infinity.
 	L.GetGlobal("math").(*glua.LTable).RawSetString("huge", glua.LNumber(math.Inf(1)))
 	protectCatches(L)
+	capStrings(L)
 	L.SetGlobal("redis", r.redisTable(L))
 	L.SetGlobal("cjson", cjsonTable(L))
 
@@ -313,7 +314,9 @@ func scriptLine(L *glua.LState) int {
 // "script: <sha>, on @user_script:<line>.".
 func (r *runner) errorReply(c *compiled, err error) resp.Reply {
 	var msg string
-	if r.budget.expired {
+	if r.budget.expired && r.budget.why == stoppedMemory {
+		msg = fmt.Sprintf("ERR Script used more than %d MiB of memory; the playground stopped it, as it stops a script that runs too long", MemoryBudget>>20)
+	} else if r.budget.expired {
 		msg = "ERR Script killed by user with SCRIPT KILL..."
 	} else {
 		var ae *glua.ApiError
@@ -382,4 +385,21 @@ func protectCatches(L *glua.LState) {
 			return L.GetTop()
 		}))
 	}
+}
+
+// capStrings bounds the library functions that can make a string of any
+// size in one call, where the time and memory budgets cannot step in
+// before the allocation: string.rep('x', 1e12) asks for a terabyte.
+func capStrings(L *glua.LState) {
+	str := L.GetGlobal("string").(*glua.LTable)
+	rep := str.RawGetString("rep")
+	str.RawSetString("rep", L.NewFunction(func(L *glua.LState) int {
+		s, n := L.CheckString(1), L.CheckNumber(2)
+		if n > 0 && float64(len(s))*float64(n) > MaxStringBytes {
+			L.RaiseError("string length overflow (the playground caps a string at %d MiB)", MaxStringBytes>>20)
+		}
+		L.Insert(rep, 1)
+		L.Call(L.GetTop()-1, 1)
+		return 1
+	}))
 }
