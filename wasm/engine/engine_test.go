@@ -116,6 +116,7 @@ func TestRunawayScriptIsStoppedAndTheEngineServesOn(t *testing.T) {
 		{"a bare loop", "redis.call('SET', 'before', 'kept')\nwhile true do end", 2},
 		{"a loop that catches the stop with pcall", "redis.call('SET', 'before', 'kept')\nwhile true do pcall(function() while true do end end) end", 2},
 		{"a loop in a function", "local function spin() local i = 0 while true do i = i + 1 end end\nredis.call('SET', 'before', 'kept')\nspin()", 1},
+		{"a loop in a coroutine", "redis.call('SET', 'before', 'kept')\nlocal co = coroutine.wrap(function() while true do end end)\nco()", 2},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			e := New()

@@ -77,7 +77,11 @@ func installLua51VM() {
 			jumpTable[op] = indexOp(jumpTable[op], argB)
 		}
 		for _, op := range []int{glua.OP_SETTABLE, glua.OP_SETTABLEKS} {
-			jumpTable[op] = indexOp(jumpTable[op], argA)
+			jumpTable[op] = readonlyOp(indexOp(jumpTable[op], argA))
+		}
+		jumpTable[glua.OP_SETGLOBAL] = func(L *glua.LState, _ uint32, _ *opaqueFrame) int {
+			L.RaiseError("%s", errReadonly)
+			return 0
 		}
 		jumpTable[glua.OP_LT] = compareOp(jumpTable[glua.OP_LT])
 		jumpTable[glua.OP_LE] = compareOp(jumpTable[glua.OP_LE])
@@ -532,4 +536,58 @@ func lastWriter(p *glua.FunctionProto, pc, reg int) int {
 		}
 	}
 	return last
+}
+
+// ---- read-only tables ---------------------------------------------------
+
+// errReadonly is Redis 7.0's word for any write to the globals table or to
+// a library table.
+const errReadonly = "Attempt to modify a readonly table"
+
+// readonlyTables are the tables a script may read and never write: the
+// globals and the libraries. Only the engine's own Lua state is ever
+// marked, and it lives for the engine's lifetime.
+var readonlyTables sync.Map // *glua.LTable -> struct{}
+
+func isReadonly(v glua.LValue) bool {
+	t, ok := v.(*glua.LTable)
+	if !ok {
+		return false
+	}
+	_, ro := readonlyTables.Load(t)
+	return ro
+}
+
+// markReadonly marks the globals and every library table in them, and
+// makes rawset and setmetatable respect the mark as Redis's patched Lua
+// does. Call it once the state's globals are complete.
+func markReadonly(L *glua.LState) {
+	readonlyTables.Store(L.G.Global, struct{}{})
+	L.G.Global.ForEach(func(k, v glua.LValue) {
+		if t, ok := v.(*glua.LTable); ok && k.String() != "KEYS" && k.String() != "ARGV" {
+			readonlyTables.Store(t, struct{}{})
+		}
+	})
+	for _, name := range []string{"rawset", "setmetatable"} {
+		orig := L.GetGlobal(name)
+		L.G.Global.RawSetString(name, L.NewFunction(func(L *glua.LState) int {
+			if isReadonly(L.Get(1)) {
+				// Raised by a C function in Redis, so with no position.
+				L.Error(glua.LString(errReadonly), 0)
+			}
+			L.Insert(orig, 1)
+			L.Call(L.GetTop()-1, glua.MultRet)
+			return L.GetTop()
+		}))
+	}
+}
+
+// readonlyOp refuses a table store into a read-only table.
+func readonlyOp(next instFunc) instFunc {
+	return func(L *glua.LState, inst uint32, frameArg *opaqueFrame) int {
+		if isReadonly(registers(L)[argA(inst)]) {
+			L.RaiseError("%s", errReadonly)
+		}
+		return next(L, inst, frameArg)
+	}
 }

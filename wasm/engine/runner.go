@@ -84,12 +84,13 @@ func (r *runner) newState() *glua.LState {
 		{glua.TabLibName, glua.OpenTable},
 		{glua.StringLibName, glua.OpenString},
 		{glua.MathLibName, glua.OpenMath},
+		{glua.CoroutineLibName, glua.OpenCoroutine},
 	} {
 		L.Push(L.NewFunction(lib.open))
 		L.Push(glua.LString(lib.name))
 		L.Call(1, 0)
 	}
-	for _, name := range []string{"dofile", "loadfile", "print", "_printregs", "module", "require", "newproxy"} {
+	for _, name := range []string{"dofile", "loadfile", "print", "_printregs", "module", "require", "newproxy", "getfenv", "setfenv"} {
 		L.SetGlobal(name, glua.LNil)
 	}
 	// gopher-lua's math.huge is the largest double; Lua 5.1's is infinity.
@@ -99,17 +100,22 @@ func (r *runner) newState() *glua.LState {
 	L.SetGlobal("redis", r.redisTable(L))
 	L.SetGlobal("cjson", cjsonTable(L))
 
-	// Globals protection, worded as Redis 7.0 words it.
+	r.budgetCoroutines(L)
+
+	// Globals protection, worded as Redis 7.0 words it. Reading a global
+	// that does not exist is an error; writing any global, or a field of a
+	// library table, is refused (see readonly in luavm.go).
 	meta := L.NewTable()
 	L.SetField(meta, "__index", L.NewFunction(func(L *glua.LState) int {
 		L.RaiseError("Script attempted to access nonexistent global variable '%s'", L.ToString(2))
 		return 0
 	}))
 	L.SetField(meta, "__newindex", L.NewFunction(func(L *glua.LState) int {
-		L.RaiseError("Attempt to modify a readonly table")
+		L.RaiseError("%s", errReadonly)
 		return 0
 	}))
 	L.SetMetatable(L.G.Global, meta)
+	markReadonly(L)
 	L.SetContext(r.budget)
 	return L
 }
@@ -400,6 +406,46 @@ func capStrings(L *glua.LState) {
 		}
 		L.Insert(rep, 1)
 		L.Call(L.GetTop()-1, 1)
+		return 1
+	}))
+}
+
+// budgetCoroutines makes coroutines run under the script's budget. gopher-lua
+// gives a new thread a context derived from its parent's, which never ends
+// for ours (the budget is not a cancellable context), so a runaway loop in
+// a coroutine would never stop. create and wrap are replaced by versions
+// that hand each thread the budget itself.
+func (r *runner) budgetCoroutines(L *glua.LState) {
+	co := L.GetGlobal("coroutine").(*glua.LTable)
+	create, resume := co.RawGetString("create"), co.RawGetString("resume")
+	newThread := func(L *glua.LState) *glua.LState {
+		L.Push(create)
+		L.Push(L.Get(1))
+		L.Call(1, 1)
+		th := L.ToThread(-1)
+		th.SetContext(r.budget)
+		return th
+	}
+	co.RawSetString("create", L.NewFunction(func(L *glua.LState) int {
+		newThread(L)
+		return 1
+	}))
+	co.RawSetString("wrap", L.NewFunction(func(L *glua.LState) int {
+		th := newThread(L)
+		L.Push(L.NewFunction(func(L *glua.LState) int {
+			n := L.GetTop()
+			L.Push(resume)
+			L.Push(th)
+			for i := 1; i <= n; i++ {
+				L.Push(L.Get(i))
+			}
+			L.Call(n+1, glua.MultRet)
+			if L.Get(n+1) == glua.LFalse {
+				// Lua 5.1's wrap raises the coroutine's error in the caller.
+				L.Error(L.Get(n+2), 1)
+			}
+			return L.GetTop() - n - 1
+		}))
 		return 1
 	}))
 }
