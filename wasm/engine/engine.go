@@ -41,6 +41,10 @@ type Engine struct {
 	out    bytes.Buffer // where both peers write their RESP
 	now    int64        // server clock, Unix ms
 	runner *runner
+
+	// hashOrder is each hash's field order, which miniredis does not keep
+	// (see fixups_hash.go).
+	hashOrder map[string][]string
 }
 
 // New returns an engine with an empty keyspace, an empty script cache and
@@ -73,6 +77,7 @@ func (e *Engine) reset() {
 	e.watch = server.NewPeer(w)
 	e.setClock(Start)
 	e.runner.reset()
+	e.hashOrder = map[string][]string{}
 }
 
 // Reset empties the keyspace and the script cache and puts the clock back

@@ -546,7 +546,8 @@ const errReadonly = "Attempt to modify a readonly table"
 
 // readonlyTables are the tables a script may read and never write: the
 // globals and the libraries. Only the engine's own Lua state is ever
-// marked, and it lives for the engine's lifetime.
+// marked; entries are never removed, which is fine for a page that makes
+// one engine (tests make a few hundred, a few tables each).
 var readonlyTables sync.Map // *glua.LTable -> struct{}
 
 func isReadonly(v glua.LValue) bool {

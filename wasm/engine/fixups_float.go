@@ -1,0 +1,121 @@
+package engine
+
+import (
+	"math/big"
+	"strings"
+
+	"github.com/alicebob/miniredis/v2/server"
+
+	"echomq.dev/playground/wasm/resp"
+)
+
+// INCRBYFLOAT and HINCRBYFLOAT. Redis 7.0 adds in C's long double (80-bit
+// x87 extended precision: a 64-bit significand) and prints the sum with
+// "%.17Lf", trailing zeros removed; so 10.5 + 0.1 + 1e3 is
+// 1010.59999999999999998 there, where miniredis's float64 says 1010.6.
+// big.Float with 64 bits of precision rounds exactly as the x87 does.
+
+func init() {
+	fixups["INCRBYFLOAT"] = incrbyfloatFixup
+	fixups["HINCRBYFLOAT"] = hincrbyfloatFixup
+}
+
+const longDoubleBits = 64
+
+// x87MaxExp bounds the exponent of a finite x87 extended value.
+const x87MaxExp = 16384
+
+// parseLongDouble reads s as Redis's getLongDoubleFromObject does: strtold
+// over the whole string, no leading space, no NaN, no overflow.
+func parseLongDouble(s string) (*big.Float, bool) {
+	if s == "" || isCSpace(s[0]) {
+		return nil, false
+	}
+	low := strings.ToLower(s)
+	if strings.Contains(low, "nan") || strings.ContainsRune(s, '_') {
+		return nil, false
+	}
+	if strings.HasPrefix(strings.TrimLeft(low, "+-"), "0x") && !strings.Contains(low, "p") {
+		s += "p0"
+	}
+	f, _, err := big.ParseFloat(s, 0, longDoubleBits, big.ToNearestEven)
+	if err != nil || !f.IsInf() && f.MantExp(nil) > x87MaxExp {
+		return nil, false // not a number, or past the x87's range (ERANGE)
+	}
+	return f, true
+}
+
+// formatLongDouble prints f as Redis's "human friendly" long double: "%.17Lf"
+// with the trailing zeros (and a bare point) taken off.
+func formatLongDouble(f *big.Float) string {
+	s := f.Text('f', 17)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	if s == "-0" {
+		s = "0"
+	}
+	return s
+}
+
+// addLongDouble adds incr (text) to the stored value (text, or absent) and
+// returns the new text, or the error Redis gives.
+func addLongDouble(stored resp.Reply, incr string) (string, *resp.Reply) {
+	inc, ok := parseLongDouble(incr)
+	if !ok {
+		r := resp.ErrorReply(errNotFloat)
+		return "", &r
+	}
+	sum := new(big.Float).SetPrec(longDoubleBits).SetMode(big.ToNearestEven)
+	if stored.Kind == resp.Bulk {
+		cur, ok := parseLongDouble(stored.Str)
+		if !ok {
+			r := resp.ErrorReply(errNotFloat)
+			return "", &r
+		}
+		sum.Add(cur, inc)
+	} else {
+		sum.Set(inc)
+	}
+	if sum.IsInf() || sum.MantExp(nil) > x87MaxExp {
+		r := resp.ErrorReply("ERR increment would produce NaN or Infinity")
+		return "", &r
+	}
+	return formatLongDouble(sum), nil
+}
+
+func incrbyfloatFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
+	if len(args) != 3 {
+		return e.raw(peer, args)
+	}
+	cur := e.raw(peer, []string{"GET", args[1]})
+	if cur.IsError() {
+		return cur
+	}
+	v, errRep := addLongDouble(cur, args[2])
+	if errRep != nil {
+		return *errRep
+	}
+	if r := e.raw(peer, []string{"SET", args[1], v, "KEEPTTL"}); r.IsError() {
+		return r
+	}
+	return resp.BulkReply(v)
+}
+
+func hincrbyfloatFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
+	if len(args) != 4 {
+		return e.raw(peer, args)
+	}
+	cur := e.raw(peer, []string{"HGET", args[1], args[2]})
+	if cur.IsError() {
+		return cur
+	}
+	v, errRep := addLongDouble(cur, args[3])
+	if errRep != nil {
+		return *errRep
+	}
+	if r := e.dispatch(peer, []string{"HSET", args[1], args[2], v}); r.IsError() {
+		return r
+	}
+	return resp.BulkReply(v)
+}
