@@ -54,6 +54,7 @@ type runner struct {
 type compiled struct {
 	sha   string
 	src   string
+	flags scriptFlags
 	proto *glua.FunctionProto
 	fn    *glua.LFunction // the chunk as a function of the runner's state, made on first run
 }
@@ -148,7 +149,11 @@ func (r *runner) eval(cmd string, args []string) resp.Reply {
 			return errRep
 		}
 	}
-	return r.run(c, keys, argv, strings.HasSuffix(cmd, "_RO"), nil)
+	ro := strings.HasSuffix(cmd, "_RO")
+	if ro && c.flags.shebang && !c.flags.noWrites {
+		return resp.ErrorReply("ERR Can not execute a script with write flag using *_ro command.")
+	}
+	return r.run(c, keys, argv, ro || c.flags.noWrites, nil)
 }
 
 // scriptCommand serves SCRIPT LOAD, EXISTS, FLUSH and KILL.
@@ -208,16 +213,20 @@ func (r *runner) load(src string) (*compiled, resp.Reply) {
 }
 
 func compile(src string) (*compiled, resp.Reply) {
-	chunk, err := parse.Parse(strings.NewReader(src), chunkName)
+	flags, body, errRep := parseShebang(src)
+	if errRep != nil {
+		return nil, *errRep
+	}
+	chunk, err := parse.Parse(strings.NewReader(body), chunkName)
 	if err != nil {
-		return nil, resp.ErrorReply("ERR Error compiling script (new function): " + describeSyntaxError(err))
+		return nil, resp.ErrorReply("ERR Error compiling script (new function): " + describeSyntaxError(err, body))
 	}
 	proto, err := glua.Compile(chunk, chunkName)
 	if err != nil {
 		return nil, resp.ErrorReply("ERR Error compiling script (new function): " + chunkName + ": " + oneLine(err.Error()))
 	}
 	x86Constants(proto)
-	return &compiled{sha: emqlua.SHA1Hex(src), src: src, proto: proto}, resp.Reply{}
+	return &compiled{sha: emqlua.SHA1Hex(src), src: src, flags: flags, proto: proto}, resp.Reply{}
 }
 
 // x86Constants gives NaN constants the sign x86 gives them. Lua source has
@@ -238,7 +247,7 @@ func x86Constants(p *glua.FunctionProto) {
 
 // describeSyntaxError words a gopher-lua parse error the way Lua 5.1's
 // compiler reports one: "user_script:LINE: MESSAGE near 'TOKEN'".
-func describeSyntaxError(err error) string {
+func describeSyntaxError(err error, src string) string {
 	var pe *parse.Error
 	if !errors.As(err, &pe) {
 		return chunkName + ": " + oneLine(err.Error())
@@ -249,7 +258,8 @@ func describeSyntaxError(err error) string {
 	}
 	line := pe.Pos.Line
 	if line == parse.EOF || line <= 0 {
-		line = strings.Count(pe.Pos.Source, "\n") + 1
+		// Lua reports an error at the end of input on the last line.
+		line = strings.Count(src, "\n") + 1
 	}
 	msg := pe.Message
 	if msg == "syntax error" || msg == "parse error" {

@@ -37,7 +37,7 @@ func (e *Engine) Trace(src string, keys, argv []string) Trace {
 		return Trace{Reply: errRep}
 	}
 	t := &tracer{e: e, script: emqlua.Parse("", src)}
-	rep := e.runner.run(c, keys, argv, false, t)
+	rep := e.runner.run(c, keys, argv, c.flags.noWrites, t)
 	return Trace{Reply: rep, Steps: t.steps}
 }
 
