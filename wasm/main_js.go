@@ -9,6 +9,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"syscall/js"
 
 	"echomq.dev/playground/wasm/api"
@@ -39,7 +40,13 @@ func main() {
 			return parse.Invoke(string(out))
 		}))
 	}
-	js.Global().Set("echomq", obj)
+	// A page always gets globalThis.echomq. ECHOMQ_GLOBAL (set through
+	// wasm_exec's go.env) lets a benchmark load two builds side by side.
+	name := os.Getenv("ECHOMQ_GLOBAL")
+	if name == "" {
+		name = "echomq"
+	}
+	js.Global().Set(name, obj)
 	// Go's main must never return: the functions above live only as long
 	// as the Go runtime does.
 	select {}
