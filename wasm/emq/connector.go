@@ -1,7 +1,7 @@
 package emq
 
 import (
-	"fmt"
+	"strconv"
 
 	"echomq.dev/playground/lua"
 	"echomq.dev/playground/wasm/resp"
@@ -41,7 +41,7 @@ func (c *Connector) Conn() Conn { return c.conn }
 // reply and every exchange it took to get it.
 func (c *Connector) Eval(s *lua.Script, keys, argv []string) (resp.Reply, []Exchange, error) {
 	args := make([]string, 0, 3+len(keys)+len(argv))
-	args = append(args, "EVALSHA", s.SHA, fmt.Sprint(len(keys)))
+	args = append(args, "EVALSHA", s.SHA, strconv.Itoa(len(keys)))
 	args = append(append(args, keys...), argv...)
 	r, err := c.conn.Do(args...)
 	if err != nil {
