@@ -86,14 +86,43 @@ func (b *budget) Done() <-chan struct{} {
 			b.stop(stoppedTime)
 			return closed
 		}
-		if heap := b.heapBytes(); b.heapMax == 0 {
-			b.heapMax = heap + MemoryBudget
-		} else if heap > b.heapMax {
-			b.stop(stoppedMemory)
+		if b.overMemory() {
 			return closed
 		}
 	}
 	return nil
+}
+
+// overMemory checks the heap against the script's memory budget and stops
+// the script when it is over. The VM calls it every 1024 instructions, and
+// the functions that can make a big string in one step call it too (see
+// bigAlloc), since a thousand such steps could fill any memory.
+func (b *budget) overMemory() bool {
+	if !b.armed {
+		return false
+	}
+	heap := b.heapBytes()
+	if b.heapMax == 0 {
+		b.heapMax = heap + MemoryBudget
+		return false
+	}
+	if heap > b.heapMax {
+		b.stop(stoppedMemory)
+		return true
+	}
+	return false
+}
+
+// bigAlloc is called before a string of n bytes is made; for a big one it
+// checks the memory budget at once. The stop takes effect at the script's
+// next instruction.
+func bigAlloc(L interface{ Context() context.Context }, n int) {
+	if n < 1<<20 {
+		return
+	}
+	if b, ok := L.Context().(*budget); ok {
+		b.overMemory()
+	}
 }
 
 func (b *budget) Err() error {

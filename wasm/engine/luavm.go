@@ -303,6 +303,7 @@ func concatOp(orig instFunc) instFunc {
 		if total > MaxStringBytes {
 			L.RaiseError("string length overflow (the playground caps a string at %d MiB)", MaxStringBytes>>20)
 		}
+		bigAlloc(L, total)
 		var sb strings.Builder
 		sb.Grow(total)
 		for i := b; i <= c; i++ {

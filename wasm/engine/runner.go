@@ -411,9 +411,11 @@ func capStrings(L *glua.LState) {
 	rep := str.RawGetString("rep")
 	str.RawSetString("rep", L.NewFunction(func(L *glua.LState) int {
 		s, n := L.CheckString(1), L.CheckNumber(2)
-		if n > 0 && float64(len(s))*float64(n) > MaxStringBytes {
+		size := float64(len(s)) * float64(n)
+		if n > 0 && size > MaxStringBytes {
 			L.RaiseError("string length overflow (the playground caps a string at %d MiB)", MaxStringBytes>>20)
 		}
+		bigAlloc(L, int(max(size, 0)))
 		L.Insert(rep, 1)
 		L.Call(L.GetTop()-1, 1)
 		return 1
