@@ -8,7 +8,8 @@
 #   ./build.sh bench [ARGS...]          build, then run the benchmarks (go run ./bench)
 #
 # Works from any directory. As root, test and bench install what they miss
-# (redis-server, nodejs, gcc) with apt-get; otherwise they say what to install.
+# (redis-server, nodejs, gcc; test also chromium) with apt-get; otherwise they
+# say what to install.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")"
@@ -73,6 +74,7 @@ need_tools() {
 		redis-server) pkgs+=(redis-server) ;;
 		node) pkgs+=(nodejs) ;;
 		gcc) pkgs+=(gcc) ;; # the race detector needs cgo
+		chromium) pkgs+=(chromium) ;; # the browser tests (web/browser)
 		*) pkgs+=("$cmd") ;;
 		esac
 	done
@@ -153,10 +155,14 @@ do_build() {
 }
 
 do_test() {
-	need_tools redis-server node gcc
-	# Fidelity tests start redis-server themselves; in CI a missing one is a
-	# failure, not a skip, and they learn which it is from CI.
+	need_tools redis-server node gcc chromium
+	# Fidelity tests start redis-server themselves, and the browser tests
+	# chromium; in CI a missing one is a failure, not a skip, and they learn
+	# which it is from CI.
 	export CI="${CI:-}"
+	# The browser tests (web/browser, in the go test -race step) load the
+	# site built here.
+	export ECHOMQ_STATIC="$STATIC"
 
 	do_build
 

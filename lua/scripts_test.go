@@ -85,10 +85,15 @@ func TestNoOtherCopyOfTheScripts(t *testing.T) {
 		}
 		if d.IsDir() {
 			switch d.Name() {
-			case ".git", "static", "node_modules":
+			case ".git", "static", "node_modules", "artifacts":
 				return filepath.SkipDir
 			}
 			return nil
+		}
+		switch filepath.Ext(path) {
+		case ".go", ".js", ".mjs", ".ts", ".templ", ".html", ".css", ".md", ".sh", ".lua", ".txt", ".json":
+		default:
+			return nil // build outputs and binaries are not copies anyone keeps
 		}
 		if filepath.Dir(path) == filepath.Join(root, "lua") && strings.HasSuffix(path, ".lua") {
 			return nil

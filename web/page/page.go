@@ -2,54 +2,211 @@
 // they render. Components take a view model and nothing else, so a test can
 // render them with fixed values and compare the HTML byte for byte.
 //
+// The pages carry no data from the engine: every value a learner sees about
+// the keyspace, a reply or a script is filled in at run time by the ES
+// module from globalThis.echomq. What the components render is the frame:
+// headings, labels, controls (disabled until the engine is ready), empty
+// tables with their captions, and the course's copy.
+//
 // The package is for the host only (the renderer and its tests): nothing
 // under wasm/ may import it, so templ never ends up in echomq.wasm.
 package page
 
-import "strconv"
+import (
+	"strconv"
+
+	"echomq.dev/playground/lua"
+)
 
 // Title is the document title of the enqueue & claim playground.
 const Title = "EchoMQ Playground — Enqueue & claim"
 
-// Index is the view model of static/index.html.
-type Index struct {
+// Widget names: the id of each widget's section on the full page, and the
+// name of its embed page, static/embed/<name>.html.
+const (
+	WidgetStepper   = "stepper"
+	WidgetBeats     = "beats"
+	WidgetVerdicts  = "verdicts"
+	WidgetRoundTrip = "roundtrip"
+)
+
+// WidgetNames lists the widgets in page order.
+var WidgetNames = []string{WidgetStepper, WidgetBeats, WidgetVerdicts, WidgetRoundTrip}
+
+// Site is what every page loads: the URLs of its files, relative to the page
+// itself so the site can be copied anywhere (a course, a file server, a
+// sub-path), and the size of the Go program.
+type Site struct {
 	Title string
 
-	// URLs of what the page loads, relative to the page itself so the site
-	// can be copied anywhere (a course, a file server, a sub-path).
-	IconURL     string // the favicon (without one, browsers ask for /favicon.ico and log a 404)
-	StyleURL    string // the stylesheet
-	WasmExecURL string // Go's wasm_exec.js, a classic script
-	ScriptURL   string // the page's ES module
-	WasmURL     string // the Go program
+	IconURL     string   // the favicon (without one, browsers ask for /favicon.ico and log a 404)
+	StyleURL    string   // the stylesheet
+	WasmExecURL string   // Go's wasm_exec.js, a classic script
+	ScriptURL   string   // the page's ES module
+	ModuleURLs  []string // the modules ScriptURL imports, preloaded so they arrive together
+	WasmURL     string   // the Go program, also preloaded so its download starts with the HTML
 
 	// WasmBytes is the size of the uncompressed WebAssembly file when it is
 	// known at render time, or 0. The page uses it as the progress bar's
 	// total when the server's Content-Length describes compressed bytes.
 	WasmBytes int64
-
-	// Starting values of the demo form.
-	Queue   string
-	JobID   string
-	Payload string
-	LeaseMS int64
 }
 
-// DefaultIndex is the index page as build.sh renders it, minus the wasm
-// size, which only the renderer can know.
-func DefaultIndex() Index {
-	return Index{
+// Modules are the ES modules in web/assets that app.js imports.
+var Modules = []string{"dom.js", "format.js", "keyspace.js", "code.js", "stepper.js", "beats.js", "verdicts.js", "roundtrip.js"}
+
+// DefaultSite is the site as build.sh renders it at its root, minus the
+// wasm size, which only the renderer can know.
+func DefaultSite() Site {
+	return Site{
 		Title:       Title,
 		IconURL:     "favicon.svg",
 		StyleURL:    "app.css",
 		WasmExecURL: "wasm_exec.js",
 		ScriptURL:   "app.js",
+		ModuleURLs:  Modules,
 		WasmURL:     "echomq.wasm",
-		Queue:       "q",
-		JobID:       "JOB-1",
-		Payload:     `{"task":"hello"}`,
-		LeaseMS:     30000,
 	}
 }
 
+// Under returns the site as seen from a page in a sub-directory: every URL
+// gains the prefix (for example "../").
+func (s Site) Under(prefix string) Site {
+	out := s
+	out.IconURL = prefix + s.IconURL
+	out.StyleURL = prefix + s.StyleURL
+	out.WasmExecURL = prefix + s.WasmExecURL
+	out.ScriptURL = prefix + s.ScriptURL
+	out.WasmURL = prefix + s.WasmURL
+	out.ModuleURLs = make([]string, len(s.ModuleURLs))
+	for i, m := range s.ModuleURLs {
+		out.ModuleURLs[i] = prefix + m
+	}
+	return out
+}
+
+// Widgets is what the four widgets start with. It holds no engine data.
+type Widgets struct {
+	// Queue is the one queue every widget works on, like one Redis.
+	Queue string
+
+	Stepper   Stepper
+	Beats     Beats
+	Verdicts  Verdicts
+	RoundTrip RoundTrip
+}
+
+// Stepper is the view of the @enqueue stepper.
+type Stepper struct {
+	// Moves are the moves of @enqueue, from the script's own markers.
+	Moves []Move
+	// Payload is the payload the stepper enqueues with.
+	Payload string
+}
+
+// Move is one move of a script as the stepper lists it.
+type Move struct {
+	N       int
+	Name    string
+	Summary string // what the move does, in the page's words
+}
+
+// Beats is the view of the two beats: the handle's code, tokenized.
+type Beats struct {
+	Handle []CodeLine
+}
+
+// Verdicts is the view of the three-verdicts widget.
+type Verdicts struct {
+	Payload string // the payload every enqueue of this widget carries
+}
+
+// RoundTrip is the view of the enqueue/claim round trip.
+type RoundTrip struct {
+	Payload   string
+	LeaseMS   int64
+	AdvanceMS int64
+}
+
+// DefaultWidgets are the widgets as build.sh renders them.
+func DefaultWidgets() Widgets {
+	return Widgets{
+		Queue: "q",
+		Stepper: Stepper{
+			Moves:   movesOf(lua.Enqueue()),
+			Payload: `{"task":"step"}`,
+		},
+		Beats:     Beats{Handle: Highlight(HandleSource)},
+		Verdicts:  Verdicts{Payload: `{"task":"hello"}`},
+		RoundTrip: RoundTrip{Payload: `{"task":"resize","w":640}`, LeaseMS: 30000, AdvanceMS: 10000},
+	}
+}
+
+// moveSummaries say what each @enqueue move does, keyed by the move's name
+// in the script's "-- @move" marker.
+var moveSummaries = map[string]string{
+	"gate":        "Is the id JOB-branded? If not, refuse with EMQKIND.",
+	"idempotency": "Does the row exist already? Then answer 0 and stop.",
+	"row":         "Write the row: state, attempts and payload.",
+	"pending":     "Add the id to the pending set at score 0, answer 1.",
+}
+
+func movesOf(s *lua.Script) []Move {
+	out := make([]Move, len(s.Moves))
+	for i, m := range s.Moves {
+		out[i] = Move{N: m.N, Name: m.Name, Summary: moveSummaries[m.Name]}
+	}
+	return out
+}
+
+// Index is the view model of static/index.html: every widget on one page,
+// sharing one engine.
+type Index struct {
+	Site
+	Widgets
+}
+
+// DefaultIndex is the index page as build.sh renders it, minus the wasm
+// size, which only the renderer can know.
+func DefaultIndex() Index {
+	return Index{Site: DefaultSite(), Widgets: DefaultWidgets()}
+}
+
+// Embed is the view model of static/embed/<Widget>.html: one widget alone,
+// for an iframe in a course page. It loads the engine itself.
+type Embed struct {
+	Site
+	Widgets
+	Widget string // one of WidgetNames
+}
+
+// DefaultEmbed is the embed page of one widget as build.sh renders it: the
+// page lives in embed/, so every URL climbs one level.
+func DefaultEmbed(widget string) Embed {
+	s := DefaultSite().Under("../")
+	s.Title = widgetTitles[widget] + " — EchoMQ Playground"
+	return Embed{Site: s, Widgets: DefaultWidgets(), Widget: widget}
+}
+
+// widgetTitles name the embed pages.
+var widgetTitles = map[string]string{
+	WidgetStepper:   "Step the @enqueue moves",
+	WidgetBeats:     "The two beats of @enqueue",
+	WidgetVerdicts:  "Run @enqueue: the three verdicts",
+	WidgetRoundTrip: "Enqueue, then claim: the round trip",
+}
+
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// Key names, for the captions. They mirror emq.Keyspace; the page never
+// imports wasm/, so the few lines are repeated here.
+func keyOf(queue, name string) string { return "emq:{" + queue + "}:" + name }
+
+// PendingKey is the queue's pending set.
+func PendingKey(queue string) string { return keyOf(queue, "pending") }
+
+// ActiveKey is the queue's active set, scored by lease deadline.
+func ActiveKey(queue string) string { return keyOf(queue, "active") }
+
+// JobKeyPattern names every job row of the queue, for a caption.
+func JobKeyPattern(queue string) string { return keyOf(queue, "job:…") }

@@ -1,5 +1,7 @@
 // Command render writes the playground's pages into a site directory and
-// copies the page assets (the ES module and the stylesheet) next to them.
+// copies the page assets (the ES modules and the stylesheet) next to them:
+// index.html with every widget, and embed/<widget>.html with one widget
+// each, for iframes in course pages.
 //
 //	go run ./web/cmd/render -out /abs/static -assets /abs/web/assets [-wasm /abs/static/echomq.wasm]
 //
@@ -24,6 +26,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/a-h/templ"
 
 	"echomq.dev/playground/web/page"
 )
@@ -60,27 +64,46 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
-	v := page.DefaultIndex()
+	site := page.DefaultSite()
 	switch fi, err := os.Stat(*wasm); {
 	case err == nil && fi.Mode().IsRegular():
-		v.WasmBytes = fi.Size()
+		site.WasmBytes = fi.Size()
 	case err == nil:
 		return fmt.Errorf("%s is not a regular file", *wasm)
 	case errors.Is(err, fs.ErrNotExist):
-		fmt.Fprintf(stderr, "render: %s does not exist yet; the page will have no size hint\n", *wasm)
+		fmt.Fprintf(stderr, "render: %s does not exist yet; the pages will have no size hint\n", *wasm)
 	default:
 		return err
 	}
 
-	var buf bytes.Buffer
-	if err := page.IndexPage(v).Render(context.Background(), &buf); err != nil {
-		return fmt.Errorf("rendering index.html: %w", err)
+	pages := []struct {
+		name string // relative to -out, slash-separated
+		c    templ.Component
+	}{
+		{"index.html", page.IndexPage(page.Index{Site: site, Widgets: page.DefaultWidgets()})},
 	}
-	index := filepath.Join(*out, "index.html")
-	if err := writeFile(index, buf.Bytes()); err != nil {
-		return err
+	for _, w := range page.WidgetNames {
+		e := page.DefaultEmbed(w)
+		e.WasmBytes = site.WasmBytes
+		pages = append(pages, struct {
+			name string
+			c    templ.Component
+		}{"embed/" + w + ".html", page.EmbedPage(e)})
 	}
-	fmt.Fprintln(stdout, "wrote", index)
+	for _, p := range pages {
+		var buf bytes.Buffer
+		if err := p.c.Render(context.Background(), &buf); err != nil {
+			return fmt.Errorf("rendering %s: %w", p.name, err)
+		}
+		path := filepath.Join(*out, filepath.FromSlash(p.name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		if err := writeFile(path, buf.Bytes()); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, "wrote", path)
+	}
 
 	copied, err := copyAssets(*assets, *out)
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"echomq.dev/playground/web/page"
 )
 
 func TestRender(t *testing.T) {
@@ -45,6 +47,21 @@ func TestRender(t *testing.T) {
 			}
 			if tc.wantHint != "" && !strings.Contains(index, tc.wantHint) {
 				t.Errorf("index.html lacks %s", tc.wantHint)
+			}
+			for _, w := range page.WidgetNames {
+				embed := mustRead(t, filepath.Join(out, "embed", w+".html"))
+				if !strings.HasPrefix(embed, "<!doctype html>") {
+					t.Errorf("embed/%s.html starts %.40q", w, embed)
+				}
+				// An embed page lives one level down: everything it loads climbs up.
+				for _, want := range []string{`src="../app.js"`, `href="../app.css"`, `data-wasm-url="../echomq.wasm"`, `id="` + w + `"`} {
+					if !strings.Contains(embed, want) {
+						t.Errorf("embed/%s.html lacks %s", w, want)
+					}
+				}
+				if tc.wantHint != "" && !strings.Contains(embed, tc.wantHint) {
+					t.Errorf("embed/%s.html lacks %s", w, tc.wantHint)
+				}
 			}
 			if got, want := mustRead(t, filepath.Join(out, "app.js")), "console.log(1)\n"; got != want {
 				t.Errorf("app.js = %q, want %q", got, want)

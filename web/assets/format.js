@@ -1,0 +1,197 @@
+// Formatting: replies and commands as redis-cli prints them, verdicts as
+// the Elixir handle returns them, and the server clock in words.
+
+const PRINTABLE = /^[\x21-\x7e\u00a0-\uffff]+$/u;
+
+/** One command argument as redis-cli would echo it: quoted when it has to be. */
+export function formatArg(arg) {
+  const s = String(arg);
+  if (s !== "" && PRINTABLE.test(s) && !/["'\\]/.test(s)) return s;
+  return quote(s);
+}
+
+/** A double-quoted string with redis-cli's escapes. */
+export function quote(s) {
+  let out = '"';
+  for (const ch of String(s)) {
+    const c = ch.codePointAt(0);
+    if (ch === '"' || ch === "\\") out += "\\" + ch;
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\r") out += "\\r";
+    else if (ch === "\t") out += "\\t";
+    else if (c < 0x20 || c === 0x7f) out += "\\x" + c.toString(16).padStart(2, "0");
+    else out += ch;
+  }
+  return out + '"';
+}
+
+/** A command and its arguments, on one line. */
+export function formatCommand(args) {
+  return args.map(formatArg).join(" ");
+}
+
+/** A reply as redis-cli prints it; arrays take one line per element. */
+export function formatReply(reply, indent = "") {
+  if (!reply || typeof reply !== "object") return "(no reply)";
+  switch (reply.type) {
+    case "int":
+      return `(integer) ${reply.value}`;
+    case "bulk":
+      return quote(reply.value);
+    case "nil":
+      return "(nil)";
+    case "status":
+      return String(reply.value);
+    case "error":
+      return `(error) ${reply.value}`;
+    case "array": {
+      const items = reply.value || [];
+      if (items.length === 0) return "(empty array)";
+      const width = String(items.length).length;
+      return items
+        .map((item, i) => {
+          const label = `${String(i + 1).padStart(width)}) `;
+          const body = formatReply(item, indent + " ".repeat(label.length));
+          return (i === 0 ? "" : indent) + label + body;
+        })
+        .join("\n");
+    }
+  }
+  return JSON.stringify(reply);
+}
+
+/** A reply in a few words, for announcements and one-line summaries. */
+export function speakReply(reply) {
+  if (!reply || typeof reply !== "object") return "nothing";
+  switch (reply.type) {
+    case "int":
+      return String(reply.value);
+    case "bulk":
+      return quote(reply.value);
+    case "nil":
+      return "nil";
+    case "status":
+      return String(reply.value);
+    case "error":
+      return `the error ${reply.value}`;
+    case "array": {
+      const items = reply.value || [];
+      if (items.length === 0) return "an empty array";
+      return `[${items.map(speakReply).join(", ")}]`;
+    }
+  }
+  return JSON.stringify(reply);
+}
+
+/** The first word of an error reply: its code, as a client matches it. */
+export function errorCode(message) {
+  return String(message || "").split(" ", 1)[0];
+}
+
+/** A string as Elixir's inspect/1 prints it. */
+export function exString(s) {
+  let out = '"';
+  const str = String(s);
+  for (let i = 0; i < str.length; i++) {
+    const ch = str[i];
+    const c = ch.charCodeAt(0);
+    if (ch === '"' || ch === "\\") out += "\\" + ch;
+    else if (ch === "#" && str[i + 1] === "{") out += "\\#";
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\r") out += "\\r";
+    else if (ch === "\t") out += "\\t";
+    else if (c < 0x20 || c === 0x7f) out += "\\x" + c.toString(16).toUpperCase().padStart(2, "0");
+    else out += ch;
+  }
+  return out + '"';
+}
+
+/**
+ * What EchoMQ.Jobs.enqueue/4 returns for a result of echomq.enqueue: the
+ * handle's three verdicts, or the server error it passes through.
+ */
+export function enqueueVerdict(result) {
+  if (!result) return "(no result)";
+  if (result.verdict === "enqueued") return "{:ok, :enqueued}";
+  if (result.verdict === "duplicate") return "{:ok, :duplicate}";
+  if (result.error === "kind") return "{:error, :kind}";
+  if (result.error === "server" || result.error === "lease" || result.error === "queue") {
+    return `{:error, {:server, ${exString(result.message)}}}`;
+  }
+  return `page error: ${result.message || result.error}`;
+}
+
+/** The same mapping for a raw @enqueue reply, as the stepper sees it. */
+export function enqueueVerdictOfReply(reply) {
+  if (!reply) return "(no reply)";
+  if (reply.type === "int" && reply.value === "1") return "{:ok, :enqueued}";
+  if (reply.type === "int" && reply.value === "0") return "{:ok, :duplicate}";
+  if (reply.type === "error" && errorCode(reply.value) === "EMQKIND") return "{:error, :kind}";
+  if (reply.type === "error") return `{:error, {:server, ${exString(reply.value)}}}`;
+  return `{:ok, ${speakReply(reply)}}`;
+}
+
+/** What EchoMQ.Jobs.claim/3 returns for a result of echomq.claim. */
+export function claimVerdict(result) {
+  if (!result) return "(no result)";
+  if (result.verdict === "leased") {
+    return `{:ok, {${exString(result.id)}, ${exString(result.payload)}, ${result.attempts}}}`;
+  }
+  if (result.verdict === "empty") return ":empty";
+  if (result.error === "lease" || result.error === "server" || result.error === "queue") {
+    return `{:error, {:server, ${exString(result.message)}}}`;
+  }
+  return `page error: ${result.message || result.error}`;
+}
+
+/** Unix ms as a UTC date and time, to the millisecond. */
+export function utc(ms) {
+  const d = new Date(ms);
+  if (Number.isNaN(d.getTime())) return "(not a time)";
+  return d.toISOString().replace("T", " ").replace("Z", " UTC");
+}
+
+/** A span of milliseconds in the largest units that keep it readable. */
+export function duration(ms) {
+  const abs = Math.abs(ms);
+  if (abs < 1000) return `${abs} ms`;
+  const s = abs / 1000;
+  if (s < 120) return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+  const totalS = Math.floor(s);
+  if (totalS < 7200) {
+    const m = Math.floor(totalS / 60);
+    const rest = totalS % 60;
+    return rest ? `${m} min ${rest} s` : `${m} min`;
+  }
+  const totalM = Math.floor(totalS / 60);
+  if (totalM < 48 * 60) {
+    const hr = Math.floor(totalM / 60);
+    const rest = totalM % 60;
+    return rest ? `${hr} h ${rest} min` : `${hr} h`;
+  }
+  const days = Math.floor(totalM / (24 * 60));
+  const rest = Math.floor((totalM % (24 * 60)) / 60);
+  return rest ? `${days} d ${rest} h` : `${days} d`;
+}
+
+/** A lease deadline relative to the server clock. */
+export function relative(deadline, now) {
+  const left = deadline - now;
+  if (left > 0) return `in ${duration(left)}`;
+  if (left === 0) return "expires now";
+  return `expired ${duration(left)} ago`;
+}
+
+/** Digits as a number when they are one exactly; anything else as typed. */
+export function numberOrText(typed) {
+  const t = String(typed).trim();
+  return /^\d+$/.test(t) && Number.isSafeInteger(Number(t)) ? Number(t) : t;
+}
+
+/** The message of a result that is an error object, or "". */
+export function errorMessage(result) {
+  if (result && typeof result === "object" && typeof result.error === "string") {
+    return result.message ? `${result.message}` : result.error;
+  }
+  return "";
+}

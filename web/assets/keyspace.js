@@ -1,0 +1,257 @@
+// The keyspace as the widgets draw it: key names, the ids the presets
+// choose, views of the pending set and the rows, what changed between two
+// views, and the HTML tables they are drawn into.
+
+import { h, mark } from "./dom.js";
+import { relative } from "./format.js";
+
+/** The keys of one queue; they mirror EchoMQ.Keyspace. */
+export function keysOf(queue) {
+  const prefix = `emq:{${queue}}:`;
+  return {
+    prefix,
+    pending: prefix + "pending",
+    active: prefix + "active",
+    jobBase: prefix + "job:",
+    job: (id) => prefix + "job:" + id,
+  };
+}
+
+const JOB_N = /^JOB-(\d+)$/;
+
+/** The highest n of any JOB-n the snapshot knows (rows, pending, active). */
+function highestN(snapshot) {
+  let n = 0;
+  const seen = [
+    ...(snapshot?.rows || []).map((r) => r.id),
+    ...(snapshot?.pending || []).map((p) => p.id),
+    ...(snapshot?.active || []).map((a) => a.id),
+  ];
+  for (const id of seen) {
+    const m = JOB_N.exec(id);
+    if (m) n = Math.max(n, Number(m[1]));
+  }
+  return n;
+}
+
+/** The next JOB-n that has no row: what "a fresh id" means. */
+export function freshId(snapshot) {
+  return `JOB-${highestN(snapshot) + 1}`;
+}
+
+/** An id whose row exists, the newest JOB-n first; null when there is none. */
+export function duplicateId(snapshot) {
+  const rows = snapshot?.rows || [];
+  if (rows.length === 0) return null;
+  let best = null;
+  let bestN = -1;
+  for (const r of rows) {
+    const m = JOB_N.exec(r.id);
+    const n = m ? Number(m[1]) : -1;
+    if (best === null || n > bestN) {
+      best = r.id;
+      bestN = n;
+    }
+  }
+  return best;
+}
+
+/** An id the gate refuses: lower-case "job" is not the bytes JOB. */
+export function malformedId(snapshot) {
+  return `job-${highestN(snapshot) + 1}`;
+}
+
+// The row's fields in the order @enqueue writes them (and Redis 7 keeps for
+// a small hash); any other field after them, by name.
+const FIELD_ORDER = ["state", "attempts", "payload"];
+
+function orderFields(fields) {
+  return [...fields].sort((a, b) => {
+    const ia = FIELD_ORDER.indexOf(a.field);
+    const ib = FIELD_ORDER.indexOf(b.field);
+    if (ia !== ib) return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib);
+    return a.field < b.field ? -1 : a.field > b.field ? 1 : 0;
+  });
+}
+
+/**
+ * A view of one job's keys: the pending set's members and the row's fields
+ * (null when the row does not exist). From a Snapshot.
+ */
+export function viewFromSnapshot(snapshot, id) {
+  const row = (snapshot?.rows || []).find((r) => r.id === id);
+  return {
+    pending: (snapshot?.pending || []).map((p) => ({ member: p.id, score: p.score })),
+    row: row
+      ? orderFields([
+          { field: "state", value: row.state },
+          { field: "attempts", value: row.attempts },
+          { field: "payload", value: row.payload },
+        ])
+      : null,
+  };
+}
+
+/** The same view from a traced step's keyspace entries. */
+export function viewFromEntries(entries, keys, id) {
+  const pending = (entries || []).find((e) => e.key === keys.pending);
+  const row = (entries || []).find((e) => e.key === keys.job(id));
+  return {
+    pending: pending && pending.members ? pending.members.map((m) => ({ member: m.member, score: m.score })) : [],
+    row: row && row.fields ? orderFields(row.fields) : null,
+  };
+}
+
+/** True when two views hold the same members and fields. */
+export function sameView(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Marks for a view against the one before it: member or field → "new" | "changed". */
+export function viewMarks(prev, next) {
+  const pending = new Map();
+  const row = new Map();
+  if (!prev) return { pending, row };
+  const before = new Map(prev.pending.map((p) => [p.member, p.score]));
+  for (const p of next.pending) {
+    if (!before.has(p.member)) pending.set(p.member, "new");
+    else if (before.get(p.member) !== p.score) pending.set(p.member, "changed");
+  }
+  if (next.row) {
+    const old = new Map((prev.row || []).map((f) => [f.field, f.value]));
+    for (const f of next.row) {
+      if (!old.has(f.field)) row.set(f.field, "new");
+      else if (old.get(f.field) !== f.value) row.set(f.field, "changed");
+    }
+  }
+  return { pending, row };
+}
+
+/** Marks for a whole snapshot against the previous one the widget drew. */
+export function snapshotMarks(prev, next) {
+  const out = { pending: new Map(), active: new Map(), rows: new Map() };
+  if (!prev) return out;
+  const pend = new Map(prev.pending.map((p) => [p.id, p.score]));
+  for (const p of next.pending) {
+    if (!pend.has(p.id)) out.pending.set(p.id, "new");
+    else if (pend.get(p.id) !== p.score) out.pending.set(p.id, "changed");
+  }
+  const act = new Map(prev.active.map((a) => [a.id, a.deadline]));
+  for (const a of next.active) {
+    if (!act.has(a.id)) out.active.set(a.id, "new");
+    else if (act.get(a.id) !== a.deadline) out.active.set(a.id, "changed");
+  }
+  const rows = new Map(prev.rows.map((r) => [r.id, r]));
+  for (const r of next.rows) {
+    const old = rows.get(r.id);
+    const fields = new Map();
+    for (const f of ["state", "attempts", "payload"]) {
+      if (!old) fields.set(f, "new");
+      else if (old[f] !== r[f]) fields.set(f, "changed");
+    }
+    if (fields.size) out.rows.set(r.id, { row: old ? "changed" : "new", fields });
+  }
+  return out;
+}
+
+// ---- tables --------------------------------------------------------------
+
+/** A cell: text, optionally code-styled, with a change mark. */
+function cell(tag, text, { code = false, markKind = null, scope = null, cls = null } = {}) {
+  const content = code ? h("code", { text }) : document.createTextNode(text);
+  return h(tag, { scope, class: cls }, content, markKind ? " " : null, mark(markKind));
+}
+
+function emptyRow(colspan, text) {
+  return h("tr", { class: "empty" }, h("td", { colspan, text }));
+}
+
+/** Replaces a table body's rows in one go. */
+function fill(tbody, rows) {
+  tbody.replaceChildren(...rows);
+}
+
+/** The pending set: member (the job id) and score, in claim order. */
+export function fillPending(tbody, members, marks = new Map()) {
+  if (members.length === 0) {
+    fill(tbody, [emptyRow(2, "(empty: the key does not exist)")]);
+    return;
+  }
+  fill(
+    tbody,
+    members.map((m) => {
+      const kind = marks.get(m.member) || null;
+      return h(
+        "tr",
+        { class: kind ? `is-${kind}` : null },
+        cell("th", m.member, { code: true, markKind: kind, scope: "row" }),
+        cell("td", m.score, { code: true, cls: "num" }),
+      );
+    }),
+  );
+}
+
+/** One hash: field and value. */
+export function fillHash(tbody, fields, marks = new Map()) {
+  if (!fields) {
+    fill(tbody, [emptyRow(2, "(empty: the key does not exist)")]);
+    return;
+  }
+  fill(
+    tbody,
+    fields.map((f) => {
+      const kind = marks.get(f.field) || null;
+      return h(
+        "tr",
+        { class: kind ? `is-${kind}` : null },
+        cell("th", f.field, { code: true, scope: "row" }),
+        cell("td", f.value, { code: true, markKind: kind }),
+      );
+    }),
+  );
+}
+
+/** Every row of the queue: id, state, attempts, payload. */
+export function fillRows(tbody, rows, marks = new Map()) {
+  if (rows.length === 0) {
+    fill(tbody, [emptyRow(4, "(none: no job row exists)")]);
+    return;
+  }
+  fill(
+    tbody,
+    rows.map((r) => {
+      const m = marks.get(r.id);
+      const f = (name) => (m && m.row === "changed" ? m.fields.get(name) || null : null);
+      return h(
+        "tr",
+        { class: m ? `is-${m.row}` : null },
+        cell("th", r.id, { code: true, markKind: m && m.row === "new" ? "new" : null, scope: "row" }),
+        cell("td", r.state, { code: true, markKind: f("state") }),
+        cell("td", r.attempts, { code: true, markKind: f("attempts"), cls: "num" }),
+        cell("td", r.payload, { code: true, markKind: f("payload"), cls: "payload" }),
+      );
+    }),
+  );
+}
+
+/** The active set: member, deadline score in ms, and the lease in words. */
+export function fillActive(tbody, active, now, marks = new Map()) {
+  if (active.length === 0) {
+    fill(tbody, [emptyRow(3, "(empty: the key does not exist)")]);
+    return;
+  }
+  fill(
+    tbody,
+    active.map((a) => {
+      const kind = marks.get(a.id) || null;
+      const expired = a.deadline <= now;
+      return h(
+        "tr",
+        { class: [kind ? `is-${kind}` : "", expired ? "is-expired" : ""].join(" ").trim() || null },
+        cell("th", a.id, { code: true, markKind: kind, scope: "row" }),
+        cell("td", String(a.deadline), { code: true, cls: "num" }),
+        h("td", { class: expired ? "lease expired" : "lease", text: relative(a.deadline, now) }),
+      );
+    }),
+  );
+}

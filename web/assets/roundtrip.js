@@ -1,0 +1,242 @@
+// Widget 4: the round trip. Enqueue (id + payload), claim with a lease,
+// pause and resume the queue, and move the server clock that leases are
+// measured against. The wire log shows how the connector sent each script:
+// EVALSHA first, EVAL once on NOSCRIPT.
+
+import { announce, byId, h, setText } from "./dom.js";
+import { claimVerdict, duration, enqueueVerdict, formatReply, numberOrText, relative, utc } from "./format.js";
+import { fillActive, fillPending, fillRows, freshId, snapshotMarks } from "./keyspace.js";
+
+const WIRE_KEEP = 12;
+
+export function mountRoundTrip(root, ctx) {
+  const queue = root.dataset.queue || "q";
+  const el = {
+    id: byId("roundtrip-id"),
+    payload: byId("roundtrip-payload"),
+    enqueue: byId("roundtrip-enqueue"),
+    lease: byId("roundtrip-lease"),
+    claim: byId("claim"),
+    pause: byId("roundtrip-pause"),
+    resume: byId("roundtrip-resume"),
+    state: byId("roundtrip-state"),
+    clock: byId("roundtrip-clock"),
+    advanceBy: byId("roundtrip-advance-ms"),
+    advance: byId("roundtrip-advance"),
+    advanceHint: byId("roundtrip-advance-hint"),
+    enqueueResult: byId("roundtrip-enqueue-result"),
+    claimResult: byId("roundtrip-claim-result"),
+    claimExplain: byId("roundtrip-claim-explain"),
+    pending: byId("roundtrip-pending").tBodies[0],
+    active: byId("roundtrip-active").tBodies[0],
+    rows: byId("roundtrip-rows").tBodies[0],
+    wire: byId("roundtrip-wire"),
+    live: byId("roundtrip-live"),
+  };
+
+  let snapshot = null;
+  let typed = false;
+  const say = (text) => announce(el.live, text);
+
+  // ---- the wire log ---------------------------------------------------------
+
+  function scriptName(sha) {
+    for (const s of ctx.scripts.values()) if (s.sha === sha) return s;
+    return null;
+  }
+
+  /** One exchange: what the connector sent and what came back. */
+  function exchange(x) {
+    const s = scriptName(x.sha);
+    const name = s ? `@${s.name}` : "a script";
+    const sent =
+      x.command === "EVALSHA"
+        ? h("code", { class: "sent" }, `EVALSHA ${x.sha.slice(0, 12)}…`)
+        : h("code", { class: "sent" }, "EVAL ", h("span", { class: "elided", text: `‹the ${name} source, ${s ? new TextEncoder().encode(s.source).length : "?"} bytes›` }));
+    const hit = x.command === "EVALSHA" && x.reply.type !== "error" ? "hit" : null;
+    const miss = x.reply.type === "error" && x.reply.value.startsWith("NOSCRIPT");
+    return h(
+      "li",
+      { class: `exchange${miss ? " is-miss" : ""}${hit ? " is-hit" : ""}` },
+      sent,
+      h("span", { class: "arrow", "aria-hidden": "true", text: " → " }),
+      h("span", { class: "visually-hidden", text: " replied " }),
+      h("code", { class: "got", text: formatReply(x.reply).replace(/\n\s*/g, "  ") }),
+      miss ? h("span", { class: "badge badge-miss", text: "cache miss" }) : null,
+      hit ? h("span", { class: "badge badge-hit", text: "cache hit" }) : null,
+    );
+  }
+
+  function logCall(title, verdict, wire, note) {
+    const item = h(
+      "li",
+      { class: "wire-call" },
+      h("p", { class: "wire-title" }, h("span", { class: "wire-what", text: title }), " ", h("code", { class: "wire-verdict", text: verdict })),
+      wire && wire.length ? h("ol", { class: "exchanges" }, ...wire.map(exchange)) : h("p", { class: "wire-none", text: note }),
+    );
+    el.wire.prepend(item);
+    while (el.wire.children.length > WIRE_KEEP) el.wire.lastElementChild.remove();
+  }
+
+  // ---- actions --------------------------------------------------------------
+
+  function enqueue() {
+    if (!ctx.engine) return;
+    const id = el.id.value.trim() === "" ? freshId(snapshot) : el.id.value;
+    const result = ctx.call((e) => e.enqueue(queue, id, el.payload.value));
+    const verdict = enqueueVerdict(result);
+    setText(el.enqueueResult, verdict);
+    el.enqueueResult.dataset.verdict = result.verdict || result.error || "";
+    logCall(`enqueue ${id}`, verdict, result.wire, "No script was sent.");
+    typed = false;
+    ctx.changed("roundtrip");
+    say(`Enqueue ${id}: ${verdict}.`);
+  }
+
+  function claim() {
+    if (!ctx.engine) return;
+    // The lease goes as typed (a number when it is one), so a bad lease
+    // meets @claim's own EMQLEASE check rather than a rule of the page.
+    const lease = numberOrText(el.lease.value);
+    const paused = snapshot ? snapshot.paused : false;
+    const result = ctx.call((e) => e.claim(queue, lease));
+    const verdict = claimVerdict(result);
+    setText(el.claimResult, verdict);
+    el.claimResult.dataset.verdict = result.verdict || result.error || "";
+    ctx.changed("roundtrip");
+    let explain = "";
+    if (result.verdict === "leased") {
+      const held = snapshot && snapshot.active.find((a) => a.id === result.id);
+      const until = held ? `its deadline score is ${held.deadline}, ${relative(held.deadline, snapshot.now)} on the server clock` : "it is in the active set";
+      explain = `Leased ${result.id}: ${until}. attempts is now ${result.attempts}, the fencing token the worker shows when it reports back.`;
+    } else if (result.verdict === "empty" && !result.wire) {
+      explain = "The queue is paused, so claim/3 answered :empty without running @claim. Pending is untouched.";
+    } else if (result.verdict === "empty") {
+      explain = "@claim found nothing pending and replied with an empty array.";
+    } else if (result.error === "lease") {
+      explain = "@claim refused the lease before its first write, so no job was popped.";
+    } else if (result.error) {
+      explain = result.message || result.error;
+    }
+    setText(el.claimExplain, explain);
+    logCall(
+      `claim, lease ${typeof lease === "number" ? `${lease} ms` : JSON.stringify(lease)}`,
+      verdict,
+      result.wire,
+      paused ? "No script was sent: the queue is paused." : "No script was sent.",
+    );
+    say(`Claim: ${verdict}. ${explain}`);
+  }
+
+  function setPaused(pause) {
+    if (!ctx.engine) return;
+    const result = ctx.call((e) => (pause ? e.pause(queue) : e.resume(queue)));
+    ctx.changed("roundtrip");
+    if (result.error) say(`${pause ? "Pause" : "Resume"} failed: ${result.message || result.error}`);
+    else say(pause ? "Paused: claims now answer :empty and leave pending alone." : "Resumed: claims run @claim again.");
+  }
+
+  /** The Advance field as the engine takes it: a number when it reads as one. */
+  function advanceAmount() {
+    const typedMs = el.advanceBy.value.trim();
+    return typedMs !== "" && Number.isFinite(Number(typedMs)) ? Number(typedMs) : typedMs;
+  }
+
+  function showAdvanceHint() {
+    el.advanceHint.classList.remove("is-error");
+    const ms = advanceAmount();
+    setText(
+      el.advanceHint,
+      Number.isSafeInteger(ms) && ms >= 0 ? `Whole milliseconds: that is ${duration(ms)}.` : "Whole milliseconds, 0 or more.",
+    );
+  }
+
+  function advance() {
+    if (!ctx.engine) return;
+    const ms = advanceAmount();
+    const result = ctx.call((e) => e.advance(ms));
+    if (result.error) {
+      el.advanceBy.setAttribute("aria-invalid", "true");
+      say(`The clock did not move: ${result.message || result.error}`);
+      setText(el.advanceHint, `The clock did not move: ${result.message || result.error}`);
+      el.advanceHint.classList.add("is-error");
+      return;
+    }
+    el.advanceBy.removeAttribute("aria-invalid");
+    showAdvanceHint();
+    ctx.changed("roundtrip");
+    say(`The server clock moved ${duration(ms)} forward, to ${utc(result.now)}.`);
+  }
+
+  el.enqueue.addEventListener("click", enqueue);
+  el.claim.addEventListener("click", claim);
+  el.pause.addEventListener("click", () => setPaused(true));
+  el.resume.addEventListener("click", () => setPaused(false));
+  el.advance.addEventListener("click", advance);
+  el.id.addEventListener("input", () => {
+    typed = el.id.value !== "";
+  });
+  el.advanceBy.addEventListener("input", () => {
+    el.advanceBy.removeAttribute("aria-invalid");
+    showAdvanceHint();
+  });
+  // Enter in a field presses the button of its panel.
+  const enterPresses = [
+    [el.id, el.enqueue],
+    [el.payload, el.enqueue],
+    [el.lease, el.claim],
+    [el.advanceBy, el.advance],
+  ];
+  for (const [field, button] of enterPresses) {
+    field.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && !event.isComposing) {
+        event.preventDefault();
+        button.click();
+      }
+    });
+  }
+
+  // ---- drawing --------------------------------------------------------------
+
+  function draw(next, marked) {
+    const marks = snapshotMarks(marked ? snapshot : null, next);
+    fillPending(
+      el.pending,
+      next.pending.map((p) => ({ member: p.id, score: p.score })),
+      marks.pending,
+    );
+    fillActive(el.active, next.active, next.now, marks.active);
+    fillRows(el.rows, next.rows, marks.rows);
+
+    const clock = h(
+      "span",
+      { class: "clock-ms" },
+      h("code", { text: String(next.now) }),
+      " ms",
+    );
+    const time = h("time", { datetime: new Date(next.now).toISOString(), class: "clock-utc", text: utc(next.now) });
+    el.clock.replaceChildren(clock, h("span", { class: "sep", "aria-hidden": "true", text: " · " }), time);
+
+    const state = next.paused ? "paused" : "running";
+    if (el.state.dataset.state !== state) el.state.dataset.state = state;
+    setText(el.state, next.paused ? "Paused: claims answer :empty" : "Running: claims run @claim");
+
+    snapshot = next;
+    if (!typed) {
+      const id = freshId(next);
+      if (el.id.value !== id) el.id.value = id;
+    }
+  }
+
+  return {
+    root,
+    queue,
+    start(snap) {
+      if (snap) draw(snap, false);
+      showAdvanceHint();
+    },
+    update(snap) {
+      draw(snap, true);
+    },
+  };
+}

@@ -1,0 +1,169 @@
+package browser
+
+import (
+	"strings"
+	"testing"
+
+	"echomq.dev/playground/lua"
+)
+
+const (
+	enqueueResult = "[data-testid=enqueue-result]"
+	claimResult   = "[data-testid=claim-result]"
+	clock         = "[data-testid=clock]"
+	queueState    = "[data-testid=queue-state]"
+	wireLog       = "[data-testid=wire]"
+	// wireCalls are the wire log's entries, one per call, newest first;
+	// newestExchanges are the commands the newest call sent.
+	wireCalls       = wireLog + " > li"
+	newestExchanges = wireLog + " > li:first-child li.exchange"
+	beatsSource     = "[data-testid=beats-source]"
+)
+
+// The server clock starts here and moves only when told; a 30 s lease
+// taken then ends at deadline.
+const (
+	startMS  = "1767225600000"
+	deadline = "1767225630000"
+)
+
+// TestRoundTrip enqueues and claims, reading the verdicts, the pending and
+// active sets, the clock and the wire: a claim leases the oldest job until
+// the server clock passes its deadline, a second claim finds nothing, a
+// paused queue answers :empty without touching pending, and a lease
+// expires when the clock moves past it.
+func TestRoundTrip(t *testing.T) {
+	tb := newTab(t)
+	tb.open("/")
+	ready(tb)
+	r := tb.in("#roundtrip")
+	r.wantText(clock, startMS)
+	r.wantText(queueState, "Running")
+
+	r.fill("Job id", "JOB-7")
+	r.fill("Payload", `{"task":"resize"}`)
+	r.click("Enqueue")
+	r.wantText(enqueueResult, "{:ok, :enqueued}")
+	r.wantRows(pendingKey, [][]string{{"JOB-7", "0"}})
+	r.wantRows(activeKey, nil)
+
+	r.fill("Lease (ms)", "30000")
+	r.click("Claim")
+	r.wantText(claimResult, `{:ok, {"JOB-7", "{\"task\":\"resize\"}", 1}}`)
+	r.wantRows(pendingKey, nil)
+	r.wantRows(activeKey, [][]string{{"JOB-7", deadline, "in 30 s"}})
+	r.wantRows(rowsKey, [][]string{{"JOB-7", "active", "1", `{"task":"resize"}`}})
+	// The first claim: the server did not know @claim, so EVALSHA met
+	// NOSCRIPT and the connector sent the script with EVAL.
+	wantInOrder(t, "the newest call on the wire", r.texts(wireCalls)[0], "claim", `{:ok, {"JOB-7"`)
+	wantExchanges(t, "the first claim", r.texts(newestExchanges),
+		[]string{"EVALSHA ", "NOSCRIPT", "cache miss"},
+		[]string{"EVAL ‹the @claim source", `"JOB-7"`})
+
+	r.click("Claim")
+	r.wantText(claimResult, ":empty")
+	r.wantRows(activeKey, [][]string{{"JOB-7", deadline, "in 30 s"}})
+
+	// Paused, a claim answers :empty and leaves pending alone.
+	r.fill("Job id", "JOB-8")
+	r.click("Enqueue")
+	r.wantText(enqueueResult, "{:ok, :enqueued}")
+	r.click("Pause")
+	r.wantText(queueState, "Paused")
+	r.click("Claim")
+	r.wantText(claimResult, ":empty")
+	r.wantRows(pendingKey, [][]string{{"JOB-8", "0"}})
+	wantInOrder(t, "the newest call on the wire", r.texts(wireCalls)[0], "claim", ":empty")
+	wantExchanges(t, "a claim on a paused queue", r.texts(newestExchanges))
+
+	r.click("Resume")
+	r.wantText(queueState, "Running")
+	r.click("Claim")
+	r.wantText(claimResult, `{:ok, {"JOB-8", "{\"task\":\"resize\"}", 1}}`)
+	r.wantRows(pendingKey, nil)
+	r.wantRows(activeKey, [][]string{{"JOB-7", deadline, "in 30 s"}, {"JOB-8", deadline, "in 30 s"}})
+	// Now the server has the script: EVALSHA alone, a hit.
+	wantExchanges(t, "a later claim", r.texts(newestExchanges),
+		[]string{"EVALSHA ", `"JOB-8"`, "cache hit"})
+
+	// A lease that is not a whole number of ms: @claim refuses it before
+	// its first write, so JOB-9 stays pending. Enter in a field presses
+	// its panel's button.
+	r.fill("Job id", "JOB-9")
+	r.press("\r")
+	r.wantText(enqueueResult, "{:ok, :enqueued}")
+	r.wantRows(pendingKey, [][]string{{"JOB-9", "0"}})
+	r.fill("Lease (ms)", "soon")
+	r.click("Claim")
+	r.wantText(claimResult, "{:error, {:server,", "EMQLEASE")
+	r.wantRows(pendingKey, [][]string{{"JOB-9", "0"}})
+	r.fill("Lease (ms)", "30000")
+
+	// The clock moves 31 s: both leases are over.
+	r.fill("Advance by (ms)", "31000")
+	r.click("Advance")
+	r.wantText(clock, "1767225631000")
+	r.wantRows(activeKey, [][]string{{"JOB-7", deadline, "expired 1 s ago"}, {"JOB-8", deadline, "expired 1 s ago"}})
+	r.screenshot("roundtrip")
+}
+
+// wantExchanges checks the commands one call sent on the wire: one
+// exchange per want, each starting with want[0] and holding the rest of
+// want in order (letter case aside: badges may be drawn in capitals).
+func wantExchanges(t *testing.T, what string, got []string, want ...[]string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%s sent %d commands; want %d: %q", what, len(got), len(want), got)
+		return
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(got[i], w[0]) {
+			t.Errorf("%s: command %d is %q; want it to start with %q", what, i+1, got[i], w[0])
+		}
+		lower := make([]string, len(w))
+		for j := range w {
+			lower[j] = strings.ToLower(w[j])
+		}
+		wantInOrder(t, what, strings.ToLower(got[i]), lower...)
+	}
+}
+
+// wantInOrder checks that text holds each of wants, in that order.
+func wantInOrder(t *testing.T, what, text string, wants ...string) {
+	t.Helper()
+	rest := text
+	for _, w := range wants {
+		i := strings.Index(rest, w)
+		if i < 0 {
+			t.Errorf("%s: %q is missing after the earlier parts, or out of order, in %q", what, w, text)
+			return
+		}
+		rest = rest[i+len(w):]
+	}
+}
+
+// TestBeats reads the two beats: the Elixir handle, and the body read from
+// the engine with its SHA1.
+func TestBeats(t *testing.T) {
+	tb := newTab(t)
+	tb.open("/")
+	ready(tb)
+	b := tb.in("#beats")
+	// The body on the page is the script in lua/, line for line.
+	b.wantText(beatsSource, scriptLine(t, "string.sub"), scriptLine(t, "ZADD"))
+	b.wantText("figure", "def enqueue(conn, queue, job_id, payload)")
+	b.screenshot("beats")
+}
+
+// scriptLine is the line of enqueue.lua that contains marker, read from the
+// embedded script: the tests never keep a copy of the protocol.
+func scriptLine(t *testing.T, marker string) string {
+	t.Helper()
+	for _, l := range strings.Split(lua.Enqueue().Source, "\n") {
+		if strings.Contains(l, marker) && !strings.HasPrefix(strings.TrimSpace(l), "--") {
+			return strings.TrimSpace(l)
+		}
+	}
+	t.Fatalf("enqueue.lua has no code line with %q", marker)
+	return ""
+}

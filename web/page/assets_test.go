@@ -1,0 +1,97 @@
+package page
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// assetsDir is web/assets, next to this package. Tests run in the
+// package's directory, so the path is fixed.
+const assetsDir = "../assets"
+
+func readAssets(t *testing.T, ext string) map[string]string {
+	t.Helper()
+	entries, err := os.ReadDir(assetsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ext) {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(assetsDir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[e.Name()] = string(b)
+	}
+	return out
+}
+
+var importRE = regexp.MustCompile(`(?m)^\s*import\b[^;]*?from\s+"\./([\w.-]+)"`)
+
+// TestModulesArePreloaded keeps Site.ModuleURLs (the <link rel=modulepreload>
+// list) equal to the modules app.js really loads, so none is fetched late
+// and none is fetched for nothing.
+func TestModulesArePreloaded(t *testing.T) {
+	js := readAssets(t, ".js")
+	seen := map[string]bool{}
+	var visit func(name string)
+	visit = func(name string) {
+		src, ok := js[name]
+		if !ok {
+			t.Errorf("a module imports ./%s, which is not in web/assets", name)
+			return
+		}
+		for _, m := range importRE.FindAllStringSubmatch(src, -1) {
+			if !seen[m[1]] {
+				seen[m[1]] = true
+				visit(m[1])
+			}
+		}
+	}
+	visit("app.js")
+	var loaded []string
+	for name := range seen {
+		loaded = append(loaded, name)
+	}
+	slices.Sort(loaded)
+	listed := slices.Clone(Modules)
+	slices.Sort(listed)
+	if !slices.Equal(loaded, listed) {
+		t.Errorf("app.js loads %q, but the pages preload %q", loaded, listed)
+	}
+	for name := range js {
+		if name != "app.js" && !seen[name] {
+			t.Errorf("web/assets/%s is not loaded by app.js", name)
+		}
+	}
+}
+
+// TestAssetsStayOnThePage guards two promises of the module: engine data
+// (ids and payloads are untrusted) never goes through an HTML parser, and
+// nothing is fetched from another origin.
+func TestAssetsStayOnThePage(t *testing.T) {
+	banned := []string{"innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"}
+	for name, src := range readAssets(t, ".js") {
+		for _, b := range banned {
+			if strings.Contains(src, b) {
+				t.Errorf("%s uses %s", name, b)
+			}
+		}
+	}
+	for ext, files := range map[string]map[string]string{".js": readAssets(t, ".js"), ".css": readAssets(t, ".css")} {
+		for name, src := range files {
+			for _, origin := range []string{"http://", "https://", "url(//"} {
+				if strings.Contains(src, origin) {
+					t.Errorf("%s (%s) names another origin: %s", name, ext, origin)
+				}
+			}
+		}
+	}
+}
