@@ -7,6 +7,7 @@ import (
 
 	"github.com/alicebob/miniredis/v2/server"
 
+	"echomq.dev/playground/wasm/lualib"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -49,14 +50,26 @@ func init() {
 // parseScore reads a score as Redis's getDoubleFromObject does: C's strtod
 // over the whole string, no leading space, no NaN, no overflow.
 func parseScore(s string) (float64, bool) {
-	if s == "" || isCSpace(s[0]) {
+	// strtod must read all of it: no leading or trailing space, no NUL.
+	if s == "" || isCSpace(s[0]) || isCSpace(s[len(s)-1]) || strings.IndexByte(s, 0) >= 0 {
 		return 0, false
 	}
-	f, ok := strtod(s)
-	if !ok || math.IsNaN(f) {
-		return 0, false
+	f, ok := lualib.StringToNumber(s)
+	if !ok || math.IsNaN(f) || math.IsInf(f, 0) && !isInfSpelling(s) {
+		return 0, false // not a number, or out of range (ERANGE)
 	}
 	return f, true
+}
+
+// isInfSpelling reports whether s spells infinity, which strtod reads
+// without ERANGE, as opposed to a finite number too big for a double.
+func isInfSpelling(s string) bool {
+	s = strings.ToLower(strings.TrimLeft(s, "+-"))
+	return s == "inf" || s == "infinity"
+}
+
+func isCSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
 const errNotFloat = "ERR value is not a valid float"

@@ -9,6 +9,8 @@ import (
 	"unsafe"
 
 	glua "github.com/yuin/gopher-lua"
+
+	"echomq.dev/playground/wasm/lualib"
 )
 
 // This file is the engine's one seam into gopher-lua's virtual machine.
@@ -216,7 +218,7 @@ func arithNumber(v glua.LValue) (float64, bool) {
 	case glua.LNumber:
 		return float64(v), true
 	case glua.LString:
-		return StringToNumber(string(v))
+		return lualib.StringToNumber(string(v))
 	}
 	return 0, false
 }
@@ -311,7 +313,7 @@ func concatOp(orig instFunc) instFunc {
 			case glua.LString:
 				sb.WriteString(string(v))
 			case glua.LNumber:
-				sb.WriteString(FormatNumber(float64(v)))
+				sb.WriteString(lualib.FormatNumber(float64(v)))
 			}
 		}
 		setRegister(L, argA(inst), glua.LString(sb.String()))
@@ -545,35 +547,36 @@ func lastWriter(p *glua.FunctionProto, pc, reg int) int {
 // a library table.
 const errReadonly = "Attempt to modify a readonly table"
 
-// readonlyTables are the tables a script may read and never write: the
-// globals and the libraries. Only the engine's own Lua state is ever
-// marked; entries are never removed, which is fine for a page that makes
-// one engine (tests make a few hundred, a few tables each).
-var readonlyTables sync.Map // *glua.LTable -> struct{}
+// readonlyKey is where a state keeps its set of read-only tables, in its
+// registry: the globals and the libraries, which a script may read and
+// never write.
+const readonlyKey = "echomq.dev/playground/wasm/engine.readonly"
 
-func isReadonly(v glua.LValue) bool {
+func isReadonly(L *glua.LState, v glua.LValue) bool {
 	t, ok := v.(*glua.LTable)
 	if !ok {
 		return false
 	}
-	_, ro := readonlyTables.Load(t)
-	return ro
+	set, ok := L.G.Registry.RawGetString(readonlyKey).(*glua.LTable)
+	return ok && set.RawGet(t) == glua.LTrue
 }
 
 // markReadonly marks the globals and every library table in them, and
 // makes rawset and setmetatable respect the mark as Redis's patched Lua
 // does. Call it once the state's globals are complete.
 func markReadonly(L *glua.LState) {
-	readonlyTables.Store(L.G.Global, struct{}{})
+	set := L.NewTable()
+	set.RawSet(L.G.Global, glua.LTrue)
 	L.G.Global.ForEach(func(k, v glua.LValue) {
 		if t, ok := v.(*glua.LTable); ok && k.String() != "KEYS" && k.String() != "ARGV" {
-			readonlyTables.Store(t, struct{}{})
+			set.RawSet(t, glua.LTrue)
 		}
 	})
+	L.G.Registry.RawSetString(readonlyKey, set)
 	for _, name := range []string{"rawset", "setmetatable"} {
 		orig := L.GetGlobal(name)
 		L.G.Global.RawSetString(name, L.NewFunction(func(L *glua.LState) int {
-			if isReadonly(L.Get(1)) {
+			if isReadonly(L, L.Get(1)) {
 				// Raised by a C function in Redis, so with no position.
 				L.Error(glua.LString(errReadonly), 0)
 			}
@@ -587,7 +590,7 @@ func markReadonly(L *glua.LState) {
 // readonlyOp refuses a table store into a read-only table.
 func readonlyOp(next instFunc) instFunc {
 	return func(L *glua.LState, inst uint32, frameArg *opaqueFrame) int {
-		if isReadonly(registers(L)[argA(inst)]) {
+		if isReadonly(L, registers(L)[argA(inst)]) {
 			L.RaiseError("%s", errReadonly)
 		}
 		return next(L, inst, frameArg)

@@ -13,6 +13,7 @@ import (
 	"github.com/yuin/gopher-lua/parse"
 
 	emqlua "echomq.dev/playground/lua"
+	"echomq.dev/playground/wasm/lualib"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -61,14 +62,20 @@ type compiled struct {
 
 func newRunner(e *Engine) *runner {
 	installLua51VM()
-	r := &runner{e: e, budget: &budget{}}
-	r.L = r.newState()
-	r.onErr = r.L.NewFunction(r.onError)
-	return r
+	return &runner{e: e, budget: &budget{}}
 }
 
-// reset empties the script cache, as SCRIPT FLUSH does.
+// reset gives the runner a fresh Lua state and an empty script cache: the
+// scripting side of a server that has just started (math.random's
+// generator and cjson's settings included).
 func (r *runner) reset() {
+	r.flush()
+	r.L = r.newState()
+	r.onErr = r.L.NewFunction(r.onError)
+}
+
+// flush empties the script cache, as SCRIPT FLUSH does.
+func (r *runner) flush() {
 	r.cache = map[string]*compiled{}
 }
 
@@ -91,6 +98,9 @@ func (r *runner) newState() *glua.LState {
 		L.Push(glua.LString(lib.name))
 		L.Call(1, 0)
 	}
+	// Lua 5.1's number conversions, string.format, byte-wise case mapping,
+	// Redis's math.random, and the bit, struct, cmsgpack and cjson libraries.
+	lualib.Open(L)
 	for _, name := range []string{"dofile", "loadfile", "print", "_printregs", "module", "require", "newproxy", "getfenv", "setfenv"} {
 		L.SetGlobal(name, glua.LNil)
 	}
@@ -99,7 +109,6 @@ func (r *runner) newState() *glua.LState {
 	protectCatches(L)
 	capStrings(L)
 	L.SetGlobal("redis", r.redisTable(L))
-	L.SetGlobal("cjson", cjsonTable(L))
 
 	r.budgetCoroutines(L)
 
@@ -180,7 +189,7 @@ func (r *runner) scriptCommand(args []string) resp.Reply {
 		}
 		return resp.ArrayReply(out...)
 	case sub == "FLUSH" && (len(args) == 1 || len(args) == 2 && isFlushMode(args[1])):
-		r.reset()
+		r.flush()
 		return resp.OK()
 	case sub == "KILL" && len(args) == 1:
 		// A script never outlives the command that runs it here, so there

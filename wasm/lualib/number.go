@@ -1,0 +1,246 @@
+package lualib
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// The NaNs C code on x86-64 meets: 0/0 yields the negative one (glibc
+// prints it "-nan"), strtod("nan") the positive one. Go's math.NaN() has a
+// payload bit set that LuaBitOp would see, so it is not used.
+var (
+	posNaN = math.Float64frombits(0x7ff8000000000000)
+	negNaN = math.Float64frombits(0xfff8000000000000)
+)
+
+// FormatNumber prints f as Lua 5.1 does (LUA_NUMBER_FMT, "%.14g"), the way
+// glibc prints it in Redis: 1e+15, 0.33333333333333, -0, inf, -inf, and
+// "nan" or "-nan" by the sign of the NaN (0/0 on x86-64 is "-nan").
+func FormatNumber(f float64) string {
+	if f == math.Trunc(f) && math.Abs(f) < 1e14 && !(f == 0 && math.Signbit(f)) {
+		return strconv.FormatInt(int64(f), 10) // the common case, quickly
+	}
+	return printfSpec{prec: 14}.float(f, 'g')
+}
+
+// StringToNumber converts s as Lua 5.1 does (luaO_str2d): C's strtod on
+// the string up to its first NUL, so leading white space, a sign, decimal
+// with an exponent, "inf", "infinity" and "nan" in any case, and C99 hex
+// floats (0x10, 0x1p4, 0x.8); then nothing but white space may follow.
+// "010" is 10; "0b11", "1_000", "1e" and "" are not numbers.
+func StringToNumber(s string) (float64, bool) {
+	s = cString(s)
+	i := skipSpace(s, 0)
+	f, n := strtod(s[i:])
+	if n == 0 {
+		return 0, false
+	}
+	if skipSpace(s, i+n) != len(s) {
+		return 0, false
+	}
+	return f, true
+}
+
+// isSpace is C's isspace in the C locale.
+func isSpace(c byte) bool {
+	return c == ' ' || c >= '\t' && c <= '\r'
+}
+
+func skipSpace(s string, i int) int {
+	for i < len(s) && isSpace(s[i]) {
+		i++
+	}
+	return i
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isHexDigit(c byte) bool {
+	return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// strtod parses the longest prefix of s that C's strtod accepts (without
+// the leading white space, which the callers skip) and returns its value
+// and length; a length of 0 means no number.
+func strtod(s string) (float64, int) {
+	i := 0
+	neg := false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	rest := s[i:]
+	switch {
+	case hasPrefixFold(rest, "infinity"):
+		return signed(math.Inf(1), neg), i + 8
+	case hasPrefixFold(rest, "inf"):
+		return signed(math.Inf(1), neg), i + 3
+	case hasPrefixFold(rest, "nan"):
+		n := i + 3
+		if n < len(s) && s[n] == '(' {
+			j := n + 1
+			for j < len(s) && (isDigit(s[j]) || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] == '_') {
+				j++
+			}
+			if j < len(s) && s[j] == ')' {
+				n = j + 1
+			}
+		}
+		if neg {
+			return negNaN, n
+		}
+		return posNaN, n
+	case len(rest) >= 2 && rest[0] == '0' && (rest[1] == 'x' || rest[1] == 'X'):
+		if f, n := hexFloat(rest[2:]); n > 0 {
+			return signed(f, neg), i + 2 + n
+		}
+		return signed(0, neg), i + 1 // just the "0"
+	}
+	j := i
+	digits := 0
+	for j < len(s) && isDigit(s[j]) {
+		j++
+		digits++
+	}
+	if j < len(s) && s[j] == '.' {
+		j++
+		for j < len(s) && isDigit(s[j]) {
+			j++
+			digits++
+		}
+	}
+	if digits == 0 {
+		return 0, 0
+	}
+	j = exponent(s, j, 'e')
+	f, err := strconv.ParseFloat(s[i:j], 64)
+	if err != nil && !isRangeError(err) {
+		return 0, 0
+	}
+	return signed(f, neg), j
+}
+
+// exponent extends a number that ends at j over an exponent marked by
+// letter (e or p), if a complete one follows.
+func exponent(s string, j int, letter byte) int {
+	if j < len(s) && (s[j] == letter || s[j] == letter-'a'+'A') {
+		k := j + 1
+		if k < len(s) && (s[k] == '+' || s[k] == '-') {
+			k++
+		}
+		if k < len(s) && isDigit(s[k]) {
+			for k < len(s) && isDigit(s[k]) {
+				k++
+			}
+			return k
+		}
+	}
+	return j
+}
+
+// hexFloat parses the part of a C99 hex float after "0x".
+func hexFloat(s string) (float64, int) {
+	j, digits := 0, 0
+	for j < len(s) && isHexDigit(s[j]) {
+		j++
+		digits++
+	}
+	if j < len(s) && s[j] == '.' {
+		j++
+		for j < len(s) && isHexDigit(s[j]) {
+			j++
+			digits++
+		}
+	}
+	if digits == 0 {
+		return 0, 0
+	}
+	mant := s[:j]
+	k := exponent(s, j, 'p')
+	exp := "p0"
+	if k > j {
+		exp = s[j:k]
+	}
+	// Go's parser wants an exponent; it also allows underscores, which
+	// cannot be in mant or exp here.
+	f, err := strconv.ParseFloat("0x"+mant+exp, 64)
+	if err != nil && !isRangeError(err) {
+		return 0, 0
+	}
+	return f, k
+}
+
+func isRangeError(err error) bool {
+	ne, ok := err.(*strconv.NumError)
+	return ok && ne.Err == strconv.ErrRange
+}
+
+func signed(f float64, neg bool) float64 {
+	if neg {
+		return -f
+	}
+	return f
+}
+
+// strtoul parses as C's strtoul with a base from 2 to 36 and returns the
+// value and the length parsed (0 when there are no digits). Out of range
+// values saturate; a minus sign negates in unsigned arithmetic.
+func strtoul(s string, base int) (uint64, int) {
+	i := skipSpace(s, 0)
+	neg := false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	if base == 16 && i+2 < len(s) && s[i] == '0' && (s[i+1] == 'x' || s[i+1] == 'X') && isHexDigit(s[i+2]) {
+		i += 2
+	}
+	start := i
+	var v uint64
+	overflow := false
+	for ; i < len(s); i++ {
+		d := digitValue(s[i])
+		if d >= base {
+			break
+		}
+		hi, lo := mulAdd(v, uint64(base), uint64(d))
+		if hi != 0 {
+			overflow = true
+		}
+		v = lo
+	}
+	if i == start {
+		return 0, 0
+	}
+	if overflow {
+		return math.MaxUint64, i
+	}
+	if neg {
+		v = -v
+	}
+	return v, i
+}
+
+func mulAdd(v, m, a uint64) (hi, lo uint64) {
+	if v > (math.MaxUint64-a)/m {
+		return 1, 0
+	}
+	return 0, v*m + a
+}
+
+func digitValue(c byte) int {
+	switch {
+	case isDigit(c):
+		return int(c - '0')
+	case c >= 'a' && c <= 'z':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'Z':
+		return int(c-'A') + 10
+	}
+	return 99
+}

@@ -1,0 +1,238 @@
+package lualib
+
+import (
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// stringArgs lists, for the string functions kept from gopher-lua, what
+// Lua 5.1 checks of each argument, in order: s a string (a number turns
+// into its "%.14g" text), i a C int, n an integer, I and N optional ones,
+// r gsub's replacement, a anything. The wrapper checks and converts them
+// as Lua 5.1 does, with its error messages, then calls gopher-lua's code.
+var stringArgs = map[string]string{
+	"byte":    "sNN",
+	"find":    "ssNa",
+	"gmatch":  "ss",
+	"gsub":    "ssrI",
+	"len":     "s",
+	"match":   "ssN",
+	"rep":     "si",
+	"reverse": "s",
+	"sub":     "snN",
+}
+
+// openString replaces string.format, string.upper, string.lower and
+// string.char and wraps the rest of the library so its arguments are read
+// as Lua 5.1 reads them.
+func openString(L *lua.LState) {
+	t, ok := L.GetGlobal("string").(*lua.LTable)
+	if !ok {
+		return
+	}
+	for name, kinds := range stringArgs {
+		orig, ok := t.RawGetString(name).(*lua.LFunction)
+		if !ok || !orig.IsG {
+			continue
+		}
+		gfn, kinds := orig.GFunction, kinds
+		clampInit := name == "find" || name == "match"
+		t.RawSetString(name, L.NewFunction(func(L *lua.LState) int {
+			checkArgs(L, kinds)
+			if clampInit {
+				// Lua 5.1 starts a search past the end at the end, and
+				// finds the empty string where it starts.
+				n := int64(len(string(L.Get(1).(lua.LString))))
+				init := int64(1)
+				if !isNone(L, 3) {
+					init = int64(L.Get(3).(lua.LNumber))
+					if init > n+1 {
+						init = n + 1
+						L.Replace(3, lua.LNumber(init))
+					}
+				}
+				if name == "find" && L.Get(2).(lua.LString) == "" {
+					if init < 0 {
+						init += n + 1
+					}
+					init = max(init, 1)
+					L.Push(lua.LNumber(init))
+					L.Push(lua.LNumber(init - 1))
+					return 2
+				}
+			}
+			return gfn(L)
+		}))
+	}
+	setFuncs(L, t, map[string]lua.LGFunction{
+		"format": strFormat,
+		"upper":  func(L *lua.LState) int { return mapBytes(L, 'a', 'z', -32) },
+		"lower":  func(L *lua.LState) int { return mapBytes(L, 'A', 'Z', 32) },
+		"char":   strChar,
+	})
+}
+
+// checkArgs checks and converts the arguments as kinds says.
+func checkArgs(L *lua.LState, kinds string) {
+	for i := 0; i < len(kinds); i++ {
+		n := i + 1
+		switch kinds[i] {
+		case 's':
+			L.Replace(n, lua.LString(checkString(L, n)))
+		case 'i':
+			L.Replace(n, lua.LNumber(checkInt(L, n)))
+		case 'n':
+			L.Replace(n, lua.LNumber(checkInteger(L, n)))
+		case 'I':
+			if !isNone(L, n) {
+				L.Replace(n, lua.LNumber(checkInt(L, n)))
+			}
+		case 'N':
+			if !isNone(L, n) {
+				L.Replace(n, lua.LNumber(checkInteger(L, n)))
+			}
+		case 'r':
+			switch v := L.Get(n).(type) {
+			case lua.LNumber:
+				L.Replace(n, lua.LString(FormatNumber(float64(v))))
+			case lua.LString, *lua.LFunction, *lua.LTable:
+			default:
+				argError(L, n, "string/function/table expected")
+			}
+		}
+	}
+}
+
+// strChar is string.char: each argument a C int that must fit a byte.
+func strChar(L *lua.LState) int {
+	n := L.GetTop()
+	b := make([]byte, n)
+	for i := 1; i <= n; i++ {
+		c := checkInt(L, i)
+		if c < 0 || c > 255 {
+			argError(L, i, "invalid value")
+		}
+		b[i-1] = byte(c)
+	}
+	L.Push(lua.LString(b))
+	return 1
+}
+
+// mapBytes is string.upper or string.lower in the C locale: only ASCII
+// letters change, every other byte (UTF-8 included) stays as it is.
+func mapBytes(L *lua.LState, lo, hi byte, delta int) int {
+	s := checkString(L, 1)
+	b := []byte(s)
+	for i, c := range b {
+		if c >= lo && c <= hi {
+			b[i] = byte(int(c) + delta)
+		}
+	}
+	L.Push(lua.LString(b))
+	return 1
+}
+
+// formatFlags are the flags Lua 5.1's string.format lets through.
+const formatFlags = "-+ #0"
+
+// strFormat is Lua 5.1's string.format with glibc's printf behind it.
+func strFormat(L *lua.LState) int {
+	top := L.GetTop()
+	arg := 1
+	f := checkString(L, arg)
+	var b strings.Builder
+	for i := 0; i < len(f); {
+		c := f[i]
+		i++
+		if c != '%' {
+			b.WriteByte(c)
+			continue
+		}
+		if i < len(f) && f[i] == '%' {
+			b.WriteByte('%')
+			i++
+			continue
+		}
+		arg++
+		if arg > top {
+			argError(L, arg, "no value")
+		}
+		// The spec: at most 5 flag characters, then two digits of width
+		// and two of precision. C reads the format up to a NUL.
+		start := i
+		for i < len(f) && f[i] != 0 && strings.IndexByte(formatFlags, f[i]) >= 0 {
+			i++
+		}
+		if i-start >= len(formatFlags)+1 {
+			L.RaiseError("invalid format (repeated flags)")
+		}
+		i = skipDigits(f, i, 2)
+		if i < len(f) && f[i] == '.' {
+			i = skipDigits(f, i+1, 2)
+		}
+		if i < len(f) && isDigit(f[i]) {
+			L.RaiseError("invalid format (width or precision too long)")
+		}
+		sp := parseSpec(f[start:i])
+		conv := byte(0)
+		if i < len(f) {
+			conv = f[i]
+			i++
+		}
+		switch conv {
+		case 'c':
+			b.WriteString(cString(sp.pad("", "", string([]byte{byte(cInt32(checkNumber(L, arg)))}), false)))
+		case 'd', 'i':
+			b.WriteString(sp.signedInt(cInt64(checkNumber(L, arg))))
+		case 'o', 'u', 'x', 'X':
+			b.WriteString(sp.unsignedInt(cUint64(checkNumber(L, arg)), conv))
+		case 'e', 'E', 'f', 'g', 'G':
+			b.WriteString(sp.float(checkNumber(L, arg), conv))
+		case 'q':
+			addQuoted(&b, checkString(L, arg))
+		case 's':
+			s := checkString(L, arg)
+			if sp.prec < 0 && len(s) >= 100 {
+				b.WriteString(s) // Lua keeps a long string whole, NULs too
+			} else {
+				b.WriteString(sp.str(cString(s)))
+			}
+		default:
+			// C prints the option with %c; a NUL there ends the text.
+			opt := ""
+			if conv != 0 {
+				opt = string([]byte{conv})
+			}
+			L.RaiseError("invalid option '%%%s' to 'format'", opt)
+		}
+	}
+	L.Push(lua.LString(b.String()))
+	return 1
+}
+
+func skipDigits(s string, i, most int) int {
+	for n := 0; n < most && i < len(s) && isDigit(s[i]); n++ {
+		i++
+	}
+	return i
+}
+
+// addQuoted is the %q conversion: a string Lua can read back.
+func addQuoted(b *strings.Builder, s string) {
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"', '\\', '\n':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '\r':
+			b.WriteString("\\r")
+		case 0:
+			b.WriteString("\\000")
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+}
