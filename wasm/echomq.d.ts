@@ -9,7 +9,7 @@
 // logic) and wasm/main_js.go (the bridge); wasm/echomq.test.mjs checks it
 // under Node against the built module.
 
-/** One Redis reply, as a client sees it over RESP2. */
+/** One Redis reply, as a client sees it: RESP2 kinds, and RESP3 ones after HELLO 3. */
 export type Reply =
   | { type: "status"; value: string }
   | { type: "error"; value: string }
@@ -22,7 +22,16 @@ export type Reply =
    */
   | { type: "bulk"; value: string; base64?: string }
   | { type: "nil"; value: null }
-  | { type: "array"; value: Reply[] };
+  | { type: "array"; value: Reply[] }
+  // RESP3, after exec(["HELLO", "3"]) (the console's connection only: the
+  // handles keep their own RESP2 connection):
+  | { type: "map"; value: { key: Reply; value: Reply }[] }
+  | { type: "set"; value: Reply[] }
+  /** As the server printed it: "1.5", "inf". */
+  | { type: "double"; value: string }
+  | { type: "bool"; value: boolean }
+  | { type: "bignum"; value: string }
+  | { type: "verbatim"; value: string; format: string; base64?: string };
 
 export interface ArgsError { error: "args"; message: string }
 export interface InternalError { error: "internal"; message: string }

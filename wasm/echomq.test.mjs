@@ -115,6 +115,22 @@ test("exec speaks Reply for every reply type", () => {
   assert.equal(bin.base64, "/wBB");
 });
 
+test("HELLO 3 switches the console to RESP3 and leaves the handles alone", () => {
+  fresh();
+  const hello = echomq.exec(["HELLO", "3"]);
+  assert.equal(hello.type, "map");
+  assert.deepEqual(hello.value.find((p) => p.key.value === "proto").value, { type: "int", value: "3" });
+  echomq.exec(["HSET", "h", "a", "1"]);
+  assert.deepEqual(echomq.exec(["HGETALL", "h"]),
+    { type: "map", value: [{ key: { type: "bulk", value: "a" }, value: { type: "bulk", value: "1" } }] });
+  assert.deepEqual(echomq.exec(["EVAL", "return {double=1.5}", "0"]), { type: "double", value: "1.5" });
+  assert.equal(echomq.enqueue(Q, "JOB-1", "{}").verdict, "enqueued");
+  assert.equal(echomq.claim(Q, 1000).id, "JOB-1");
+  assert.equal(echomq.snapshot(Q).active.length, 1);
+  echomq.exec(["HELLO", "2"]);
+  assert.deepEqual(echomq.exec(["EVAL", "return {double=1.5}", "0"]), { type: "bulk", value: "1.5" });
+});
+
 test("a script that never ends is stopped with a clear error, and the engine keeps serving", () => {
   fresh();
   const started = Date.now();

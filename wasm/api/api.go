@@ -40,7 +40,9 @@ type Playground struct {
 // New returns a playground with a fresh engine.
 func New() *Playground {
 	e := engine.New()
-	return &Playground{engine: e, jobs: emq.NewJobs(e)}
+	// The handles get a connection of their own, as an application would:
+	// a learner's exec(["HELLO", "3"]) changes only the console's replies.
+	return &Playground{engine: e, jobs: emq.NewJobs(e.NewClient())}
 }
 
 // Engine is the engine under the API, for tests and benchmarks.
@@ -320,13 +322,31 @@ func replyJSON(r resp.Reply) Object {
 			elems[i] = replyJSON(e)
 		}
 		return Object{"type": "array", "value": elems}
-	case resp.Bulk:
-		o := Object{"type": "bulk", "value": r.Str}
+	case resp.Bulk, resp.Verbatim:
+		o := Object{"type": string(r.Kind), "value": r.Str}
+		if r.Kind == resp.Verbatim {
+			o["format"] = r.Format
+		}
 		if !utf8.ValidString(r.Str) {
 			o["base64"] = base64.StdEncoding.EncodeToString([]byte(r.Str))
 		}
 		return o
+	case resp.Set:
+		elems := make([]Object, len(r.Elems))
+		for i, e := range r.Elems {
+			elems[i] = replyJSON(e)
+		}
+		return Object{"type": "set", "value": elems}
+	case resp.Map:
+		pairs := make([]Object, 0, len(r.Elems)/2)
+		for i := 0; i+1 < len(r.Elems); i += 2 {
+			pairs = append(pairs, Object{"key": replyJSON(r.Elems[i]), "value": replyJSON(r.Elems[i+1])})
+		}
+		return Object{"type": "map", "value": pairs}
+	case resp.Bool:
+		return Object{"type": "bool", "value": r.Int != 0}
 	}
+	// status, error, double and bignum carry their text.
 	return Object{"type": string(r.Kind), "value": r.Str}
 }
 

@@ -5,6 +5,7 @@ import (
 
 	glua "github.com/yuin/gopher-lua"
 
+	"echomq.dev/playground/wasm/lualib"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -16,16 +17,26 @@ const maxReplyDepth = 7995
 
 // luaToReply converts what a script returns into a reply, by Redis's rules:
 // a number becomes an integer (truncated), a string a bulk string, true the
-// integer 1, false and nil a null; a table with an err or ok string field an
-// error or status reply, and any other table an array of its elements from
-// index 1 up to the first nil.
-func luaToReply(v glua.LValue, depth int) resp.Reply {
+// integer 1, false and nil a null (with redis.setresp(3), booleans become
+// RESP3 booleans); a table with an err or ok string field an error or status
+// reply, with a double, map, set, big_number or verbatim_string field the
+// RESP3 reply of that kind, and any other table an array of its elements
+// from index 1 up to the first nil. The reply is RESP3-shaped; forProtocol
+// lowers it for a RESP2 client.
+func luaToReply(v glua.LValue, depth int, resp3 bool) resp.Reply {
 	switch v := v.(type) {
 	case glua.LNumber:
 		return resp.IntReply(truncate(float64(v)))
 	case glua.LString:
 		return resp.BulkReply(string(v))
 	case glua.LBool:
+		if resp3 {
+			b := resp.Reply{Kind: resp.Bool}
+			if v {
+				b.Int = 1
+			}
+			return b
+		}
 		if v {
 			return resp.IntReply(1)
 		}
@@ -40,13 +51,38 @@ func luaToReply(v glua.LValue, depth int) resp.Reply {
 		if depth >= maxReplyDepth {
 			return resp.ErrorReply("ERR reached lua stack limit")
 		}
+		if d, ok := v.RawGetString("double").(glua.LNumber); ok {
+			return resp.Reply{Kind: resp.Double, Str: resp.FormatDouble(float64(d))}
+		}
+		if m, ok := v.RawGetString("map").(*glua.LTable); ok {
+			var elems []resp.Reply
+			for _, kv := range lualib.Pairs(m) {
+				elems = append(elems, luaToReply(kv[0], depth+1, resp3), luaToReply(kv[1], depth+1, resp3))
+			}
+			return resp.Reply{Kind: resp.Map, Elems: elems}
+		}
+		if set, ok := v.RawGetString("set").(*glua.LTable); ok {
+			var elems []resp.Reply
+			for _, kv := range lualib.Pairs(set) {
+				elems = append(elems, luaToReply(kv[0], depth+1, resp3))
+			}
+			return resp.Reply{Kind: resp.Set, Elems: elems}
+		}
+		if n, ok := v.RawGetString("big_number").(glua.LString); ok {
+			return resp.Reply{Kind: resp.BigNumber, Str: string(n)}
+		}
+		if vs, ok := v.RawGetString("verbatim_string").(*glua.LTable); ok {
+			format, _ := vs.RawGetString("format").(glua.LString)
+			text, _ := vs.RawGetString("string").(glua.LString)
+			return resp.Reply{Kind: resp.Verbatim, Format: string(format), Str: string(text)}
+		}
 		var elems []resp.Reply
 		for i := 1; ; i++ {
 			e := v.RawGetInt(i)
 			if e == glua.LNil {
 				break
 			}
-			elems = append(elems, luaToReply(e, depth+1))
+			elems = append(elems, luaToReply(e, depth+1, resp3))
 		}
 		return resp.ArrayReply(elems...)
 	}
@@ -64,28 +100,61 @@ func truncate(f float64) int64 {
 }
 
 // replyToLua converts a command's reply into the value redis.call returns:
-// an integer becomes a number, a bulk string a string, a null false, an
-// array a table, a status {ok=...} and an error (inside an array) {err=...}.
-func replyToLua(L *glua.LState, r resp.Reply) glua.LValue {
+// an integer becomes a number, a bulk string a string, a null false (nil
+// under RESP3), an array a table, a status {ok=...} and an error (inside an
+// array) {err=...}. Under RESP3 a map becomes {map={k=v}}, a set
+// {set={m=true}}, a double {double=n}, a boolean true or false, a big
+// number {big_number=s} and a verbatim string {verbatim_string={format=,
+// string=}}.
+func replyToLua(L *glua.LState, r resp.Reply, resp3 bool) glua.LValue {
+	wrap := func(field string, v glua.LValue) *glua.LTable {
+		t := L.CreateTable(0, 1)
+		t.RawSetString(field, v)
+		return t
+	}
 	switch r.Kind {
 	case resp.Int:
 		return glua.LNumber(r.Int)
 	case resp.Bulk:
 		return glua.LString(r.Str)
 	case resp.Status:
-		t := L.CreateTable(0, 1)
-		t.RawSetString("ok", glua.LString(r.Str))
-		return t
+		return wrap("ok", glua.LString(r.Str))
 	case resp.Error:
-		t := L.CreateTable(0, 1)
-		t.RawSetString("err", glua.LString(r.Str))
-		return t
+		return wrap("err", glua.LString(r.Str))
 	case resp.Array:
 		t := L.CreateTable(len(r.Elems), 0)
 		for i, e := range r.Elems {
-			t.RawSetInt(i+1, replyToLua(L, e))
+			t.RawSetInt(i+1, replyToLua(L, e, resp3))
 		}
 		return t
+	case resp.Map:
+		m := L.CreateTable(0, len(r.Elems)/2)
+		for i := 0; i+1 < len(r.Elems); i += 2 {
+			m.RawSet(replyToLua(L, r.Elems[i], resp3), replyToLua(L, r.Elems[i+1], resp3))
+		}
+		return wrap("map", m)
+	case resp.Set:
+		m := L.CreateTable(0, len(r.Elems))
+		for _, e := range r.Elems {
+			m.RawSet(replyToLua(L, e, resp3), glua.LTrue)
+		}
+		return wrap("set", m)
+	case resp.Double:
+		f, _ := lualib.StringToNumber(r.Str)
+		return wrap("double", glua.LNumber(f))
+	case resp.Bool:
+		return glua.LBool(r.Int != 0)
+	case resp.BigNumber:
+		return wrap("big_number", glua.LString(r.Str))
+	case resp.Verbatim:
+		v := L.CreateTable(0, 2)
+		v.RawSetString("format", glua.LString(r.Format))
+		v.RawSetString("string", glua.LString(r.Str))
+		return wrap("verbatim_string", v)
+	case resp.Nil:
+		if resp3 {
+			return glua.LNil
+		}
 	}
 	return glua.LFalse
 }

@@ -28,19 +28,20 @@ import (
 // purpose (SetNow, Advance) and never by itself.
 const Start int64 = 1767225600000
 
-// Engine is one in-memory Redis server with one client. It is safe for
-// concurrent use: every command and every script runs under one lock, so a
-// script is atomic to every other caller, as in Redis.
+// Engine is one in-memory Redis server. It is safe for concurrent use:
+// every command and every script runs under one lock, so a script is atomic
+// to every other caller, as in Redis.
 type Engine struct {
-	mu     sync.Mutex
-	m      *miniredis.Miniredis
-	srv    *server.Server
-	client *server.Peer // the learner's (and the handles') connection
-	script *server.Peer // the fake client scripts call through, as in Redis
-	watch  *server.Peer // reads the keyspace for traces and views
-	out    bytes.Buffer // where both peers write their RESP
-	now    int64        // server clock, Unix ms
-	runner *runner
+	mu      sync.Mutex
+	m       *miniredis.Miniredis
+	srv     *server.Server
+	console *Client      // the connection Do and Exec speak on
+	clients []*Client    // every connection, so Reset can reset them
+	script  *server.Peer // the fake client scripts call through, as in Redis
+	watch   *server.Peer // reads the keyspace for traces and views
+	out     bytes.Buffer // where both peers write their RESP
+	now     int64        // server clock, Unix ms
+	runner  *runner
 
 	// hashOrder is each hash's field order, which miniredis does not keep
 	// (see fixups_hash.go).
@@ -52,8 +53,36 @@ type Engine struct {
 func New() *Engine {
 	e := &Engine{}
 	e.runner = newRunner(e)
+	e.console = e.NewClient()
 	e.reset()
 	return e
+}
+
+// Client is one connection to the engine. Like a Redis connection it has
+// its own protocol (RESP2, or RESP3 after HELLO 3) and selected database,
+// so a learner's console switching to RESP3 does not change the replies
+// the handles read on theirs.
+type Client struct {
+	e    *Engine
+	peer *server.Peer
+}
+
+// NewClient opens another connection to the engine.
+func (e *Engine) NewClient() *Client {
+	c := &Client{e: e, peer: server.NewPeer(bufio.NewWriter(&e.out))}
+	e.mu.Lock()
+	e.clients = append(e.clients, c)
+	e.mu.Unlock()
+	return c
+}
+
+// Do runs one command on this connection. The error is always nil: it is
+// there so that a Client is a connection like any other (see the Conn
+// interface of the handles).
+func (c *Client) Do(args ...string) (resp.Reply, error) {
+	c.e.mu.Lock()
+	defer c.e.mu.Unlock()
+	return c.e.do(c.peer, args), nil
 }
 
 func (e *Engine) reset() {
@@ -72,7 +101,9 @@ func (e *Engine) reset() {
 	// Key TTLs follow the server clock, so PEXPIRE and Advance agree.
 	e.m.ClockTTL(true)
 	w := bufio.NewWriter(&e.out)
-	e.client = server.NewPeer(w)
+	for _, c := range e.clients {
+		c.peer.Ctx, c.peer.Resp3 = nil, false // a fresh server has no session state
+	}
 	e.script = server.NewPeer(w)
 	e.watch = server.NewPeer(w)
 	e.setClock(Start)
@@ -117,13 +148,10 @@ func (e *Engine) setClock(ms int64) {
 	e.m.SetTime(time.UnixMilli(ms).UTC())
 }
 
-// Do runs one command as a client would send it and returns the reply.
-// The error is always nil: it is there so that an Engine is a connection
-// like any other (see the Conn interfaces of the handles).
+// Do runs one command on the engine's own connection, as a client would
+// send it, and returns the reply. The error is always nil.
 func (e *Engine) Do(args ...string) (resp.Reply, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.do(args), nil
+	return e.console.Do(args...)
 }
 
 // Exec is Do for callers that have no use for the error.
@@ -132,21 +160,23 @@ func (e *Engine) Exec(args ...string) resp.Reply {
 	return r
 }
 
-func (e *Engine) do(args []string) resp.Reply {
+func (e *Engine) do(peer *server.Peer, args []string) resp.Reply {
 	if len(args) == 0 {
 		return resp.ErrorReply("ERR empty command")
 	}
 	name := strings.ToUpper(args[0])
 	switch name {
 	case "EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO":
-		return e.runner.eval(name, args[1:])
+		return e.runner.eval(peer.Resp3, name, args[1:])
+	case "HELLO":
+		return hello(peer, args)
 	case "SCRIPT":
 		return e.runner.scriptCommand(args[1:])
 	}
 	if msg, refused := refusedFromClient[name]; refused && (name != "XREAD" && name != "XREADGROUP" || hasBlockOption(args)) {
 		return resp.ErrorReply(msg)
 	}
-	return e.dispatch(e.client, args)
+	return e.dispatch(peer, args)
 }
 
 // dispatch hands one command to miniredis on peer and returns its reply.
@@ -219,7 +249,7 @@ var refusedFromClient = func() map[string]string {
 	for _, c := range []string{"MULTI", "EXEC", "DISCARD", "WATCH", "UNWATCH"} {
 		m[c] = tx
 	}
-	for _, c := range []string{"SHUTDOWN", "QUIT", "RESET", "HELLO", "DEBUG", "FUNCTION", "FCALL", "FCALL_RO"} {
+	for _, c := range []string{"SHUTDOWN", "QUIT", "RESET", "DEBUG", "FUNCTION", "FCALL", "FCALL_RO"} {
 		m[c] = "ERR " + strings.ToLower(c) + " is not available in the playground"
 	}
 	return m

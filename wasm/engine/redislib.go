@@ -36,9 +36,11 @@ func (r *runner) redisTable(L *glua.LState) *glua.LTable {
 			return 0
 		},
 		"setresp": func(L *glua.LState) int {
-			if v := L.CheckInt(1); v != 2 && v != 3 {
+			v := L.CheckInt(1)
+			if v != 2 && v != 3 {
 				L.RaiseError("RESP version must be 2 or 3.")
 			}
+			r.setResp(v == 3)
 			return 0
 		},
 		"set_repl":           func(L *glua.LState) int { return 0 },
@@ -86,7 +88,7 @@ func (r *runner) call(L *glua.LState, raise bool) int {
 		L.Error(glua.LString(rep.reply.Str), 0)
 		return 0
 	}
-	L.Push(replyToLua(L, rep.reply))
+	L.Push(replyToLua(L, rep.reply, r.resp3))
 	return 1
 }
 

@@ -46,6 +46,7 @@ type runner struct {
 	// State of the script that is running.
 	running  *compiled
 	readOnly bool
+	resp3    bool    // the script called redis.setresp(3)
 	callErr  string  // the last error redis.call raised, kept verbatim
 	errLine  int     // script line of the error being raised
 	trace    *tracer // non-nil during a traced run
@@ -131,7 +132,7 @@ func (r *runner) newState() *glua.LState {
 }
 
 // eval serves EVAL, EVALSHA and their _RO forms.
-func (r *runner) eval(cmd string, args []string) resp.Reply {
+func (r *runner) eval(resp3 bool, cmd string, args []string) resp.Reply {
 	if len(args) < 2 {
 		return resp.Errorf("ERR wrong number of arguments for '%s' command", strings.ToLower(cmd))
 	}
@@ -162,7 +163,7 @@ func (r *runner) eval(cmd string, args []string) resp.Reply {
 	if ro && c.flags.shebang && !c.flags.noWrites {
 		return resp.ErrorReply("ERR Can not execute a script with write flag using *_ro command.")
 	}
-	return r.run(c, keys, argv, ro || c.flags.noWrites, nil)
+	return forProtocol(r.run(c, keys, argv, ro || c.flags.noWrites, nil), resp3)
 }
 
 // scriptCommand serves SCRIPT LOAD, EXISTS, FLUSH and KILL.
@@ -285,12 +286,14 @@ func (r *runner) run(c *compiled, keys, argv []string, readOnly bool, t *tracer)
 	L.G.Global.RawSetString("KEYS", stringTable(L, keys))
 	L.G.Global.RawSetString("ARGV", stringTable(L, argv))
 	r.running, r.readOnly, r.callErr, r.errLine, r.trace = c, readOnly, "", 0, t
+	r.setResp(false)
 	if t != nil {
 		r.budget.onTick = func() { t.tick(L) }
 	}
 	r.budget.arm(Budget)
 	defer func() {
 		r.budget.disarm()
+		r.setResp(false)
 		r.running, r.trace, r.budget.onTick = nil, nil, nil
 		L.SetTop(0)
 	}()
@@ -302,7 +305,7 @@ func (r *runner) run(c *compiled, keys, argv []string, readOnly bool, t *tracer)
 	if err := L.PCall(0, 1, r.onErr); err != nil {
 		return r.errorReply(c, err)
 	}
-	rep := luaToReply(L.Get(-1), 0)
+	rep := luaToReply(L.Get(-1), 0, r.resp3)
 	if t != nil {
 		t.finish()
 	}
@@ -469,4 +472,12 @@ func (r *runner) budgetCoroutines(L *glua.LState) {
 		}))
 		return 1
 	}))
+}
+
+// setResp is redis.setresp: with RESP3 on, redis.call hands the script
+// RESP3 replies (maps, sets, doubles, booleans, nil for a null) and a
+// boolean the script returns is a RESP3 boolean.
+func (r *runner) setResp(resp3 bool) {
+	r.resp3 = resp3
+	r.e.script.Resp3 = resp3
 }

@@ -298,3 +298,8 @@ func (t *luaTable) order() []int {
 	}
 	return out
 }
+
+// Pairs lists t's key/value pairs in the order Redis's Lua would give them
+// to next(): what the engine uses when a script returns {map = t} or
+// {set = t} and the reply must list their members in Redis's order.
+func Pairs(t *lua.LTable) [][2]lua.LValue { return luaOrder(t) }

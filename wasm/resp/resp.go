@@ -27,16 +27,26 @@ const (
 	Bulk   Kind = "bulk"
 	Nil    Kind = "nil"
 	Array  Kind = "array"
+
+	// RESP3 kinds, which a client gets after HELLO 3 (and a script after
+	// redis.setresp(3)). A RESP3 null is Nil, like RESP2's two nulls.
+	Map       Kind = "map"      // Elems alternate key, value
+	Set       Kind = "set"      // Elems are the members
+	Double    Kind = "double"   // Str is the number as the server printed it
+	Bool      Kind = "bool"     // Int is 1 or 0
+	BigNumber Kind = "bignum"   // Str is the digits
+	Verbatim  Kind = "verbatim" // Str is the text, Format its three-letter format
 )
 
 // Reply is one Redis reply. Str holds the text of a status, error or bulk
 // reply; Int the value of an integer reply; Elems the elements of an array.
 // A RESP2 null bulk and null array are both Nil, as a client sees them.
 type Reply struct {
-	Kind  Kind
-	Str   string
-	Int   int64
-	Elems []Reply
+	Kind   Kind
+	Str    string
+	Int    int64
+	Elems  []Reply
+	Format string // of a Verbatim reply: "txt" or "mkd"
 }
 
 // Constructors, so call sites read like the reply they build.
@@ -80,7 +90,7 @@ func (r Reply) Strings() ([]string, bool) {
 
 // Equal reports whether two replies are the same, element by element.
 func (r Reply) Equal(o Reply) bool {
-	if r.Kind != o.Kind || r.Str != o.Str || r.Int != o.Int || len(r.Elems) != len(o.Elems) {
+	if r.Kind != o.Kind || r.Str != o.Str || r.Int != o.Int || r.Format != o.Format || len(r.Elems) != len(o.Elems) {
 		return false
 	}
 	for i := range r.Elems {
@@ -111,26 +121,64 @@ func (r Reply) format(b *strings.Builder, indent string) {
 		b.WriteString(strconv.Quote(r.Str))
 	case Nil:
 		b.WriteString("(nil)")
-	case Array:
+	case Array, Set:
 		if len(r.Elems) == 0 {
-			b.WriteString("(empty array)")
+			if r.Kind == Set {
+				b.WriteString("(empty set)")
+			} else {
+				b.WriteString("(empty array)")
+			}
 			return
+		}
+		mark := ")"
+		if r.Kind == Set {
+			mark = "~"
 		}
 		width := len(strconv.Itoa(len(r.Elems)))
 		for i, e := range r.Elems {
 			if i > 0 {
 				b.WriteString("\n" + indent)
 			}
-			prefix := fmt.Sprintf("%*d) ", width, i+1)
+			prefix := fmt.Sprintf("%*d%s ", width, i+1, mark)
 			b.WriteString(prefix)
 			e.format(b, indent+strings.Repeat(" ", len(prefix)))
 		}
+	case Map:
+		if len(r.Elems) == 0 {
+			b.WriteString("(empty hash)")
+			return
+		}
+		n := len(r.Elems) / 2
+		width := len(strconv.Itoa(n))
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b.WriteString("\n" + indent)
+			}
+			prefix := fmt.Sprintf("%*d# ", width, i+1)
+			b.WriteString(prefix)
+			r.Elems[2*i].format(b, indent+strings.Repeat(" ", len(prefix)))
+			b.WriteString(" => ")
+			r.Elems[2*i+1].format(b, indent+strings.Repeat(" ", len(prefix)+4))
+		}
+	case Double:
+		b.WriteString("(double) " + r.Str)
+	case Bool:
+		if r.Int != 0 {
+			b.WriteString("(true)")
+		} else {
+			b.WriteString("(false)")
+		}
+	case BigNumber:
+		b.WriteString("(big number) " + r.Str)
+	case Verbatim:
+		b.WriteString(strconv.Quote(r.Str))
 	default:
 		b.WriteString("(unknown reply)")
 	}
 }
 
-// Append writes r to buf in RESP2.
+// Append writes r to buf: in RESP2 for the RESP2 kinds, in RESP3 for the
+// others. (A Nil is written as RESP2's null bulk string.)
 func Append(buf []byte, r Reply) []byte {
 	switch r.Kind {
 	case Status:
@@ -142,12 +190,32 @@ func Append(buf []byte, r Reply) []byte {
 	case Bulk:
 		buf = append(strconv.AppendInt(append(buf, '$'), int64(len(r.Str)), 10), '\r', '\n')
 		return append(append(buf, r.Str...), '\r', '\n')
-	case Array:
-		buf = append(strconv.AppendInt(append(buf, '*'), int64(len(r.Elems)), 10), '\r', '\n')
+	case Array, Set, Map:
+		mark, n := byte('*'), len(r.Elems)
+		switch r.Kind {
+		case Set:
+			mark = '~'
+		case Map:
+			mark, n = '%', n/2
+		}
+		buf = append(strconv.AppendInt(append(buf, mark), int64(n), 10), '\r', '\n')
 		for _, e := range r.Elems {
 			buf = Append(buf, e)
 		}
 		return buf
+	case Double:
+		return append(append(append(buf, ','), r.Str...), '\r', '\n')
+	case BigNumber:
+		return append(append(append(buf, '('), r.Str...), '\r', '\n')
+	case Bool:
+		if r.Int != 0 {
+			return append(buf, "#t\r\n"...)
+		}
+		return append(buf, "#f\r\n"...)
+	case Verbatim:
+		text := r.Format + ":" + r.Str
+		buf = append(strconv.AppendInt(append(buf, '='), int64(len(text)), 10), '\r', '\n')
+		return append(append(buf, text...), '\r', '\n')
 	default:
 		return append(buf, "$-1\r\n"...)
 	}
@@ -216,13 +284,20 @@ func parseAt(b []byte, i int) (Reply, int, error) {
 			return Reply{}, 0, fmt.Errorf("%w: bulk not terminated", ErrProtocol)
 		}
 		return BulkReply(string(b[next : next+n])), next + n + 2, nil
-	case '*':
+	case '*', '~', '%', '>':
 		n, err := strconv.Atoi(body)
 		if err != nil || n < -1 {
-			return Reply{}, 0, fmt.Errorf("%w: bad array length %q", ErrProtocol, body)
+			return Reply{}, 0, fmt.Errorf("%w: bad aggregate length %q", ErrProtocol, body)
 		}
 		if n == -1 {
 			return NilReply(), next, nil
+		}
+		kind := Array
+		switch line[0] {
+		case '~':
+			kind = Set
+		case '%':
+			kind, n = Map, 2*n
 		}
 		elems := make([]Reply, n)
 		for k := range elems {
@@ -230,7 +305,29 @@ func parseAt(b []byte, i int) (Reply, int, error) {
 				return Reply{}, 0, err
 			}
 		}
-		return Reply{Kind: Array, Elems: elems}, next, nil
+		return Reply{Kind: kind, Elems: elems}, next, nil
+	case '_':
+		return NilReply(), next, nil
+	case ',':
+		return Reply{Kind: Double, Str: body}, next, nil
+	case '(':
+		return Reply{Kind: BigNumber, Str: body}, next, nil
+	case '#':
+		if body != "t" && body != "f" {
+			return Reply{}, 0, fmt.Errorf("%w: bad boolean %q", ErrProtocol, body)
+		}
+		r := Reply{Kind: Bool}
+		if body == "t" {
+			r.Int = 1
+		}
+		return r, next, nil
+	case '=':
+		n, err := strconv.Atoi(body)
+		if err != nil || n < 4 || next+n+2 > len(b) {
+			return Reply{}, 0, fmt.Errorf("%w: bad verbatim string", ErrProtocol)
+		}
+		text := string(b[next : next+n])
+		return Reply{Kind: Verbatim, Format: text[:3], Str: text[4:]}, next + n + 2, nil
 	}
 	return Reply{}, 0, fmt.Errorf("%w: unexpected type byte %q", ErrProtocol, line[0])
 }
@@ -273,13 +370,20 @@ func Read(r *bufio.Reader) (Reply, error) {
 			return Reply{}, fmt.Errorf("%w: bulk not terminated", ErrProtocol)
 		}
 		return BulkReply(string(data[:n])), nil
-	case '*':
+	case '*', '~', '%', '>':
 		n, err := strconv.Atoi(body)
 		if err != nil || n < -1 {
-			return Reply{}, fmt.Errorf("%w: bad array length %q", ErrProtocol, body)
+			return Reply{}, fmt.Errorf("%w: bad aggregate length %q", ErrProtocol, body)
 		}
 		if n == -1 {
 			return NilReply(), nil
+		}
+		kind := Array
+		switch line[0] {
+		case '~':
+			kind = Set
+		case '%':
+			kind, n = Map, 2*n
 		}
 		elems := make([]Reply, n)
 		for i := range elems {
@@ -287,7 +391,32 @@ func Read(r *bufio.Reader) (Reply, error) {
 				return Reply{}, err
 			}
 		}
-		return Reply{Kind: Array, Elems: elems}, nil
+		return Reply{Kind: kind, Elems: elems}, nil
+	case '_':
+		return NilReply(), nil
+	case ',':
+		return Reply{Kind: Double, Str: body}, nil
+	case '(':
+		return Reply{Kind: BigNumber, Str: body}, nil
+	case '#':
+		if body != "t" && body != "f" {
+			return Reply{}, fmt.Errorf("%w: bad boolean %q", ErrProtocol, body)
+		}
+		rep := Reply{Kind: Bool}
+		if body == "t" {
+			rep.Int = 1
+		}
+		return rep, nil
+	case '=':
+		n, err := strconv.Atoi(body)
+		if err != nil || n < 4 {
+			return Reply{}, fmt.Errorf("%w: bad verbatim string", ErrProtocol)
+		}
+		data := make([]byte, n+2)
+		if _, err := io.ReadFull(r, data); err != nil {
+			return Reply{}, err
+		}
+		return Reply{Kind: Verbatim, Format: string(data[:3]), Str: string(data[4:n])}, nil
 	}
 	return Reply{}, fmt.Errorf("%w: unexpected type byte %q", ErrProtocol, line[0])
 }

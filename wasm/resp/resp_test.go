@@ -17,6 +17,13 @@ func TestAppendThenParseGivesTheSameReply(t *testing.T) {
 		NilReply(),
 		ArrayReply(),
 		ArrayReply(IntReply(1), ArrayReply(BulkReply("x"), NilReply())),
+		{Kind: Map, Elems: []Reply{BulkReply("a"), IntReply(1)}},
+		{Kind: Set, Elems: []Reply{BulkReply("x")}},
+		{Kind: Double, Str: "1.5"},
+		{Kind: Bool, Int: 1},
+		{Kind: Bool},
+		{Kind: BigNumber, Str: "123"},
+		{Kind: Verbatim, Format: "txt", Str: "hi"},
 	} {
 		got, err := Parse(Append(nil, r))
 		if err != nil || !got.Equal(r) {

@@ -1,0 +1,67 @@
+package engine
+
+import (
+	"strconv"
+
+	"github.com/alicebob/miniredis/v2/server"
+
+	"echomq.dev/playground/wasm/resp"
+)
+
+// hello serves HELLO [protover]: it switches the connection to RESP2 or
+// RESP3 and describes the server, as Redis 7.0 does. (Authentication and
+// SETNAME options have nothing to act on in the playground and are
+// refused with Redis's syntax error.)
+func hello(peer *server.Peer, args []string) resp.Reply {
+	proto := 2
+	if peer.Resp3 {
+		proto = 3
+	}
+	if len(args) > 1 {
+		v, err := strconv.ParseInt(args[1], 10, 64)
+		if err != nil {
+			return resp.ErrorReply("ERR Protocol version is not an integer or out of range")
+		}
+		if v != 2 && v != 3 {
+			return resp.ErrorReply("NOPROTO unsupported protocol version")
+		}
+		proto = int(v)
+		if len(args) > 2 {
+			return resp.Errorf("ERR Syntax error in HELLO option '%s'", args[2])
+		}
+	}
+	peer.Resp3 = proto == 3
+	info := []resp.Reply{
+		resp.BulkReply("server"), resp.BulkReply("redis"),
+		resp.BulkReply("version"), resp.BulkReply(RedisVersion),
+		resp.BulkReply("proto"), resp.IntReply(int64(proto)),
+		resp.BulkReply("id"), resp.IntReply(1),
+		resp.BulkReply("mode"), resp.BulkReply("standalone"),
+		resp.BulkReply("role"), resp.BulkReply("master"),
+		resp.BulkReply("modules"), resp.ArrayReply(),
+	}
+	return forProtocol(resp.Reply{Kind: resp.Map, Elems: info}, peer.Resp3)
+}
+
+// forProtocol turns a reply into what a client on the given protocol
+// receives: RESP3 kinds as they are, or, for RESP2, a map and a set as a
+// flat array, a double, big number and verbatim string as a bulk string,
+// and a boolean as 1 or 0.
+func forProtocol(r resp.Reply, resp3 bool) resp.Reply {
+	if resp3 {
+		return r
+	}
+	switch r.Kind {
+	case resp.Map, resp.Set, resp.Array:
+		elems := make([]resp.Reply, len(r.Elems))
+		for i, e := range r.Elems {
+			elems[i] = forProtocol(e, false)
+		}
+		return resp.ArrayReply(elems...)
+	case resp.Double, resp.BigNumber, resp.Verbatim:
+		return resp.BulkReply(r.Str)
+	case resp.Bool:
+		return resp.IntReply(r.Int)
+	}
+	return r
+}
