@@ -231,17 +231,18 @@ func hasBlockOption(args []string) bool {
 	return false
 }
 
-// refusedFromClient lists commands one in-memory client cannot use. They
-// would wait for a second client that does not exist (blocking pops, pub/sub,
-// MONITOR) or would stop the server under the page. Each gets an error that
+// refusedFromClient lists commands the playground's clients cannot use.
+// They would wait for another client's write that cannot come while the
+// engine is busy waiting (blocking pops, pub/sub, MONITOR), or would stop
+// the server under the page. Each gets an error that
 // says why, instead of a tab that hangs.
 var refusedFromClient = func() map[string]string {
 	m := map[string]string{}
-	blocking := "ERR the playground has a single client, so a blocking command would wait forever; use the non-blocking form"
+	blocking := "ERR a blocking command would wait forever here: in the playground no other client can write while it waits; use the non-blocking form"
 	for _, c := range []string{"BLPOP", "BRPOP", "BRPOPLPUSH", "BLMOVE", "BLMPOP", "BZPOPMIN", "BZPOPMAX", "BZMPOP", "XREAD", "XREADGROUP", "WAIT", "WAITAOF"} {
 		m[c] = blocking
 	}
-	pubsub := "ERR the playground has a single client, so pub/sub has nobody to talk to"
+	pubsub := "ERR pub/sub is not available in the playground: a subscribed connection has nobody to hear from"
 	for _, c := range []string{"SUBSCRIBE", "PSUBSCRIBE", "SSUBSCRIBE", "UNSUBSCRIBE", "PUNSUBSCRIBE", "SUNSUBSCRIBE", "MONITOR"} {
 		m[c] = pubsub
 	}

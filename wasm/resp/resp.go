@@ -235,107 +235,36 @@ func AppendCommand(buf []byte, args []string) []byte {
 // ErrProtocol is returned for bytes that are not RESP.
 var ErrProtocol = errors.New("resp: protocol error")
 
-// Parse reads exactly one RESP2 reply from b. Trailing bytes are an error:
-// the engine writes one reply per command, so more means a bug. It works on
-// the slice directly, since it runs for every command the engine serves.
+// Parse reads exactly one reply from b. Trailing bytes are an error: the
+// engine writes one reply per command, so more means a bug. It works on the
+// slice directly, since it runs for every command the engine serves.
 func Parse(b []byte) (Reply, error) {
-	r, n, err := parseAt(b, 0)
+	src := &sliceSource{b: b}
+	r, err := decode(src)
 	if err != nil {
 		return Reply{}, err
 	}
-	if n != len(b) {
+	if src.i != len(b) {
 		return Reply{}, fmt.Errorf("%w: trailing bytes after reply", ErrProtocol)
 	}
 	return r, nil
 }
 
-// parseAt parses the reply that starts at b[i] and returns it with the
-// index just past it.
-func parseAt(b []byte, i int) (Reply, int, error) {
-	end := bytes.Index(b[i:], []byte("\r\n"))
-	if end < 0 {
-		return Reply{}, 0, fmt.Errorf("%w: line not terminated by CRLF", ErrProtocol)
-	}
-	if end == 0 {
-		return Reply{}, 0, fmt.Errorf("%w: empty line", ErrProtocol)
-	}
-	line, next := b[i:i+end], i+end+2
-	body := string(line[1:])
-	switch line[0] {
-	case '+':
-		return StatusReply(body), next, nil
-	case '-':
-		return ErrorReply(body), next, nil
-	case ':':
-		n, err := strconv.ParseInt(body, 10, 64)
-		if err != nil {
-			return Reply{}, 0, fmt.Errorf("%w: bad integer %q", ErrProtocol, body)
-		}
-		return IntReply(n), next, nil
-	case '$':
-		n, err := strconv.Atoi(body)
-		if err != nil || n < -1 {
-			return Reply{}, 0, fmt.Errorf("%w: bad bulk length %q", ErrProtocol, body)
-		}
-		if n == -1 {
-			return NilReply(), next, nil
-		}
-		if next+n+2 > len(b) || b[next+n] != '\r' || b[next+n+1] != '\n' {
-			return Reply{}, 0, fmt.Errorf("%w: bulk not terminated", ErrProtocol)
-		}
-		return BulkReply(string(b[next : next+n])), next + n + 2, nil
-	case '*', '~', '%', '>':
-		n, err := strconv.Atoi(body)
-		if err != nil || n < -1 {
-			return Reply{}, 0, fmt.Errorf("%w: bad aggregate length %q", ErrProtocol, body)
-		}
-		if n == -1 {
-			return NilReply(), next, nil
-		}
-		kind := Array
-		switch line[0] {
-		case '~':
-			kind = Set
-		case '%':
-			kind, n = Map, 2*n
-		}
-		elems := make([]Reply, n)
-		for k := range elems {
-			if elems[k], next, err = parseAt(b, next); err != nil {
-				return Reply{}, 0, err
-			}
-		}
-		return Reply{Kind: kind, Elems: elems}, next, nil
-	case '_':
-		return NilReply(), next, nil
-	case ',':
-		return Reply{Kind: Double, Str: body}, next, nil
-	case '(':
-		return Reply{Kind: BigNumber, Str: body}, next, nil
-	case '#':
-		if body != "t" && body != "f" {
-			return Reply{}, 0, fmt.Errorf("%w: bad boolean %q", ErrProtocol, body)
-		}
-		r := Reply{Kind: Bool}
-		if body == "t" {
-			r.Int = 1
-		}
-		return r, next, nil
-	case '=':
-		n, err := strconv.Atoi(body)
-		if err != nil || n < 4 || next+n+2 > len(b) {
-			return Reply{}, 0, fmt.Errorf("%w: bad verbatim string", ErrProtocol)
-		}
-		text := string(b[next : next+n])
-		return Reply{Kind: Verbatim, Format: text[:3], Str: text[4:]}, next + n + 2, nil
-	}
-	return Reply{}, 0, fmt.Errorf("%w: unexpected type byte %q", ErrProtocol, line[0])
+// Read reads one reply from r, as a client reads a server's answer.
+func Read(r *bufio.Reader) (Reply, error) {
+	return decode(readerSource{r})
 }
 
-// Read reads one reply from r. RESP3 replies (maps, sets, doubles...) are
-// not expected: the playground speaks RESP2 on every connection.
-func Read(r *bufio.Reader) (Reply, error) {
-	line, err := readLine(r)
+// source is where decode takes a reply's bytes from: a slice (Parse) or a
+// connection (Read).
+type source interface {
+	line() ([]byte, error)       // the next line, without its CRLF
+	block(n int) ([]byte, error) // the next n bytes, then a CRLF
+}
+
+// decode reads one RESP2 or RESP3 reply.
+func decode(src source) (Reply, error) {
+	line, err := src.line()
 	if err != nil {
 		return Reply{}, err
 	}
@@ -354,22 +283,37 @@ func Read(r *bufio.Reader) (Reply, error) {
 			return Reply{}, fmt.Errorf("%w: bad integer %q", ErrProtocol, body)
 		}
 		return IntReply(n), nil
-	case '$':
+	case '_':
+		return NilReply(), nil
+	case ',':
+		return Reply{Kind: Double, Str: body}, nil
+	case '(':
+		return Reply{Kind: BigNumber, Str: body}, nil
+	case '#':
+		if body != "t" && body != "f" {
+			return Reply{}, fmt.Errorf("%w: bad boolean %q", ErrProtocol, body)
+		}
+		r := Reply{Kind: Bool}
+		if body == "t" {
+			r.Int = 1
+		}
+		return r, nil
+	case '$', '=':
 		n, err := strconv.Atoi(body)
-		if err != nil || n < -1 {
-			return Reply{}, fmt.Errorf("%w: bad bulk length %q", ErrProtocol, body)
+		if err != nil || n < -1 || line[0] == '=' && n < 4 {
+			return Reply{}, fmt.Errorf("%w: bad string length %q", ErrProtocol, body)
 		}
 		if n == -1 {
 			return NilReply(), nil
 		}
-		data := make([]byte, n+2)
-		if _, err := io.ReadFull(r, data); err != nil {
+		data, err := src.block(n)
+		if err != nil {
 			return Reply{}, err
 		}
-		if data[n] != '\r' || data[n+1] != '\n' {
-			return Reply{}, fmt.Errorf("%w: bulk not terminated", ErrProtocol)
+		if line[0] == '=' {
+			return Reply{Kind: Verbatim, Format: string(data[:3]), Str: string(data[4:])}, nil
 		}
-		return BulkReply(string(data[:n])), nil
+		return BulkReply(string(data)), nil
 	case '*', '~', '%', '>':
 		n, err := strconv.Atoi(body)
 		if err != nil || n < -1 {
@@ -387,38 +331,52 @@ func Read(r *bufio.Reader) (Reply, error) {
 		}
 		elems := make([]Reply, n)
 		for i := range elems {
-			if elems[i], err = Read(r); err != nil {
+			if elems[i], err = decode(src); err != nil {
 				return Reply{}, err
 			}
 		}
 		return Reply{Kind: kind, Elems: elems}, nil
-	case '_':
-		return NilReply(), nil
-	case ',':
-		return Reply{Kind: Double, Str: body}, nil
-	case '(':
-		return Reply{Kind: BigNumber, Str: body}, nil
-	case '#':
-		if body != "t" && body != "f" {
-			return Reply{}, fmt.Errorf("%w: bad boolean %q", ErrProtocol, body)
-		}
-		rep := Reply{Kind: Bool}
-		if body == "t" {
-			rep.Int = 1
-		}
-		return rep, nil
-	case '=':
-		n, err := strconv.Atoi(body)
-		if err != nil || n < 4 {
-			return Reply{}, fmt.Errorf("%w: bad verbatim string", ErrProtocol)
-		}
-		data := make([]byte, n+2)
-		if _, err := io.ReadFull(r, data); err != nil {
-			return Reply{}, err
-		}
-		return Reply{Kind: Verbatim, Format: string(data[:3]), Str: string(data[4:n])}, nil
 	}
 	return Reply{}, fmt.Errorf("%w: unexpected type byte %q", ErrProtocol, line[0])
+}
+
+type sliceSource struct {
+	b []byte
+	i int
+}
+
+func (s *sliceSource) line() ([]byte, error) {
+	end := bytes.Index(s.b[s.i:], []byte("\r\n"))
+	if end < 0 {
+		return nil, fmt.Errorf("%w: line not terminated by CRLF", ErrProtocol)
+	}
+	line := s.b[s.i : s.i+end]
+	s.i += end + 2
+	return line, nil
+}
+
+func (s *sliceSource) block(n int) ([]byte, error) {
+	if s.i+n+2 > len(s.b) || s.b[s.i+n] != '\r' || s.b[s.i+n+1] != '\n' {
+		return nil, fmt.Errorf("%w: string not terminated", ErrProtocol)
+	}
+	data := s.b[s.i : s.i+n]
+	s.i += n + 2
+	return data, nil
+}
+
+type readerSource struct{ r *bufio.Reader }
+
+func (s readerSource) line() ([]byte, error) { return readLine(s.r) }
+
+func (s readerSource) block(n int) ([]byte, error) {
+	data := make([]byte, n+2)
+	if _, err := io.ReadFull(s.r, data); err != nil {
+		return nil, err
+	}
+	if data[n] != '\r' || data[n+1] != '\n' {
+		return nil, fmt.Errorf("%w: string not terminated", ErrProtocol)
+	}
+	return data[:n], nil
 }
 
 func readLine(r *bufio.Reader) ([]byte, error) {
