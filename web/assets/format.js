@@ -188,6 +188,18 @@ export function numberOrText(typed) {
   return /^\d+$/.test(t) && Number.isSafeInteger(Number(t)) ? Number(t) : t;
 }
 
+/**
+ * What the learner typed as a whole number of milliseconds, 0 or more:
+ * digits only (spaces around them are ignored), small enough to be exact.
+ * null for anything else: a sign, a fraction, an exponent, words, nothing.
+ */
+export function wholeMs(typed) {
+  const t = String(typed ?? "").trim();
+  if (!/^\d+$/.test(t)) return null;
+  const ms = Number(t);
+  return Number.isSafeInteger(ms) ? ms : null;
+}
+
 /** The message of a result that is an error object, or "". */
 export function errorMessage(result) {
   if (result && typeof result === "object" && typeof result.error === "string") {

@@ -156,10 +156,29 @@ export function snapshotMarks(prev, next) {
 
 // ---- tables --------------------------------------------------------------
 
-/** A cell: text, optionally code-styled, with a change mark. */
-function cell(tag, text, { code = false, markKind = null, scope = null, cls = null } = {}) {
-  const content = code ? h("code", { text }) : document.createTextNode(text);
-  return h(tag, { scope, class: cls }, content, markKind ? " " : null, mark(markKind));
+/**
+ * Text with a line-break opportunity (<wbr>) after every comma, so that a
+ * long JSON payload wraps between its members rather than mid-word. The
+ * text itself is unchanged: copied or read out, it is what was stored.
+ */
+function breakable(text) {
+  const out = [];
+  for (const part of String(text).split(/(?<=,)/)) {
+    if (out.length) out.push(h("wbr"));
+    out.push(part);
+  }
+  return out;
+}
+
+/**
+ * A cell: text, optionally code-styled, with a change mark. wrap marks a
+ * cell of free text (a payload, a hash value) that may wrap; every other
+ * cell holds a name or a number and stays on one line.
+ */
+function cell(tag, text, { code = false, markKind = null, scope = null, cls = null, wrap = false } = {}) {
+  const content = code ? h("code", null, ...(wrap ? breakable(text) : [text])) : document.createTextNode(text);
+  const classes = [cls, wrap ? "payload" : null].filter(Boolean).join(" ") || null;
+  return h(tag, { scope, class: classes }, content, markKind ? " " : null, mark(markKind));
 }
 
 function emptyRow(colspan, text) {
@@ -205,7 +224,7 @@ export function fillHash(tbody, fields, marks = new Map()) {
         "tr",
         { class: kind ? `is-${kind}` : null },
         cell("th", f.field, { code: true, scope: "row" }),
-        cell("td", f.value, { code: true, markKind: kind }),
+        cell("td", f.value, { code: true, markKind: kind, wrap: true }),
       );
     }),
   );
@@ -228,7 +247,7 @@ export function fillRows(tbody, rows, marks = new Map()) {
         cell("th", r.id, { code: true, markKind: m && m.row === "new" ? "new" : null, scope: "row" }),
         cell("td", r.state, { code: true, markKind: f("state") }),
         cell("td", r.attempts, { code: true, markKind: f("attempts"), cls: "num" }),
-        cell("td", r.payload, { code: true, markKind: f("payload"), cls: "payload" }),
+        cell("td", r.payload, { code: true, markKind: f("payload"), wrap: true }),
       );
     }),
   );

@@ -5,7 +5,9 @@
 // records every move with its line, command, reply and the keyspace after
 // it. A snapshot taken just before is step 0. From then on Step, Back and
 // the move buttons only index into that record; Reset discards it and gets
-// ready for a new run.
+// ready for a new run. The keys, with focus in the widget outside a text
+// field: → is Step, ← is Back, Home goes to step 0, and End to the last
+// step, recording the run first when there is none (as Step does).
 
 import { announce, byId, h, ownsArrows, setText, toggleAttr } from "./dom.js";
 import { enqueueVerdictOfReply, formatCommand, formatReply, speakReply } from "./format.js";
@@ -195,6 +197,12 @@ export function mountStepper(root, ctx) {
 
   // ---- drawing ------------------------------------------------------------
 
+  /** Puts text and nodes in the position line, only when its words change. */
+  function showPosition(...parts) {
+    const text = parts.map((p) => (typeof p === "string" ? p : p.textContent)).join("");
+    if (el.position.textContent !== text) el.position.replaceChildren(...parts);
+  }
+
   function render() {
     const run = state.run;
     const i = state.index;
@@ -222,9 +230,12 @@ export function mountStepper(root, ctx) {
     }
 
     // Where we are.
-    if (!run) setText(el.position, `Before move 1 · not run yet · id ${JSON.stringify(state.id)}`);
-    else if (!step) setText(el.position, `Before move 1 · run recorded for ${JSON.stringify(run.id)}`);
-    else setText(el.position, `Move ${step.move} of ${totalMoves()} · ${step.name} · step ${i} of ${last}`);
+    // The id is one unit: it moves to the next line whole rather than
+    // breaking as "JOB-" and "1".
+    const idUnit = (id) => h("span", { class: "id-unit", text: JSON.stringify(id) });
+    if (!run) showPosition(`Before move 1 · not run yet · id `, idUnit(state.id));
+    else if (!step) showPosition(`Before move 1 · run recorded for `, idUnit(run.id));
+    else showPosition(`Move ${step.move} of ${totalMoves()} · ${step.name} · step ${i} of ${last}`);
     el.stale.hidden = !(run && run.stale);
 
     // The source: the move's lines, and the exact line.
@@ -301,6 +312,34 @@ export function mountStepper(root, ctx) {
     goTo(state.index - 1);
   }
 
+  /** Home: back to before move 1, from anywhere. */
+  function home() {
+    if (!ctx.engine) return;
+    if (!state.run) {
+      say("Already before move 1: nothing has run yet. Step, or End, runs @enqueue.");
+      return;
+    }
+    if (state.index === 0) {
+      say("Already before move 1.");
+      return;
+    }
+    goTo(0);
+  }
+
+  /** End: the last move, running @enqueue first when it has not run. */
+  function end() {
+    if (!ctx.engine) return;
+    if (!state.run) {
+      if (!ensureRun()) return render();
+      return goTo(state.run.steps.length);
+    }
+    if (state.index >= state.run.steps.length) {
+      say(`Already at the last move: the script has returned. ${outcomeOf(state.run, state.index)}`);
+      return;
+    }
+    goTo(state.run.steps.length);
+  }
+
   function reset() {
     if (!ctx.engine) return;
     discardRun();
@@ -353,12 +392,8 @@ export function mountStepper(root, ctx) {
 
   root.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || ownsArrows(event.target)) return;
-    const actions = {
-      ArrowRight: step,
-      ArrowLeft: back,
-      Home: () => state.run && goTo(0),
-      End: () => state.run && goTo(state.run.steps.length),
-    };
+    // The keys do what the transport does (TESTING.md lists them too).
+    const actions = { ArrowRight: step, ArrowLeft: back, Home: home, End: end };
     const action = actions[event.key];
     if (!action) return;
     event.preventDefault();

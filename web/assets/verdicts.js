@@ -1,13 +1,14 @@
 // Widget 3: run @enqueue through the handle and read the three verdicts.
 //
 // "Enqueue a job" sends the id in the field (a fresh JOB-n unless the
-// learner typed one), "Enqueue it again" repeats the last id admitted, and
-// "Try a malformed id" sends one the gate refuses. Each result shows the
+// learner typed one), "Enqueue it again" sends the id "Enqueue a job" sent
+// last (until there is one it says "Enqueue a job first" and does nothing),
+// and "Try a malformed id" sends one the gate refuses. Each result shows the
 // handle's verdict and the script's raw reply; the tables show the keys.
 
-import { announce, byId, setText } from "./dom.js";
+import { announce, byId, h, setText, toggleAttr } from "./dom.js";
 import { enqueueVerdict, exString, formatReply } from "./format.js";
-import { duplicateId, fillPending, fillRows, freshId, malformedId, snapshotMarks } from "./keyspace.js";
+import { fillPending, fillRows, freshId, malformedId, snapshotMarks } from "./keyspace.js";
 
 export function mountVerdicts(root, ctx) {
   const queue = root.dataset.queue || "q";
@@ -16,6 +17,7 @@ export function mountVerdicts(root, ctx) {
     id: byId("verdicts-id"),
     enqueue: byId("enqueue"),
     again: byId("verdicts-again"),
+    againHint: byId("verdicts-again-hint"),
     malformed: byId("verdicts-malformed"),
     call: byId("verdicts-call"),
     verdict: byId("verdict"),
@@ -28,7 +30,17 @@ export function mountVerdicts(root, ctx) {
 
   let snapshot = null; // the last one drawn
   let typed = false; // the learner typed the id: do not replace it
-  let lastAdmitted = null; // the last id this widget enqueued
+  // The id "Enqueue a job" last sent and the server answered: the "it" of
+  // "Enqueue it again". Another widget's jobs never count, and neither does
+  // the malformed id.
+  let lastSent = null;
+
+  /** "Enqueue it again" says what it will send, or that it needs a job first. */
+  function showAgain() {
+    toggleAttr(el.again, "aria-disabled", lastSent === null);
+    if (lastSent === null) return; // the page's own words stand until then
+    el.againHint.replaceChildren("Sends ", h("code", { text: lastSent }), " once more: the id ", h("strong", { text: "Enqueue a job" }), " sent last.");
+  }
 
   function suggest() {
     if (!typed && snapshot) {
@@ -43,8 +55,8 @@ export function mountVerdicts(root, ctx) {
     "{:error, :kind}": "Refused at the gate. The id does not start with the bytes JOB, so @enqueue replied EMQKIND before it touched any key.",
   };
 
-  function run(id, what, note = "") {
-    if (!ctx.engine) return;
+  function run(id, what) {
+    if (!ctx.engine) return null;
     const result = ctx.call((e) => e.enqueue(queue, id, payload));
     const verdict = enqueueVerdict(result);
     const wire = Array.isArray(result.wire) ? result.wire : [];
@@ -53,25 +65,30 @@ export function mountVerdicts(root, ctx) {
     setText(el.verdict, verdict);
     el.verdict.dataset.verdict = result.verdict || result.error || "";
     setText(el.reply, raw ? formatReply(raw) : "(no script ran)");
-    setText(el.explain, note + (explanations[verdict] || `The handle passed the server's answer through: ${result.message || result.error}.`));
-    if (result.verdict === "enqueued") lastAdmitted = id;
+    setText(el.explain, explanations[verdict] || `The handle passed the server's answer through: ${result.message || result.error}.`);
     typed = false;
     ctx.changed("verdicts");
     announce(el.live, `${what} ${id}: ${verdict}. ${raw ? `The script replied ${formatReply(raw)}.` : ""}`);
+    return result;
   }
+
+  /** True when the server answered (a verdict or a refusal), not the page or the module. */
+  const answered = (result) => !!result && (!!result.verdict || ["kind", "lease", "queue", "server"].includes(result.error));
 
   el.enqueue.addEventListener("click", () => {
     const id = el.id.value.trim() === "" ? freshId(snapshot) : el.id.value;
-    run(id, "Enqueue");
+    if (answered(run(id, "Enqueue"))) {
+      lastSent = id;
+      showAgain();
+    }
   });
   el.again.addEventListener("click", () => {
-    const id = lastAdmitted ?? duplicateId(snapshot);
-    if (id === null) {
-      const first = el.id.value.trim() === "" ? freshId(snapshot) : el.id.value;
-      run(first, "Enqueue", "No job had been enqueued yet, so this was its first time. Press it again to repeat it. ");
+    if (!ctx.engine) return;
+    if (lastSent === null) {
+      announce(el.live, "Enqueue a job first. Enqueue it again sends the id that Enqueue a job sent last, and it has sent none yet.");
       return;
     }
-    run(id, "Enqueue again");
+    run(lastSent, "Enqueue again");
   });
   el.malformed.addEventListener("click", () => run(malformedId(snapshot), "Enqueue the malformed id"));
   el.id.addEventListener("input", () => {
@@ -95,6 +112,7 @@ export function mountVerdicts(root, ctx) {
     queue,
     start(snap) {
       if (snap) draw(snap, false);
+      showAgain();
     },
     update(snap) {
       draw(snap, true);

@@ -88,7 +88,8 @@ const probeJS = `(op, scopeSel, arg) => {
 		return all(arg).filter(shown).map((el) => norm(el.innerText));
 	case "announced":
 		// Live regions are read out, not seen: they may be visually hidden.
-		return all("[aria-live]:not([role=status])").map((el) => norm(el.textContent)).join(" | ");
+		// The page's own status line (#status, "Ready") is not a widget's.
+		return all("[aria-live]").filter((el) => el.id !== "status").map((el) => norm(el.textContent)).join(" | ");
 	case "attrs": {
 		const [sel, name] = arg;
 		return all(sel).filter(shown).map((el) => el.getAttribute(name) ?? "");
@@ -218,6 +219,24 @@ func (s scope) findControl(kind, name string) controlInfo {
 func (s scope) click(name string) {
 	s.tb.t.Helper()
 	s.findControl("button", name)
+	s.tb.run(fmt.Sprintf("click %q in %s", name, s.where()), chromedp.Click(chromedp.JSPath(s.expr("button", name))))
+}
+
+// clickAnyway clicks the one visible button whose name is name even when it
+// says it does nothing (aria-disabled="true"): a learner may click a
+// greyed-out button, and the page must answer in words, not act.
+func (s scope) clickAnyway(name string) {
+	s.tb.t.Helper()
+	s.tb.eventually(fmt.Sprintf("one button %q in %s", name, s.where()), func() (string, bool) {
+		info, err := eval[controlInfo](s.tb, s.expr("button?", name))
+		switch {
+		case err != nil:
+			return errString(err), false
+		case info.Missing:
+			return s.where() + " is not on the page", false
+		}
+		return fmt.Sprintf("%d match(es); the buttons there: %q", info.Matches, info.Names), info.Matches == 1
+	})
 	s.tb.run(fmt.Sprintf("click %q in %s", name, s.where()), chromedp.Click(chromedp.JSPath(s.expr("button", name))))
 }
 
@@ -539,7 +558,7 @@ func (s scope) label() string {
 }
 
 // wantAnnounced waits until the scope's live regions (aria-live, other than
-// the page's status line) say each of wants.
+// the page's status line #status) say each of wants.
 func (s scope) wantAnnounced(wants ...string) string {
 	s.tb.t.Helper()
 	var text string

@@ -167,3 +167,69 @@ func scriptLine(t *testing.T, marker string) string {
 	t.Fatalf("enqueue.lua has no code line with %q", marker)
 	return ""
 }
+
+// The server clock's panel, and its own status line: what the last press
+// of Advance did.
+const (
+	clockPanel  = "#roundtrip-clock-panel"
+	clockStatus = "[data-testid=clock-status]"
+	// notWholeMS is how the page says that the Advance field does not
+	// hold a whole, non-negative number of milliseconds.
+	notWholeMS = "Advance by a whole number of milliseconds, 0 or more"
+)
+
+// TestRoundTripAdvanceChecksTheField types amounts the clock cannot move
+// by into "Advance by (ms)". The page says so itself, in the learner's
+// words, next to the clock and in the clock's own announcement, and not in
+// the claim's panel or in the engine's words; the clock stays put. An
+// amount the page accepts but the engine refuses (past the year 9999) is
+// reported there too, and a good amount moves the clock and clears it all.
+func TestRoundTripAdvanceChecksTheField(t *testing.T) {
+	tb := newTab(t)
+	tb.open("/")
+	ready(tb)
+	r := tb.in("#roundtrip")
+	c := tb.in(clockPanel)
+	r.wantText(clock, startMS)
+
+	for _, typed := range []string{"-5", "1.5", "soon", "3e4", ""} {
+		t.Logf("Advance by %q", typed)
+		r.fill("Advance by (ms)", typed)
+		r.click("Advance")
+		c.wantText(clockStatus, notWholeMS, "did not move")
+		c.wantAnnounced(notWholeMS)
+		r.wantText(clock, startMS)
+		r.wantAttrs("#roundtrip-advance-ms", "aria-invalid", "true")
+		// The engine's own words never reach the learner for these.
+		r.wantNoText(clockStatus, "must be", "got a")
+		// The claim's panel and the widget's other announcements are not
+		// the clock's.
+		r.wantNoText(".results", "milliseconds", "clock")
+		r.wantNoText("#roundtrip-live", "milliseconds", "clock")
+	}
+
+	// Enter in the field presses Advance: the same check.
+	r.fill("Advance by (ms)", "-1")
+	r.press("\r")
+	c.wantText(clockStatus, notWholeMS, `"-1"`)
+
+	// A whole number the clock cannot take: from the start, one more than
+	// this passes the clock's last millisecond, in the year 9999. The page
+	// lets the engine judge that, and passes its refusal on, next to the
+	// clock.
+	r.fill("Advance by (ms)", "251635075200000")
+	r.click("Advance")
+	c.wantText(clockStatus, "did not move", "the engine refused", "year 9999")
+	c.wantAnnounced("did not move", "year 9999")
+	r.wantText(clock, startMS)
+	r.wantNoText(".results", "9999")
+
+	r.fill("Advance by (ms)", "31000")
+	r.click("Advance")
+	r.wantText(clock, "1767225631000")
+	c.wantText(clockStatus, "moved 31 s forward")
+	c.wantAnnounced("moved 31 s forward")
+	r.wantAttrs("#roundtrip-advance-ms", "aria-invalid", "")
+	r.wantNoText(clockStatus, notWholeMS, "did not move")
+	c.screenshot("roundtrip-clock")
+}

@@ -213,3 +213,45 @@ func TestStepperKeyboard(t *testing.T) {
 	wantMove(st, 3, 4, freshMoves[2], "JOB-1")
 	st.wantAnnounced("Move 3 of 4")
 }
+
+// TestStepperHomeEnd: Home and End step like the arrows, with or without a
+// run. Before anything has run, Home stays before move 1 and says so, and
+// End runs @enqueue and jumps to its last move; then Home goes back to
+// before move 1 and End to the end again. The page says which keys do what.
+func TestStepperHomeEnd(t *testing.T) {
+	tb := newTab(t)
+	tb.open("/")
+	ready(tb)
+	st := tb.in("#stepper")
+
+	f := st.tabInto(40, func(f focusInfo) bool { return f.Tag == "button" })
+	t.Logf("on a button: %v", f)
+
+	st.press(kb.Home)
+	st.wantAnnounced("Already before move 1")
+	st.wantText(stepPosition, "Before move 1", "not run yet")
+	st.wantRows(pendingKey, nil) // nothing ran
+
+	st.press(kb.End)
+	wantMove(st, 4, 4, freshMoves[3], "JOB-1")
+	st.wantText(stepOutcome, "{:ok, :enqueued}")
+	st.wantAnnounced("Move 4 of 4")
+	st.wantDisabled("Step")
+
+	st.press(kb.Home)
+	st.wantText(stepPosition, "Before move 1", "run recorded")
+	st.wantRows(pendingKey, nil) // the keyspace before the run
+	st.wantRows(rowKey("JOB-1"), nil)
+	st.wantDisabled("Back")
+
+	st.press(kb.ArrowRight)
+	wantMove(st, 1, 4, freshMoves[0], "JOB-1")
+	st.press(kb.End)
+	wantMove(st, 4, 4, freshMoves[3], "JOB-1")
+	st.press(kb.End)
+	st.wantAnnounced("last move")
+	wantMove(st, 4, 4, freshMoves[3], "JOB-1")
+
+	// The keys are spelled out next to the buttons.
+	st.wantText(".keys", "Home", "before move 1", "End", "last move")
+}

@@ -5,6 +5,10 @@ import "testing"
 const (
 	verdict      = "[data-testid=verdict]"
 	verdictReply = "[data-testid=verdict-reply]"
+	verdictCall  = "[data-testid=verdict-call]"
+	// againHint says what "Enqueue it again" will send, or that there is
+	// nothing to repeat yet.
+	againHint = "[data-testid=again-hint]"
 )
 
 // TestVerdicts presses the three buttons of the verdicts widget and reads
@@ -52,4 +56,60 @@ func TestVerdicts(t *testing.T) {
 	v.click("Enqueue a job")
 	v.wantText(verdict, "{:ok, :enqueued}")
 	v.wantRows(pendingKey, [][]string{{"JOB-1", "0"}, {"JOB-7", "0"}})
+}
+
+// TestVerdictsAgainRepeatsThisWidgetsJob: "Enqueue it again" repeats the id
+// this widget's "Enqueue a job" last sent. Before there is one it says
+// "Enqueue a job first" and does nothing when pressed, even when another
+// widget has enqueued a job meanwhile; after, it sends that same id, so
+// the learner sees the duplicate verdict for a job they watched being
+// admitted.
+func TestVerdictsAgainRepeatsThisWidgetsJob(t *testing.T) {
+	tb := newTab(t)
+	tb.open("/")
+	ready(tb)
+	v := tb.in("#verdicts")
+
+	v.wantDisabled("Enqueue it again")
+	v.wantText(againHint, "Enqueue a job first")
+	v.clickAnyway("Enqueue it again")
+	v.wantAnnounced("Enqueue a job first")
+	if got := v.text(verdict); got != "" {
+		t.Errorf("pressing a greyed-out Enqueue it again gave the verdict %q; want none", got)
+	}
+	v.wantRows(pendingKey, nil)
+	v.wantRows(rowsKey, nil)
+
+	// Another widget's job is not this widget's "it".
+	st := tb.in("#stepper")
+	st.choose("A duplicate")
+	st.wantAnnounced("JOB-1 was enqueued first")
+	v.wantRows(rowsKey, [][]string{{"JOB-1", "pending", "0", `{"task":"step"}`}})
+	v.wantDisabled("Enqueue it again")
+	v.wantText(againHint, "Enqueue a job first")
+
+	// The suggested id is the next fresh one; "again" then repeats it.
+	if got := v.value("Job id"); got != "JOB-2" {
+		t.Errorf("the suggested id is %q; want JOB-2", got)
+	}
+	v.click("Enqueue a job")
+	v.wantText(verdict, "{:ok, :enqueued}")
+	v.wantText(verdictCall, `"JOB-2"`)
+	v.wantText(againHint, "JOB-2")
+	v.click("Enqueue it again")
+	v.wantText(verdict, "{:ok, :duplicate}")
+	v.wantText(verdictCall, `"JOB-2"`)
+	v.wantText(verdictReply, "(integer) 0")
+
+	// A typed id becomes "it" once it is sent.
+	v.fill("Job id", "JOB-7")
+	v.click("Enqueue a job")
+	v.wantText(verdict, "{:ok, :enqueued}")
+	v.wantText(againHint, "JOB-7")
+	v.click("Try a malformed id") // not "Enqueue a job": "it" stays JOB-7
+	v.wantText(verdict, "{:error, :kind}")
+	v.click("Enqueue it again")
+	v.wantText(verdict, "{:ok, :duplicate}")
+	v.wantText(verdictCall, `"JOB-7"`)
+	v.wantRows(pendingKey, [][]string{{"JOB-1", "0"}, {"JOB-2", "0"}, {"JOB-7", "0"}})
 }

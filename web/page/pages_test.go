@@ -163,8 +163,19 @@ var labelTexts = map[string][]string{
 var testIDs = map[string][]string{
 	WidgetStepper:   {"step-command", "step-reply", "step-outcome", "step-position", "step-source"},
 	WidgetBeats:     {"beats-source"},
-	WidgetVerdicts:  {"verdict", "verdict-reply", "verdict-call"},
-	WidgetRoundTrip: {"claim-result", "enqueue-result", "wire", "clock", "queue-state"},
+	WidgetVerdicts:  {"verdict", "verdict-reply", "verdict-call", "again-hint"},
+	WidgetRoundTrip: {"claim-result", "enqueue-result", "wire", "clock", "clock-status", "queue-state"},
+}
+
+// liveRegions are each widget's aria-live regions, in page order: one per
+// interactive widget for what its buttons did, and the round trip's clock
+// has its own status line, so that what Advance did is heard (and seen)
+// apart from the claims.
+var liveRegions = map[string][]string{
+	WidgetStepper:   {"stepper-live"},
+	WidgetBeats:     nil, // nothing happens there to announce
+	WidgetVerdicts:  {"verdicts-live"},
+	WidgetRoundTrip: {"roundtrip-clock-status", "roundtrip-live"},
 }
 
 // captionKeys are the keys the widgets' tables are captioned with.
@@ -341,12 +352,8 @@ func checkWidget(t *testing.T, name string, section *html.Node, labels map[strin
 			captions = append(captions, strings.TrimSpace(text(n)))
 		}
 	}
-	wantLive := 1
-	if name == WidgetBeats {
-		wantLive = 0 // nothing happens there to announce
-	}
-	if len(live) != wantLive {
-		t.Errorf("#%s has %d aria-live regions %q, want %d", name, len(live), live, wantLive)
+	if !slices.Equal(live, liveRegions[name]) {
+		t.Errorf("#%s has the aria-live regions %q, want %q", name, live, liveRegions[name])
 	}
 	for _, want := range buttonTexts[name] {
 		if !slices.Contains(buttons, want) {

@@ -67,7 +67,7 @@ func stepper(w Widgets) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "</code> transition, move by move</h2><p class=\"widget-lede\">Choose an id, then press <strong>Step</strong>. The first step runs the real script once, on the shared keyspace, and records what each move did; <strong>Step</strong> and <strong>Back</strong> then walk through that record. With focus in this widget, the <kbd>←</kbd> and <kbd>→</kbd> keys do the same.</p></header><div class=\"stepper-setup\"><fieldset class=\"presets\"><legend>Which id should <code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "</code> transition, move by move</h2><p class=\"widget-lede\">Choose an id, then press <strong>Step</strong>. The first step runs the real script once, on the shared keyspace, and records what each move did; <strong>Step</strong> and <strong>Back</strong> then walk through that record. The keys listed under the buttons do the same.</p></header><div class=\"stepper-setup\"><fieldset class=\"presets\"><legend>Which id should <code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -194,7 +194,7 @@ func stepper(w Widgets) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "</ol><div class=\"transport\" role=\"group\" aria-label=\"Walk through the moves\"><button type=\"button\" id=\"stepper-back\" disabled>Back</button> <button type=\"button\" id=\"stepper-step\" class=\"primary\" disabled>Step</button> <button type=\"button\" id=\"stepper-reset\" disabled>Reset</button></div><p class=\"position\" id=\"stepper-position\" data-testid=\"step-position\">Before move 1</p><p class=\"stale-note\" id=\"stepper-stale\" hidden>The keyspace has changed since this run was recorded. Reset to record a new run.</p><dl class=\"readout\"><div class=\"readout-row\"><dt>Command</dt><dd><code id=\"stepper-command\" data-testid=\"step-command\">—</code></dd></div><div class=\"readout-row\"><dt>Reply</dt><dd><code id=\"stepper-reply\" data-testid=\"step-reply\">—</code></dd></div><div class=\"readout-row\"><dt>Outcome</dt><dd id=\"stepper-outcome\" data-testid=\"step-outcome\" data-waiting>Waiting for the engine…</dd></div></dl></div><figure class=\"source\"><figcaption id=\"stepper-source-caption\"><span class=\"file\">enqueue.lua</span> <span class=\"sha\" id=\"stepper-sha\"></span></figcaption><pre class=\"code\" id=\"stepper-source\" data-testid=\"step-source\" tabindex=\"0\" role=\"region\" aria-labelledby=\"stepper-source-caption\"><code data-waiting>Loading the script from the engine…</code></pre></figure></div><div class=\"keyspace-grid\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "</ol><div class=\"transport\" role=\"group\" aria-label=\"Walk through the moves\" aria-describedby=\"stepper-keys\"><button type=\"button\" id=\"stepper-back\" disabled>Back</button> <button type=\"button\" id=\"stepper-step\" class=\"primary\" disabled>Step</button> <button type=\"button\" id=\"stepper-reset\" disabled>Reset</button></div><p class=\"hint keys\" id=\"stepper-keys\">Keys, with focus in this widget but not in the Job id field: <kbd>→</kbd> steps, <kbd>←</kbd> goes back, <kbd>Home</kbd> returns to before move 1, and <kbd>End</kbd> jumps to the last move (running the script first if it has not run).</p><p class=\"position\" id=\"stepper-position\" data-testid=\"step-position\">Before move 1</p><p class=\"stale-note\" id=\"stepper-stale\" hidden>The keyspace has changed since this run was recorded. Reset to record a new run.</p><dl class=\"readout\"><div class=\"readout-row\"><dt>Command</dt><dd><code id=\"stepper-command\" data-testid=\"step-command\">—</code></dd></div><div class=\"readout-row\"><dt>Reply</dt><dd><code id=\"stepper-reply\" data-testid=\"step-reply\">—</code></dd></div><div class=\"readout-row\"><dt>Outcome</dt><dd id=\"stepper-outcome\" data-testid=\"step-outcome\" data-waiting>Waiting for the engine…</dd></div></dl></div><figure class=\"source\"><figcaption id=\"stepper-source-caption\"><span class=\"file\">enqueue.lua</span> <span class=\"sha\" id=\"stepper-sha\"></span></figcaption><pre class=\"code\" id=\"stepper-source\" data-testid=\"step-source\" tabindex=\"0\" role=\"region\" aria-labelledby=\"stepper-source-caption\"><code data-waiting>Loading the script from the engine…</code></pre></figure></div><div class=\"keyspace-grid\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -209,7 +209,7 @@ func stepper(w Widgets) templ.Component {
 		var templ_7745c5c3_Var14 string
 		templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs(keyOf(w.Queue, "job:…"))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 89, Col: 80}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 94, Col: 80}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var14))
 		if templ_7745c5c3_Err != nil {
@@ -286,7 +286,7 @@ func verdicts(w Widgets) templ.Component {
 		var templ_7745c5c3_Var17 string
 		templ_7745c5c3_Var17, templ_7745c5c3_Err = templruntime.NewAttributeExpression(w.Queue).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 173, Col: 22}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 178, Col: 22}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var17)
 		if templ_7745c5c3_Err != nil {
@@ -299,7 +299,7 @@ func verdicts(w Widgets) templ.Component {
 		var templ_7745c5c3_Var18 string
 		templ_7745c5c3_Var18, templ_7745c5c3_Err = templruntime.NewAttributeExpression(w.Verdicts.Payload).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 174, Col: 35}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 179, Col: 35}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var18)
 		if templ_7745c5c3_Err != nil {
@@ -312,13 +312,13 @@ func verdicts(w Widgets) templ.Component {
 		var templ_7745c5c3_Var19 string
 		templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs("@enqueue")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 177, Col: 43}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 182, Col: 43}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var19))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "</code></p><h2 id=\"verdicts-heading\">Three verdicts</h2><p class=\"widget-lede\">The script can answer in three ways, and the handle turns each into a verdict. Admit a job, send the same id again, then try an id that is not JOB-branded, and watch which keys appear.</p></header><div class=\"controls\"><div class=\"field\"><label for=\"verdicts-id\">Job id</label> <input id=\"verdicts-id\" name=\"verdicts-id\" type=\"text\" autocomplete=\"off\" spellcheck=\"false\" aria-describedby=\"verdicts-id-hint\" disabled><p id=\"verdicts-id-hint\" class=\"hint\">Suggested from the keyspace; type any id to try it.</p></div><div class=\"actions\"><button type=\"button\" id=\"enqueue\" class=\"primary\" disabled>Enqueue a job</button> <button type=\"button\" id=\"verdicts-again\" disabled>Enqueue it again</button> <button type=\"button\" id=\"verdicts-malformed\" disabled>Try a malformed id</button></div></div><section class=\"result\" aria-labelledby=\"verdicts-result-heading\"><h3 id=\"verdicts-result-heading\">Latest verdict</h3><p class=\"call\"><code id=\"verdicts-call\" data-testid=\"verdict-call\"></code></p><p class=\"verdict\" id=\"verdict\" data-testid=\"verdict\"></p><p class=\"raw\"><span class=\"raw-label\">Script reply</span> <code id=\"verdicts-reply\" data-testid=\"verdict-reply\"></code></p><p class=\"explain\" id=\"verdicts-explain\">Press a button to call <code>enqueue/4</code>.</p></section><div class=\"keyspace-grid\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "</code></p><h2 id=\"verdicts-heading\">Three verdicts</h2><p class=\"widget-lede\">The script can answer in three ways, and the handle turns each into a verdict. Enqueue a job, send that same id a second time with <strong>Enqueue it again</strong>, then try an id that is not JOB-branded, and watch which keys appear.</p></header><div class=\"controls\"><div class=\"field\"><label for=\"verdicts-id\">Job id</label> <input id=\"verdicts-id\" name=\"verdicts-id\" type=\"text\" autocomplete=\"off\" spellcheck=\"false\" aria-describedby=\"verdicts-id-hint\" disabled><p id=\"verdicts-id-hint\" class=\"hint\">Suggested from the keyspace; type any id to try it.</p></div><div class=\"actions-block\"><div class=\"actions\"><button type=\"button\" id=\"enqueue\" class=\"primary\" disabled>Enqueue a job</button> <button type=\"button\" id=\"verdicts-again\" aria-describedby=\"verdicts-again-hint\" disabled>Enqueue it again</button> <button type=\"button\" id=\"verdicts-malformed\" disabled>Try a malformed id</button></div><p id=\"verdicts-again-hint\" class=\"hint\" data-testid=\"again-hint\">Enqueue a job first: <strong>Enqueue it again</strong> then sends its id once more.</p></div></div><section class=\"result\" aria-labelledby=\"verdicts-result-heading\"><h3 id=\"verdicts-result-heading\">Latest verdict</h3><p class=\"call\"><code id=\"verdicts-call\" data-testid=\"verdict-call\"></code></p><p class=\"verdict\" id=\"verdict\" data-testid=\"verdict\"></p><p class=\"raw\"><span class=\"raw-label\">Script reply</span> <code id=\"verdicts-reply\" data-testid=\"verdict-reply\"></code></p><p class=\"explain\" id=\"verdicts-explain\">Press a button to call <code>enqueue/4</code>.</p></section><div class=\"keyspace-grid\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -364,7 +364,7 @@ func roundtrip(w Widgets) templ.Component {
 		var templ_7745c5c3_Var21 string
 		templ_7745c5c3_Var21, templ_7745c5c3_Err = templruntime.NewAttributeExpression(w.Queue).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 222, Col: 22}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 231, Col: 22}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var21)
 		if templ_7745c5c3_Err != nil {
@@ -377,7 +377,7 @@ func roundtrip(w Widgets) templ.Component {
 		var templ_7745c5c3_Var22 string
 		templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinStringErrs("@claim")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 229, Col: 85}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 238, Col: 85}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var22))
 		if templ_7745c5c3_Err != nil {
@@ -390,7 +390,7 @@ func roundtrip(w Widgets) templ.Component {
 		var templ_7745c5c3_Var23 string
 		templ_7745c5c3_Var23, templ_7745c5c3_Err = templruntime.NewAttributeExpression(w.RoundTrip.Payload).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 243, Col: 99}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 252, Col: 99}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var23)
 		if templ_7745c5c3_Err != nil {
@@ -403,26 +403,26 @@ func roundtrip(w Widgets) templ.Component {
 		var templ_7745c5c3_Var24 string
 		templ_7745c5c3_Var24, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(w.RoundTrip.LeaseMS)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 251, Col: 121}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 260, Col: 121}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var24)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, "\" autocomplete=\"off\" aria-describedby=\"roundtrip-lease-hint\" disabled><p id=\"roundtrip-lease-hint\" class=\"hint\">Sent as typed: the script itself refuses a bad lease.</p></div><button type=\"button\" id=\"claim\" class=\"primary\" disabled>Claim</button></fieldset><fieldset class=\"panel\"><legend>Queue flag</legend><p class=\"queue-state\" id=\"roundtrip-state\" data-testid=\"queue-state\" data-state=\"unknown\">Unknown</p><div class=\"actions\"><button type=\"button\" id=\"roundtrip-pause\" disabled>Pause</button> <button type=\"button\" id=\"roundtrip-resume\" disabled>Resume</button></div></fieldset><fieldset class=\"panel\"><legend>Server clock</legend><p class=\"clock\" id=\"roundtrip-clock\" data-testid=\"clock\">—</p><div class=\"field\"><label for=\"roundtrip-advance-ms\">Advance by (ms)</label> <input id=\"roundtrip-advance-ms\" name=\"roundtrip-advance-ms\" type=\"text\" inputmode=\"numeric\" value=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, "\" autocomplete=\"off\" aria-describedby=\"roundtrip-lease-hint\" disabled><p id=\"roundtrip-lease-hint\" class=\"hint\">Sent as typed: the script itself refuses a bad lease.</p></div><button type=\"button\" id=\"claim\" class=\"primary\" disabled>Claim</button></fieldset><fieldset class=\"panel\"><legend>Queue flag</legend><p class=\"queue-state\" id=\"roundtrip-state\" data-testid=\"queue-state\" data-state=\"unknown\">Unknown</p><div class=\"actions\"><button type=\"button\" id=\"roundtrip-pause\" disabled>Pause</button> <button type=\"button\" id=\"roundtrip-resume\" disabled>Resume</button></div></fieldset><fieldset class=\"panel\" id=\"roundtrip-clock-panel\"><legend>Server clock</legend><p class=\"clock\" id=\"roundtrip-clock\" data-testid=\"clock\">—</p><div class=\"field\"><label for=\"roundtrip-advance-ms\">Advance by (ms)</label> <input id=\"roundtrip-advance-ms\" name=\"roundtrip-advance-ms\" type=\"text\" inputmode=\"numeric\" value=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var25 string
 		templ_7745c5c3_Var25, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(w.RoundTrip.AdvanceMS)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 269, Col: 133}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 278, Col: 133}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var25)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, "\" autocomplete=\"off\" aria-describedby=\"roundtrip-advance-hint\" disabled><p id=\"roundtrip-advance-hint\" class=\"hint\">Whole milliseconds.</p></div><button type=\"button\" id=\"roundtrip-advance\" disabled>Advance</button></fieldset></div><div class=\"results\"><section class=\"result\" aria-labelledby=\"roundtrip-enqueue-heading\"><h3 id=\"roundtrip-enqueue-heading\">Last enqueue</h3><p class=\"verdict\" id=\"roundtrip-enqueue-result\" data-testid=\"enqueue-result\"></p></section><section class=\"result\" aria-labelledby=\"roundtrip-claim-heading\"><h3 id=\"roundtrip-claim-heading\">Last claim</h3><p class=\"verdict\" id=\"roundtrip-claim-result\" data-testid=\"claim-result\"></p><p class=\"explain\" id=\"roundtrip-claim-explain\"></p></section></div><div class=\"keyspace-grid three\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, "\" autocomplete=\"off\" spellcheck=\"false\" aria-describedby=\"roundtrip-advance-hint roundtrip-clock-status\" disabled><p id=\"roundtrip-advance-hint\" class=\"hint\">A whole number of milliseconds, 0 or more.</p></div><button type=\"button\" id=\"roundtrip-advance\" disabled>Advance</button><p class=\"clock-status\" id=\"roundtrip-clock-status\" data-testid=\"clock-status\" role=\"status\" aria-live=\"polite\"></p></fieldset></div><div class=\"results\"><section class=\"result\" aria-labelledby=\"roundtrip-enqueue-heading\"><h3 id=\"roundtrip-enqueue-heading\">Last enqueue</h3><p class=\"verdict\" id=\"roundtrip-enqueue-result\" data-testid=\"enqueue-result\"></p></section><section class=\"result\" aria-labelledby=\"roundtrip-claim-heading\"><h3 id=\"roundtrip-claim-heading\">Last claim</h3><p class=\"verdict\" id=\"roundtrip-claim-result\" data-testid=\"claim-result\"></p><p class=\"explain\" id=\"roundtrip-claim-explain\"></p></section></div><div class=\"keyspace-grid three\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
