@@ -50,11 +50,14 @@ func (b *budget) arm(d time.Duration) {
 	b.heapMax = 0
 }
 
-// heapBytes is the memory held by live and not yet swept heap objects:
-// cheap to read (no stop-the-world), unlike runtime.ReadMemStats.
+// heapBytes is the heap the last garbage collection found live: what a
+// script keeps, not the garbage it churns (a traced run allocates on every
+// instruction and keeps none of it). Cheap to read, with no
+// stop-the-world, unlike runtime.ReadMemStats; a script that allocates
+// fast makes collections, and so fresh readings, come often.
 func (b *budget) heapBytes() uint64 {
 	if b.heap == nil {
-		b.heap = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		b.heap = []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	}
 	metrics.Read(b.heap)
 	if b.heap[0].Value.Kind() != metrics.KindUint64 {

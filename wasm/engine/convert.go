@@ -43,6 +43,9 @@ func luaToReply(v glua.LValue, depth int, resp3 bool) resp.Reply {
 		return resp.NilReply()
 	case *glua.LTable:
 		if e, ok := v.RawGetString("err").(glua.LString); ok {
+			if e == "" {
+				return resp.ErrorReply("ERR ") // an empty error still gets a code
+			}
 			return resp.ErrorReply(oneLine(string(e)))
 		}
 		if s, ok := v.RawGetString("ok").(glua.LString); ok {

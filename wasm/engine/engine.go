@@ -184,10 +184,22 @@ func (e *Engine) do(peer *server.Peer, args []string) resp.Reply {
 // through here; the fixups correct the few commands whose miniredis answer
 // differs from Redis 7.0's.
 func (e *Engine) dispatch(peer *server.Peer, args []string) resp.Reply {
-	if fix, ok := fixups[strings.ToUpper(args[0])]; ok {
+	name := strings.ToUpper(args[0])
+	fix, ok := fixups[name]
+	if !ok {
+		return e.raw(peer, args)
+	}
+	if !peer.Resp3 {
 		return fix(e, peer, args)
 	}
-	return e.raw(peer, args)
+	// The fixups work on RESP2 replies; shape the result for RESP3 after.
+	peer.Resp3 = false
+	r := fix(e, peer, args)
+	peer.Resp3 = true
+	if shape := resp3Shapes[name]; shape != nil && !r.IsError() {
+		r = shape(args, r)
+	}
+	return r
 }
 
 // raw runs one command on miniredis as it is. It is the only place the

@@ -18,9 +18,11 @@ import (
 // order Redis could give, not the one it will.
 //
 // The order is learned from the writes (HSET, HSETNX, HMSET, HINCRBY,
-// HINCRBYFLOAT, HDEL) by comparing the hash's fields before and after each
-// one, so a hash deleted by any command and made again starts afresh. It
-// is kept for database 0, the one the playground uses.
+// HINCRBYFLOAT, HDEL); a write to a hash that does not exist starts a new
+// order, so a hash deleted by any command and made again starts afresh,
+// and a read puts any field the engine did not see written (RESTORE,
+// COPY) after the known ones. It is kept for database 0, the one the
+// playground uses.
 
 func init() {
 	for _, name := range []string{"HSET", "HMSET", "HSETNX", "HINCRBY", "HINCRBYFLOAT", "HDEL"} {
@@ -39,45 +41,34 @@ func init() {
 	}
 }
 
-// fields returns the set of a hash's fields as miniredis holds them.
-func (e *Engine) fields(key string) map[string]bool {
-	names, err := e.m.HKeys(key)
-	if err != nil {
-		return nil
-	}
-	set := make(map[string]bool, len(names))
-	for _, n := range names {
-		set[n] = true
-	}
-	return set
-}
-
-// trackHashOrder runs a hash write and updates the key's field order: the
-// fields that were there keep their places, the fields the command added
-// follow in the order it named them.
+// trackHashOrder runs a hash write and updates the key's field order: a
+// hash that did not exist before starts a new order; the fields the command
+// added follow the ones already there, in the order it named them; HDEL
+// takes its fields out. Fields a write named but did not add were there
+// before, so they keep their places.
 func trackHashOrder(next fixup) fixup {
 	return func(e *Engine, peer *server.Peer, args []string) resp.Reply {
 		if len(args) < 2 {
 			return runFixup(next, e, peer, args)
 		}
 		key := args[1]
-		before := e.fields(key)
+		existed := e.m.Exists(key)
 		r := runFixup(next, e, peer, args)
-		after := e.fields(key)
-		var order []string
-		for _, f := range e.hashOrder[key] {
-			if before[f] && after[f] {
-				order = append(order, f)
-			}
+		if r.IsError() {
+			return r
 		}
-		seen := make(map[string]bool, len(order))
-		for _, f := range order {
-			seen[f] = true
+		order := e.hashOrder[key]
+		if !existed {
+			order = nil
 		}
-		for _, f := range commandFields(args) {
-			if after[f] && !before[f] && !seen[f] {
-				order = append(order, f)
-				seen[f] = true
+		if strings.EqualFold(args[0], "HDEL") {
+			order = without(order, args[2:])
+		} else {
+			first, step := commandFields(args)
+			for i := first; i < len(args); i += step {
+				if !contains(order, args[i]) {
+					order = append(order, args[i])
+				}
 			}
 		}
 		if len(order) == 0 {
@@ -89,6 +80,26 @@ func trackHashOrder(next fixup) fixup {
 	}
 }
 
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// without returns list less the given fields, in a new slice.
+func without(list, fields []string) []string {
+	out := make([]string, 0, len(list))
+	for _, f := range list {
+		if !contains(fields, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 func runFixup(f fixup, e *Engine, peer *server.Peer, args []string) resp.Reply {
 	if f == nil {
 		return e.raw(peer, args)
@@ -96,21 +107,19 @@ func runFixup(f fixup, e *Engine, peer *server.Peer, args []string) resp.Reply {
 	return f(e, peer, args)
 }
 
-// commandFields lists the fields a hash write names, in its order.
-func commandFields(args []string) []string {
+// commandFields says where a hash write names its fields: args[first],
+// then every step-th argument (HSET's field/value pairs), up to the end.
+func commandFields(args []string) (first, step int) {
 	switch strings.ToUpper(args[0]) {
 	case "HSET", "HMSET":
-		var out []string
-		for i := 2; i+1 < len(args); i += 2 {
-			out = append(out, args[i])
+		if len(args)%2 != 0 {
+			return len(args), 1 // malformed: the command fails anyway
 		}
-		return out
+		return 2, 2
 	case "HSETNX", "HINCRBY", "HINCRBYFLOAT":
-		if len(args) > 2 {
-			return args[2:3]
-		}
+		return 2, len(args) // just the one field
 	}
-	return nil
+	return len(args), 1
 }
 
 // order is the key's insertion order, reconciled with the fields it has

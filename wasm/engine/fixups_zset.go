@@ -36,6 +36,10 @@ func init() {
 	} {
 		fixups[name] = fix
 	}
+	// Score ranges refuse a NaN bound, which miniredis reads as a number.
+	for _, name := range []string{"ZRANGEBYSCORE", "ZREVRANGEBYSCORE", "ZCOUNT", "ZREMRANGEBYSCORE"} {
+		fixups[name] = checkScoreRange(fixups[name])
+	}
 	// ZSCAN already filters its MATCH pattern; reprint its scores after.
 	scan := fixups["ZSCAN"]
 	fixups["ZSCAN"] = func(e *Engine, peer *server.Peer, args []string) resp.Reply {
@@ -50,6 +54,10 @@ func init() {
 // parseScore reads a score as Redis's getDoubleFromObject does: C's strtod
 // over the whole string, no leading space, no NaN, no overflow.
 func parseScore(s string) (float64, bool) {
+	if plainDigits(s) {
+		f, err := strconv.ParseFloat(s, 64)
+		return f, err == nil
+	}
 	// strtod must read all of it: no leading or trailing space, no NUL.
 	if s == "" || isCSpace(s[0]) || isCSpace(s[len(s)-1]) || strings.IndexByte(s, 0) >= 0 {
 		return 0, false
@@ -91,13 +99,18 @@ func zaddFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	if i >= len(args) || (len(args)-i)%2 != 0 {
 		return e.raw(peer, args) // miniredis words the syntax errors
 	}
-	out := append([]string(nil), args...)
+	out := args
 	for j := i; j < len(args); j += 2 {
 		f, ok := parseScore(args[j])
 		if !ok {
 			return resp.ErrorReply(errNotFloat)
 		}
-		out[j] = resp.FormatDouble(f)
+		if spelled := resp.FormatDouble(f); spelled != args[j] {
+			if &out[0] == &args[0] {
+				out = append([]string(nil), args...)
+			}
+			out[j] = spelled
+		}
 	}
 	if incr && len(args)-i == 2 {
 		if r, bad := nanFromIncrement(e, peer, args[1], args[i+1], out[i]); bad {
@@ -184,4 +197,34 @@ func reprintScores(r resp.Reply, stride int) resp.Reply {
 		r.Elems = elems
 	}
 	return r
+}
+
+// checkScoreRange refuses a min or max that is NaN ("nan", "(nan"), as
+// Redis's zslParseRange does, before the command runs.
+func checkScoreRange(next fixup) fixup {
+	return func(e *Engine, peer *server.Peer, args []string) resp.Reply {
+		if len(args) >= 4 {
+			for _, bound := range args[2:4] {
+				if f, ok := lualib.StringToNumber(strings.TrimPrefix(bound, "(")); ok && math.IsNaN(f) {
+					return resp.ErrorReply("ERR min or max is not a float")
+				}
+			}
+		}
+		return runFixup(next, e, peer, args)
+	}
+}
+
+// plainDigits reports whether s is a short run of decimal digits, perhaps
+// after a minus sign: a score any parser reads the same (the common case).
+func plainDigits(s string) bool {
+	d := strings.TrimPrefix(s, "-")
+	if d == "" || len(d) > 15 {
+		return false
+	}
+	for i := 0; i < len(d); i++ {
+		if d[i] < '0' || d[i] > '9' {
+			return false
+		}
+	}
+	return true
 }

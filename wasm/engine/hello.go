@@ -2,6 +2,7 @@ package engine
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/alicebob/miniredis/v2/server"
 
@@ -9,9 +10,7 @@ import (
 )
 
 // hello serves HELLO [protover]: it switches the connection to RESP2 or
-// RESP3 and describes the server, as Redis 7.0 does. (Authentication and
-// SETNAME options have nothing to act on in the playground and are
-// refused with Redis's syntax error.)
+// RESP3 and describes the server, as Redis 7.0 does.
 func hello(peer *server.Peer, args []string) resp.Reply {
 	proto := 2
 	if peer.Resp3 {
@@ -26,8 +25,20 @@ func hello(peer *server.Peer, args []string) resp.Reply {
 			return resp.ErrorReply("NOPROTO unsupported protocol version")
 		}
 		proto = int(v)
-		if len(args) > 2 {
-			return resp.Errorf("ERR Syntax error in HELLO option '%s'", args[2])
+		// SETNAME is taken (there is nothing to show a name in), and
+		// AUTH as the default user, who has no password in the playground.
+		for opt := args[2:]; len(opt) > 0; {
+			switch {
+			case strings.EqualFold(opt[0], "SETNAME") && len(opt) >= 2:
+				opt = opt[2:]
+			case strings.EqualFold(opt[0], "AUTH") && len(opt) >= 3:
+				if opt[1] != "default" {
+					return resp.ErrorReply("WRONGPASS invalid username-password pair or user is disabled.")
+				}
+				opt = opt[3:]
+			default:
+				return resp.Errorf("ERR Syntax error in HELLO option '%s'", opt[0])
+			}
 		}
 	}
 	peer.Resp3 = proto == 3
@@ -48,7 +59,7 @@ func hello(peer *server.Peer, args []string) resp.Reply {
 // flat array, a double, big number and verbatim string as a bulk string,
 // and a boolean as 1 or 0.
 func forProtocol(r resp.Reply, resp3 bool) resp.Reply {
-	if resp3 {
+	if resp3 || !hasRESP3(r) {
 		return r
 	}
 	switch r.Kind {
@@ -64,4 +75,19 @@ func forProtocol(r resp.Reply, resp3 bool) resp.Reply {
 		return resp.IntReply(r.Int)
 	}
 	return r
+}
+
+// hasRESP3 reports whether r holds any RESP3-only kind.
+func hasRESP3(r resp.Reply) bool {
+	switch r.Kind {
+	case resp.Map, resp.Set, resp.Double, resp.BigNumber, resp.Verbatim, resp.Bool:
+		return true
+	case resp.Array:
+		for _, e := range r.Elems {
+			if hasRESP3(e) {
+				return true
+			}
+		}
+	}
+	return false
 }

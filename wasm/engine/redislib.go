@@ -31,14 +31,17 @@ func (r *runner) redisTable(L *glua.LState) *glua.LTable {
 		// scripts which log still run.
 		"log": func(L *glua.LState) int {
 			if L.GetTop() < 2 {
-				L.RaiseError("redis.log() requires two arguments or more.")
+				raiseRedisError(L, "ERR redis.log() requires two arguments or more.")
 			}
 			return 0
 		},
 		"setresp": func(L *glua.LState) int {
-			v := L.CheckInt(1)
-			if v != 2 && v != 3 {
-				L.RaiseError("RESP version must be 2 or 3.")
+			if L.GetTop() != 1 {
+				raiseRedisError(L, "ERR redis.setresp() requires one argument.")
+			}
+			v, ok := L.Get(1).(glua.LNumber)
+			if !ok || v != 2 && v != 3 {
+				raiseRedisError(L, "ERR RESP version must be 2 or 3.")
 			}
 			r.setResp(v == 3)
 			return 0
@@ -141,4 +144,13 @@ var refusedInScript = map[string]struct{}{
 	"FCALL": {}, "FCALL_RO": {}, "FUNCTION": {}, "AUTH": {}, "HELLO": {},
 	"SUBSCRIBE": {}, "PSUBSCRIBE": {}, "SSUBSCRIBE": {}, "UNSUBSCRIBE": {},
 	"PUNSUBSCRIBE": {}, "SUNSUBSCRIBE": {}, "MONITOR": {}, "RESET": {}, "QUIT": {},
+}
+
+// raiseRedisError raises an error as Redis's own functions do: an error
+// table {err = msg}, with no position, which becomes the reply as it is,
+// and which pcall hands the script as its text.
+func raiseRedisError(L *glua.LState, msg string) {
+	t := L.NewTable()
+	t.RawSetString("err", glua.LString(msg))
+	L.Error(t, 0)
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -109,6 +108,13 @@ func (r *runner) newState() *glua.LState {
 	L.GetGlobal("math").(*glua.LTable).RawSetString("huge", glua.LNumber(math.Inf(1)))
 	protectCatches(L)
 	capStrings(L)
+	L.SetGlobal("error", L.NewFunction(luaError))
+	// Lua 5.1's gcinfo, which Redis keeps: the heap in use, in KiB.
+	L.SetGlobal("gcinfo", L.NewFunction(func(L *glua.LState) int {
+		var b budget
+		L.Push(glua.LNumber(b.heapBytes() / 1024))
+		return 1
+	}))
 	L.SetGlobal("redis", r.redisTable(L))
 
 	r.budgetCoroutines(L)
@@ -136,9 +142,9 @@ func (r *runner) eval(resp3 bool, cmd string, args []string) resp.Reply {
 	if len(args) < 2 {
 		return resp.Errorf("ERR wrong number of arguments for '%s' command", strings.ToLower(cmd))
 	}
-	n, err := strconv.ParseInt(args[1], 10, 64)
+	n, ok := parseRedisInt(args[1])
 	switch {
-	case err != nil:
+	case !ok:
 		return resp.ErrorReply("ERR value is not an integer or out of range")
 	case n < 0:
 		return resp.ErrorReply("ERR Number of keys can't be negative")
@@ -196,6 +202,8 @@ func (r *runner) scriptCommand(args []string) resp.Reply {
 		// A script never outlives the command that runs it here, so there
 		// is never one to kill when this command is heard.
 		return resp.ErrorReply("NOTBUSY No scripts in execution right now.")
+	case sub == "FLUSH" && len(args) >= 2:
+		return resp.ErrorReply("ERR SCRIPT FLUSH only support SYNC|ASYNC option")
 	case sub == "LOAD" || sub == "EXISTS" || sub == "FLUSH" || sub == "KILL":
 		return resp.Errorf("ERR wrong number of arguments for 'script|%s' command", strings.ToLower(sub))
 	}
@@ -365,8 +373,13 @@ func (r *runner) errorMessage(v glua.LValue) string {
 		}
 		return "ERR " + lua51Wording(string(v))
 	case *glua.LTable:
-		if e, ok := v.RawGetString("err").(glua.LString); ok {
-			return strings.TrimPrefix(string(e), "-")
+		// A raised table's err is the reply as written, a leading dash and
+		// all (only redis.error_reply drops one); a number is its text.
+		switch e := v.RawGetString("err").(type) {
+		case glua.LString:
+			return string(e)
+		case glua.LNumber:
+			return lualib.FormatNumber(float64(e))
 		}
 	}
 	return "ERR " + v.String()
@@ -406,8 +419,14 @@ func protectCatches(L *glua.LState) {
 			L.Insert(orig, 1)
 			L.Call(L.GetTop()-1, glua.MultRet)
 			if L.GetTop() >= 2 && L.Get(1) == glua.LFalse {
-				if msg, ok := L.Get(2).(glua.LString); ok {
+				switch msg := L.Get(2).(type) {
+				case glua.LString:
 					L.Replace(2, glua.LString(lua51Wording(string(msg))))
+				case *glua.LTable:
+					// Redis's pcall hands over a raised error table's text.
+					if e, ok := msg.RawGetString("err").(glua.LString); ok {
+						L.Replace(2, e)
+					}
 				}
 			}
 			return L.GetTop()
@@ -480,4 +499,28 @@ func (r *runner) budgetCoroutines(L *glua.LState) {
 func (r *runner) setResp(resp3 bool) {
 	r.resp3 = resp3
 	r.e.script.Resp3 = resp3
+}
+
+// luaError is Lua 5.1's error(message [, level]): a string or number
+// message gets the position of the function at level in front of it (1,
+// the default, is the caller of error), nothing when that level is not a
+// line of the script; any other value, nil included, is raised as it is.
+func luaError(L *glua.LState) int {
+	v := L.Get(1)
+	level := L.OptInt(2, 1)
+	switch m := v.(type) {
+	case glua.LString, glua.LNumber:
+		text := m.String()
+		if n, ok := m.(glua.LNumber); ok {
+			text = lualib.FormatNumber(float64(n))
+		}
+		if level > 0 {
+			if where := L.Where(level); !strings.HasPrefix(where, "[G]") {
+				text = where + " " + text
+			}
+		}
+		v = glua.LString(text)
+	}
+	L.Error(v, 0)
+	return 0
 }

@@ -260,7 +260,7 @@ func cases() []fcase {
 			}},
 		{id: "numbers/arguments", desc: "A Lua number passed to redis.call is sent as Redis sends it (%.17g): 1e3 is 1000, 0.1 is 0.10000000000000001",
 			cmds: [][]string{
-				eval(`local vals = {0.1, 1e3, 1e20, 1/3, 2^53, 1/0, -1/0, -(0/0), 1e-7, 123456789012, 1767225630000, 3, -3, 1e16, 2^63}
+				eval(`local vals = {0.1, 1e3, 1e20, 1/3, 2^53, 1/0, -1/0, 1e-7, 123456789012, 1767225630000, 3, -3, 1e16, 2^63}
 local r = {}
 for i, v in ipairs(vals) do redis.call('SET', 'n' .. i, v) r[i] = redis.call('GET', 'n' .. i) end
 return r`),

@@ -1,6 +1,7 @@
 package lualib
 
 import (
+	"math"
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
@@ -77,6 +78,18 @@ func openString(L *lua.LState) {
 func checkArgs(L *lua.LState, kinds string) {
 	for i := 0; i < len(kinds); i++ {
 		n := i + 1
+		// An argument that already has its kind (and, for a number, is
+		// whole) is left as it is: no conversion, no allocation.
+		switch v := L.Get(n).(type) {
+		case lua.LString:
+			if kinds[i] == 's' || kinds[i] == 'r' {
+				continue
+			}
+		case lua.LNumber:
+			if (kinds[i] == 'i' || kinds[i] == 'I') && float64(v) == math.Trunc(float64(v)) && math.Abs(float64(v)) < 1<<31 {
+				continue
+			}
+		}
 		switch kinds[i] {
 		case 's':
 			L.Replace(n, lua.LString(checkString(L, n)))

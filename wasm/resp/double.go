@@ -17,6 +17,10 @@ func FormatDouble(f float64) string {
 	case math.IsInf(f, -1):
 		return "-inf"
 	case math.IsNaN(f):
+		// glibc prints a NaN's sign: x86's 0/0 has it set.
+		if math.Signbit(f) {
+			return "-nan"
+		}
 		return "nan"
 	}
 	s := strconv.FormatFloat(f, 'g', 17, 64)
@@ -41,9 +45,28 @@ func FormatDouble(f float64) string {
 // NormalizeScore reprints a score another server formatted its own way as
 // Redis 7 prints it. Text that is not a number is returned as it is.
 func NormalizeScore(s string) string {
+	if plainInteger(s) {
+		return s // already as Redis prints it (the common case: 0, deadlines)
+	}
 	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	if err != nil {
 		return s
 	}
 	return FormatDouble(f)
+}
+
+// plainInteger reports whether s is an integer of up to 15 digits with no
+// sign but '-', no leading zero and no exponent: a double that %.17g prints
+// back as the same text.
+func plainInteger(s string) bool {
+	d := strings.TrimPrefix(s, "-")
+	if d == "" || len(d) > 15 || len(d) > 1 && d[0] == '0' || d == "0" && len(s) != 1 {
+		return false
+	}
+	for i := 0; i < len(d); i++ {
+		if d[i] < '0' || d[i] > '9' {
+			return false
+		}
+	}
+	return true
 }

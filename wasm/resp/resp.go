@@ -239,8 +239,8 @@ var ErrProtocol = errors.New("resp: protocol error")
 // engine writes one reply per command, so more means a bug. It works on the
 // slice directly, since it runs for every command the engine serves.
 func Parse(b []byte) (Reply, error) {
-	src := &sliceSource{b: b}
-	r, err := decode(src)
+	src := source{b: b}
+	r, err := decode(&src)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -252,18 +252,20 @@ func Parse(b []byte) (Reply, error) {
 
 // Read reads one reply from r, as a client reads a server's answer.
 func Read(r *bufio.Reader) (Reply, error) {
-	return decode(readerSource{r})
+	return decode(&source{r: r})
 }
 
-// source is where decode takes a reply's bytes from: a slice (Parse) or a
-// connection (Read).
-type source interface {
-	line() ([]byte, error)       // the next line, without its CRLF
-	block(n int) ([]byte, error) // the next n bytes, then a CRLF
+// source is where decode takes a reply's bytes from: a slice (Parse), or a
+// connection when r is set (Read). It is a struct rather than an interface
+// so that parsing a reply allocates nothing for it.
+type source struct {
+	b []byte
+	i int
+	r *bufio.Reader
 }
 
 // decode reads one RESP2 or RESP3 reply.
-func decode(src source) (Reply, error) {
+func decode(src *source) (Reply, error) {
 	line, err := src.line()
 	if err != nil {
 		return Reply{}, err
@@ -340,12 +342,11 @@ func decode(src source) (Reply, error) {
 	return Reply{}, fmt.Errorf("%w: unexpected type byte %q", ErrProtocol, line[0])
 }
 
-type sliceSource struct {
-	b []byte
-	i int
-}
-
-func (s *sliceSource) line() ([]byte, error) {
+// line returns the next line, without its CRLF.
+func (s *source) line() ([]byte, error) {
+	if s.r != nil {
+		return readLine(s.r)
+	}
 	end := bytes.Index(s.b[s.i:], []byte("\r\n"))
 	if end < 0 {
 		return nil, fmt.Errorf("%w: line not terminated by CRLF", ErrProtocol)
@@ -355,23 +356,20 @@ func (s *sliceSource) line() ([]byte, error) {
 	return line, nil
 }
 
-func (s *sliceSource) block(n int) ([]byte, error) {
-	if s.i+n+2 > len(s.b) || s.b[s.i+n] != '\r' || s.b[s.i+n+1] != '\n' {
-		return nil, fmt.Errorf("%w: string not terminated", ErrProtocol)
-	}
-	data := s.b[s.i : s.i+n]
-	s.i += n + 2
-	return data, nil
-}
-
-type readerSource struct{ r *bufio.Reader }
-
-func (s readerSource) line() ([]byte, error) { return readLine(s.r) }
-
-func (s readerSource) block(n int) ([]byte, error) {
-	data := make([]byte, n+2)
-	if _, err := io.ReadFull(s.r, data); err != nil {
-		return nil, err
+// block returns the next n bytes, which a CRLF must follow.
+func (s *source) block(n int) ([]byte, error) {
+	var data []byte
+	if s.r != nil {
+		data = make([]byte, n+2)
+		if _, err := io.ReadFull(s.r, data); err != nil {
+			return nil, err
+		}
+	} else {
+		if s.i+n+2 > len(s.b) {
+			return nil, fmt.Errorf("%w: string not terminated", ErrProtocol)
+		}
+		data = s.b[s.i : s.i+n+2]
+		s.i += n + 2
 	}
 	if data[n] != '\r' || data[n+1] != '\n' {
 		return nil, fmt.Errorf("%w: string not terminated", ErrProtocol)

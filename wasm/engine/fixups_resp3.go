@@ -1,0 +1,96 @@
+package engine
+
+import (
+	"strings"
+
+	"echomq.dev/playground/wasm/resp"
+)
+
+// RESP3 shapes. The fixups read miniredis's RESP2 replies (their parsing
+// and reprinting is written for that shape), so on a RESP3 connection the
+// dispatcher runs a fixup as if the connection were RESP2 and then gives
+// the reply the shape Redis 7.0 gives it under RESP3: scores as doubles,
+// WITHSCORES as [member, score] pairs, HGETALL as a map.
+var resp3Shapes = map[string]func(args []string, r resp.Reply) resp.Reply{
+	"ZSCORE":           asDouble,
+	"ZINCRBY":          asDouble,
+	"ZMSCORE":          eachDouble,
+	"ZADD":             zaddShape,
+	"ZPOPMIN":          popShape,
+	"ZPOPMAX":          popShape,
+	"ZRANGE":           pairsWithScores,
+	"ZREVRANGE":        pairsWithScores,
+	"ZRANGEBYSCORE":    pairsWithScores,
+	"ZREVRANGEBYSCORE": pairsWithScores,
+	"ZRANDMEMBER":      pairsWithScores,
+	"ZUNION":           pairsWithScores,
+	"ZINTER":           pairsWithScores,
+	"ZDIFF":            pairsWithScores,
+	"HGETALL": func(_ []string, r resp.Reply) resp.Reply {
+		if r.Kind == resp.Array {
+			r.Kind = resp.Map
+		}
+		return r
+	},
+}
+
+func asDouble(_ []string, r resp.Reply) resp.Reply {
+	if r.Kind == resp.Bulk {
+		return resp.Reply{Kind: resp.Double, Str: r.Str}
+	}
+	return r
+}
+
+func eachDouble(args []string, r resp.Reply) resp.Reply {
+	if r.Kind != resp.Array {
+		return r
+	}
+	elems := make([]resp.Reply, len(r.Elems))
+	for i, e := range r.Elems {
+		elems[i] = asDouble(args, e)
+	}
+	return resp.ArrayReply(elems...)
+}
+
+// zaddShape: ZADD answers a score only with INCR.
+func zaddShape(args []string, r resp.Reply) resp.Reply {
+	for _, a := range args[2:] {
+		if strings.EqualFold(a, "INCR") {
+			return asDouble(args, r)
+		}
+	}
+	return r
+}
+
+// popShape: ZPOPMIN key is one [member, score]; with a count, a list of
+// them.
+func popShape(args []string, r resp.Reply) resp.Reply {
+	if len(args) > 2 {
+		return pairs(r)
+	}
+	if r.Kind == resp.Array && len(r.Elems) == 2 {
+		return resp.ArrayReply(r.Elems[0], asDouble(args, r.Elems[1]))
+	}
+	return r
+}
+
+func pairsWithScores(args []string, r resp.Reply) resp.Reply {
+	for _, a := range args[2:] {
+		if strings.EqualFold(a, "WITHSCORES") {
+			return pairs(r)
+		}
+	}
+	return r
+}
+
+// pairs turns [m1, s1, m2, s2] into [[m1, s1], [m2, s2]], scores as doubles.
+func pairs(r resp.Reply) resp.Reply {
+	if r.Kind != resp.Array {
+		return r
+	}
+	out := make([]resp.Reply, 0, len(r.Elems)/2)
+	for i := 0; i+1 < len(r.Elems); i += 2 {
+		out = append(out, resp.ArrayReply(r.Elems[i], asDouble(nil, r.Elems[i+1])))
+	}
+	return resp.ArrayReply(out...)
+}
