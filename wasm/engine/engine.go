@@ -12,6 +12,7 @@ package engine
 import (
 	"bufio"
 	"bytes"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -46,6 +47,11 @@ type Engine struct {
 	// hashOrder is each hash's field order, which miniredis does not keep
 	// (see fixups_hash.go).
 	hashOrder map[string][]string
+
+	// dbOf is each connection's selected database when it is not 0,
+	// learned from SELECT, so fixups know when miniredis's direct reads
+	// (which see database 0) speak of the connection's keys.
+	dbOf map[*server.Peer]int
 }
 
 // New returns an engine with an empty keyspace, an empty script cache and
@@ -109,6 +115,7 @@ func (e *Engine) reset() {
 	e.setClock(Start)
 	e.runner.reset()
 	e.hashOrder = map[string][]string{}
+	e.dbOf = map[*server.Peer]int{}
 }
 
 // Reset empties the keyspace and the script cache and puts the clock back
@@ -187,7 +194,11 @@ func (e *Engine) dispatch(peer *server.Peer, args []string) resp.Reply {
 	name := strings.ToUpper(args[0])
 	fix, ok := fixups[name]
 	if !ok {
-		return e.raw(peer, args)
+		r := e.raw(peer, args)
+		if name == "SELECT" && r.Kind == resp.Status {
+			e.noteSelect(peer, args[1])
+		}
+		return r
 	}
 	if !peer.Resp3 {
 		return fix(e, peer, args)
@@ -267,3 +278,12 @@ var refusedFromClient = func() map[string]string {
 	}
 	return m
 }()
+
+// noteSelect records the database a connection selected.
+func (e *Engine) noteSelect(peer *server.Peer, db string) {
+	if n, err := strconv.Atoi(db); err == nil && n != 0 {
+		e.dbOf[peer] = n
+	} else {
+		delete(e.dbOf, peer)
+	}
+}

@@ -210,3 +210,13 @@ func TestScriptsThatEatMemoryAreStopped(t *testing.T) {
 		})
 	}
 }
+
+func TestFixupsFollowTheSelectedDatabase(t *testing.T) {
+	e := New()
+	do(t, e, "(integer) 1", "HSET", "h", "n", "5")
+	do(t, e, "OK", "SELECT", "1")
+	do(t, e, "(integer) 1", "HSET", "h", "n", "x")
+	do(t, e, "(error) ERR hash value is not an integer", "HINCRBY", "h", "n", "1")
+	do(t, e, "OK", "SELECT", "0")
+	do(t, e, "(integer) 6", "HINCRBY", "h", "n", "1")
+}

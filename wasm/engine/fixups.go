@@ -101,7 +101,7 @@ func hincrbyFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	if !ok {
 		return resp.ErrorReply("ERR value is not an integer or out of range")
 	}
-	cur := e.raw(peer, []string{"HGET", args[1], args[2]})
+	cur := e.hget(peer, args[1], args[2])
 	switch cur.Kind {
 	case resp.Error:
 		return cur
@@ -132,4 +132,17 @@ func parseRedisInt(s string) (int64, bool) {
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
 	return n, err == nil
+}
+
+// hget reads one hash field for a fixup's checks. For a connection on
+// database 0 it asks miniredis directly, which costs no command; the direct
+// read cannot tell a missing field (or key, or a key of another type) from
+// an empty value, so an empty answer is asked again as a command.
+func (e *Engine) hget(peer *server.Peer, key, field string) resp.Reply {
+	if e.dbOf[peer] == 0 {
+		if v := e.m.HGet(key, field); v != "" {
+			return resp.BulkReply(v)
+		}
+	}
+	return e.raw(peer, []string{"HGET", key, field})
 }

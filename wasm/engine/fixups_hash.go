@@ -52,6 +52,9 @@ func trackHashOrder(next fixup) fixup {
 			return runFixup(next, e, peer, args)
 		}
 		key := args[1]
+		if e.dbOf[peer] != 0 {
+			return runFixup(next, e, peer, args) // orders are kept for database 0
+		}
 		existed := e.m.Exists(key)
 		r := runFixup(next, e, peer, args)
 		if r.IsError() {

@@ -187,14 +187,13 @@ func reprintScores(r resp.Reply, stride int) resp.Reply {
 			r.Str = resp.NormalizeScore(r.Str)
 		}
 	case resp.Array:
-		elems := make([]resp.Reply, len(r.Elems))
-		copy(elems, r.Elems)
-		for i := range elems {
-			if elems[i].Kind == resp.Bulk && (stride == everyElement || i%2 == 1) {
-				elems[i].Str = resp.NormalizeScore(elems[i].Str)
+		// The reply was parsed for this command alone, so it is ours to
+		// change in place.
+		for i := range r.Elems {
+			if r.Elems[i].Kind == resp.Bulk && (stride == everyElement || i%2 == 1) {
+				r.Elems[i].Str = resp.NormalizeScore(r.Elems[i].Str)
 			}
 		}
-		r.Elems = elems
 	}
 	return r
 }
