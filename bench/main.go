@@ -1,17 +1,23 @@
 // Command bench measures the playground side by side with its references
 // and writes the figures to BENCHMARKS.md:
 //
-//	go run ./bench [-out BENCHMARKS.md] [-static static] [-quick]
+//	go run ./bench [-out BENCHMARKS.md] [-static static] [-baseline REV] [-quick]
 //
 // (./build.sh bench builds static/ first, then runs exactly this.)
 //
 // In one run it measures
 //   - the size of static/echomq.wasm: raw, gzip -9 and brotli -q 11;
 //   - the latency of enqueue, claim and the enqueue+claim round trip at
-//     queue depths 10 and 10,000, for the playground (natively, and in wasm
-//     under Node through the JS API) and for two references: stock
-//     miniredis running the same scripts with its own EVAL (natively, over
-//     TCP, and in wasm) and a real redis-server 7 over loopback;
+//     queue depths 10 and 10,000: through the JS API in wasm under Node
+//     (bench/wasm_bench.mjs, what a page pays, bridge included); inside a
+//     Go program in wasm under Node, with no bridge (bench/inwasm: the
+//     engine, the JS API's Go side, and stock miniredis's own EVAL); and
+//     natively in this process (the engine, the JS API's Go side, stock
+//     miniredis in-process and over TCP, and a real redis-server 7 over
+//     loopback);
+//   - the same JS-API round trip for an older revision (-baseline, built
+//     from a temporary git worktree) in the same Node process, and that
+//     revision's engine natively beside the current one;
 //   - the time from navigation to a ready page in headless Chromium, when
 //     that can be measured.
 //
@@ -29,6 +35,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -44,26 +52,33 @@ func main() {
 
 // config is what one run measures and how hard.
 type config struct {
-	root    string // module root: every default path hangs off it
-	static  string
-	out     string
-	quick   bool
-	args    []string // the flags as given, for the report
-	depths  []int
-	rounds  int
-	warmup  int           // untimed round trips per cell before measuring
-	budget  time.Duration // per cell and round, native
-	maxRT   int           // samples per cell and round, native
-	nodeBud time.Duration // per cell and round, in Node
-	nodeMax int           // samples per cell and round, in Node
-	loads   int           // page loads in Chromium
+	root     string // module root: every default path hangs off it
+	static   string
+	out      string
+	baseline string // the revision to compare with, "" for none
+	quick    bool
+	args     []string // the flags as given, for the report
+	depths   []int
+	rounds   int
+	warmup   int           // untimed round trips per cell before measuring
+	budget   time.Duration // per cell and round, native
+	maxRT    int           // samples per cell and round, native
+	nodeBud  time.Duration // per cell and round, in wasm
+	nodeMax  int           // samples per cell and round, in wasm
+	loads    int           // page loads in Chromium
 }
+
+// defaultBaseline is the last commit before the fidelity work (Lua 5.1
+// semantics, memory and time budgets, RESP3...), which must not have made
+// the JS-API round trip more than 10% slower.
+const defaultBaseline = "3a8e51a"
 
 func run(args []string, stdout, stderr io.Writer) error {
 	fl := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	out := fl.String("out", "", "where to write the report (default BENCHMARKS.md at the module root)")
 	static := fl.String("static", "", "the built site holding echomq.wasm and wasm_exec.js (default static/ at the module root)")
+	baseline := fl.String("baseline", defaultBaseline, `the revision to compare the current tree with, built from a temporary git worktree ("" for none)`)
 	quick := fl.Bool("quick", false, "a short run: fewer rounds and samples, for trying the program out")
 	if err := fl.Parse(args); err != nil {
 		return err
@@ -75,7 +90,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	cfg := config{root: root, static: *static, out: *out, quick: *quick, args: args, depths: []int{10, 10000}}
+	cfg := config{root: root, static: *static, out: *out, baseline: *baseline, quick: *quick, args: args, depths: []int{10, 10000}}
 	if cfg.static == "" {
 		cfg.static = filepath.Join(root, "static")
 	}
@@ -102,6 +117,14 @@ func run(args []string, stdout, stderr io.Writer) error {
 	return measure(cfg, stdout, stderr)
 }
 
+// Child roles, in the order they start.
+const (
+	roleJS         = "js"          // bench/wasm_bench.mjs: the JS API, current and baseline
+	roleInWasm     = "inwasm"      // bench/inwasm as wasm under Node
+	roleNative     = "native"      // bench/inwasm natively, from this tree
+	roleBaseNative = "base-native" // bench/inwasm natively, from the baseline's worktree
+)
+
 // measure runs every measurement, prints the report and writes it.
 func measure(cfg config, stdout, stderr io.Writer) error {
 	began := time.Now()
@@ -114,7 +137,7 @@ func measure(cfg config, stdout, stderr io.Writer) error {
 	}
 	defer os.RemoveAll(tmp)
 
-	rep := &report{cfg: cfg}
+	rep := &report{cfg: cfg, tmp: tmp, cells: cellSet{}, children: map[string]*child{}}
 	rep.machine = describeMachine(cfg.root)
 	logf("machine: %s, %d cores, load %s", rep.machine.cpu, rep.machine.cores, rep.machine.loadStart)
 
@@ -124,47 +147,109 @@ func measure(cfg config, stdout, stderr io.Writer) error {
 	}
 	// Brotli -q 11 is slow (tens of seconds) and timed by nobody: it runs
 	// beside everything that comes before the first timed sample (the
-	// reference build, starting the servers, filling the queues, warming
-	// up), and the rounds wait for it.
+	// builds, starting the servers and the children, filling the queues,
+	// warming up), and the rounds wait for it.
 	sizeDone := make(chan wasmSize, 1)
 	go func() { sizeDone <- measureSize(relTo(cfg.root, wasmPath)+" (the playground)", wasmPath, true) }()
 	logf("compressing %s (brotli -q 11, in the background)", relTo(cfg.root, wasmPath))
 
-	logf("building the stock-miniredis wasm reference (bench/stockwasm)")
-	stockWasm := filepath.Join(tmp, "stock.wasm")
-	if err := buildStockWasm(cfg.root, stockWasm); err != nil {
-		rep.notes = append(rep.notes, "stock miniredis in wasm: not measured, the build failed: "+firstLine(err.Error()))
-		logf("stock wasm build failed: %v", err)
-		stockWasm = ""
-	}
+	bl := buildAll(cfg, tmp, logf)
+	rep.builds = bl
+	rep.notes = append(rep.notes, bl.notes...)
 
 	backends, closeAll, notes := openBackends(logf)
 	defer closeAll()
 	rep.notes = append(rep.notes, notes...)
 	rep.redisVersion = redisVersionOf(backends)
 
-	cells := newCells(backends, cfg.depths)
+	native := nativeCells(backends, cfg.depths)
 	logf("native: filling the queues and warming up")
-	if err := prefillNative(cells); err != nil {
+	if err := nativePrepare(native, cfg.warmup); err != nil {
 		return err
-	}
-	if err := nativeWarmup(cells, cfg); err != nil {
-		return err
-	}
-	node := &nodeRunner{cfg: cfg, wasm: wasmPath, stockWasm: stockWasm, logf: logf}
-	defer node.stop()
-	nodeCells := map[string]*cell{}
-	logf("starting Node: both wasm modules, queues filled to depth, warm-up")
-	nodeOK := true
-	if err := node.start(nodeCells); err != nil {
-		rep.notes = append(rep.notes, "wasm under Node: not measured: "+firstLine(err.Error()))
-		logf("node: %v", err)
-		nodeOK = false
 	}
 
+	// The children, each filled and warm before the next starts.
+	depths := make([]string, len(cfg.depths))
+	for i, d := range cfg.depths {
+		depths[i] = strconv.Itoa(d)
+	}
+	loopArgs := func(budget time.Duration, samples int) []string {
+		return []string{"-depths", strings.Join(depths, ","), "-budget", budget.String(),
+			"-max", strconv.Itoa(samples), "-warmup", strconv.Itoa(cfg.warmup), "-rounds", "stdin"}
+	}
+	// The children take turns in groups: a group's children alternate
+	// within each round, turns times (A B B A ...), each turn a share of
+	// the budget; the groups follow one another.
+	type group struct {
+		children []*child
+		turns    int
+	}
+	var groups []*group
+	launch := func(g *group, role, what string, argv, env []string, keys map[string]string) {
+		logf("starting %s: %s", role, what)
+		t0 := time.Now()
+		c, err := startChild(what, cfg.root, argv, env, keys, rep.cells)
+		rep.children[role] = c
+		if err != nil {
+			rep.notes = append(rep.notes, fmt.Sprintf("%s: not measured: %s", what, firstLine(err.Error())))
+			logf("%s: %v", role, err)
+			return
+		}
+		logf("%s: filled and warm in %.1fs", role, time.Since(t0).Seconds())
+		if g == nil {
+			g = &group{turns: 1}
+		}
+		if len(g.children) == 0 {
+			groups = append(groups, g)
+		}
+		g.children = append(g.children, c)
+	}
+
+	jsArgs := []string{"node", filepath.Join(cfg.root, "bench", "wasm_bench.mjs"),
+		"--wasm-exec", filepath.Join(cfg.static, "wasm_exec.js"),
+		"--target", "echomq=" + wasmPath}
+	jsKeys := map[string]string{"echomq": keyWasm}
+	if bl.baseWasm != "" {
+		jsArgs = append(jsArgs, "--target", "echomq_base="+bl.baseWasm)
+		jsKeys["echomq_base"] = keyWasmBase
+	}
+	jsArgs = append(jsArgs, "--depths", strings.Join(depths, ","),
+		"--budget-ms", strconv.FormatInt(cfg.nodeBud.Milliseconds(), 10),
+		"--max-samples", strconv.Itoa(cfg.nodeMax),
+		"--warmup", strconv.Itoa(cfg.warmup), "--rounds", "stdin")
+	launch(nil, roleJS, "the JS API in wasm under Node (bench/wasm_bench.mjs)", jsArgs, nil, jsKeys)
+
+	if bl.inwasm != "" {
+		if execPath, err := wasmExecRunner(); err != nil {
+			rep.notes = append(rep.notes, "the rows measured inside wasm: not measured: "+err.Error())
+		} else {
+			argv := append([]string{execPath, bl.inwasm, "-impl", "api,engine,stock"}, loopArgs(cfg.nodeBud, cfg.nodeMax)...)
+			launch(nil, roleInWasm, "bench/inwasm in wasm under Node", argv, nil,
+				map[string]string{"api": keyWasmAPI, "engine": keyWasmEngine, "stock": keyStockWasm})
+		}
+	}
+	if bl.baseNative != "" && bl.native != "" {
+		// Two processes, one per tree: they alternate in four turns per
+		// round, each a quarter of the native budget (report.go says so).
+		const turns = 4
+		pair := &group{turns: turns}
+		args := loopArgs(cfg.budget/turns, max(cfg.maxRT/turns, 1))
+		argv := append([]string{bl.native, "-impl", "engine,api"}, args...)
+		launch(pair, roleNative, "bench/inwasm natively, this tree", argv, nil,
+			map[string]string{"engine": keyNativeProc, "api": keyNativeProcAPI})
+		argv = append([]string{bl.baseNative, "-impl", "engine,api"}, args...)
+		launch(pair, roleBaseNative, "bench/inwasm natively, baseline "+bl.baseShort, argv, nil,
+			map[string]string{"engine": keyNativeBase, "api": keyNativeBaseAPI})
+	}
+	defer func() {
+		for _, c := range rep.children {
+			c.stop()
+		}
+	}()
+
 	rep.sizes = append(rep.sizes, <-sizeDone)
-	if stockWasm != "" {
-		rep.sizes = append(rep.sizes, measureSize("bench/stockwasm (stock miniredis EVAL, for scale)", stockWasm, false))
+	if bl.baseWasm != "" {
+		rep.sizes = append(rep.sizes, measureSize(fmt.Sprintf("static wasm at %s (the baseline, with the current `wasm/main_js.go`)", bl.baseShort), bl.baseWasm, false))
 	}
 	if fi, err := os.Stat(wasmPath + ".br"); err == nil {
 		rep.shippedBr = fi.Size()
@@ -172,34 +257,48 @@ func measure(cfg config, stdout, stderr io.Writer) error {
 	logf("size: %s raw, %s brotli", mb(rep.sizes[0].raw), mb(rep.sizes[0].brotli))
 
 	for r := 1; r <= cfg.rounds; r++ {
-		logf("round %d/%d: native (%d implementations × %d depths)", r, cfg.rounds, len(backends), len(cfg.depths))
-		if err := nativeRound(cells, cfg); err != nil {
+		logf("round %d/%d: native, this process (%d implementations × %d depths)", r, cfg.rounds, len(backends), len(cfg.depths))
+		if err := nativeRound(native, rep.cells, cfg); err != nil {
 			return err
 		}
-		if !nodeOK {
+		// The groups take turns, in the other order every other round.
+		turn := append([]*group(nil), groups...)
+		if r%2 == 0 {
+			slices.Reverse(turn)
+		}
+		for _, g := range turn {
+			for t := range g.turns {
+				kids := append([]*child(nil), g.children...)
+				if (t+r)%2 == 0 {
+					slices.Reverse(kids)
+				}
+				for _, c := range kids {
+					if !c.ok {
+						continue
+					}
+					if t == 0 {
+						logf("round %d/%d: %s", r, cfg.rounds, c.name)
+					}
+					if err := c.round(rep.cells); err != nil {
+						rep.notes = append(rep.notes, fmt.Sprintf("%s: round %d failed, the rounds before it stand: %s", c.name, r, firstLine(err.Error())))
+						logf("%s: %v", c.name, err)
+						c.ok = false
+						c.stop()
+					}
+				}
+			}
+		}
+		rep.cells.endRound()
+	}
+	for _, c := range rep.children {
+		if !c.ok {
 			continue
 		}
-		logf("round %d/%d: wasm under Node", r, cfg.rounds)
-		if err := node.round(nodeCells); err != nil {
-			rep.notes = append(rep.notes, fmt.Sprintf("wasm under Node: round %d failed, the rounds before it stand: %s", r, firstLine(err.Error())))
-			logf("node round failed: %v", err)
-			nodeOK = false
+		if err := c.finish(); err != nil {
+			rep.notes = append(rep.notes, fmt.Sprintf("%s: the end of the run failed: %s", c.name, firstLine(err.Error())))
+			logf("%s: %v", c.name, err)
 		}
 	}
-	if nodeOK {
-		if err := node.finish(); err != nil {
-			rep.notes = append(rep.notes, "wasm under Node: the end of the run failed: "+firstLine(err.Error()))
-			logf("node: %v", err)
-		}
-	}
-	node.stop()
-	rep.node = node.info
-	for _, c := range nodeCells {
-		if len(c.rt) > 0 {
-			cells = append(cells, c)
-		}
-	}
-	rep.cells = cells
 
 	logf("page load in headless Chromium")
 	rep.page = measurePageLoad(cfg, logf)
@@ -215,6 +314,25 @@ func measure(cfg config, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// wasmExecRunner is Go's script that runs a js/wasm program under Node.
+func wasmExecRunner() (string, error) {
+	if _, err := exec.LookPath("node"); err != nil {
+		return "", fmt.Errorf("node is not installed (apt-get install nodejs)")
+	}
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOROOT: %w", err)
+	}
+	goroot := strings.TrimSpace(string(out))
+	for _, dir := range []string{"lib/wasm", "misc/wasm"} {
+		p := filepath.Join(goroot, dir, "go_js_wasm_exec")
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("go_js_wasm_exec not found under %s/lib/wasm", goroot)
+}
+
 // moduleRoot is the directory of the go.mod governing the working
 // directory, as the go command sees it.
 func moduleRoot() (string, error) {
@@ -227,18 +345,6 @@ func moduleRoot() (string, error) {
 		return "", errors.New("not inside a Go module: run from the repository (go run ./bench)")
 	}
 	return filepath.Dir(gomod), nil
-}
-
-// buildStockWasm compiles bench/stockwasm for js/wasm into out, with the
-// flags the playground's own module is built with.
-func buildStockWasm(root, out string) error {
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, "./bench/stockwasm")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("%v: %s", err, b)
-	}
-	return nil
 }
 
 // relTo shows path relative to root when it lies inside it.

@@ -6,26 +6,35 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"echomq.dev/playground/bench/loop"
 )
 
 // rtTarget is the playground's latency budget: one enqueue+claim round trip
 // through the JS API in wasm, median, at depth 10.
 const rtTarget = 100.0 // µs
 
+// baseTolerance is how much slower than the baseline the JS-API round trip
+// may be: the fidelity work must keep it within 10% of before.
+const baseTolerance = 0.10
+
 // report is everything one run found, ready to print.
 type report struct {
 	cfg          config
+	tmp          string
 	elapsed      time.Duration
 	machine      machine
 	redisVersion string
 	sizes        []wasmSize
 	shippedBr    int64 // static/echomq.wasm.br as the build wrote it, 0 if absent
-	cells        []*cell
-	node         nodeInfo
+	cells        cellSet
+	children     map[string]*child // by role; a child that did not start is there too
+	builds       *builds
 	page         pageLoad
 	notes        []string
 }
 
+// find is the cell of a row at a depth, or nil when it has no samples.
 func (r *report) find(key string, depth int) *cell {
 	for _, c := range r.cells {
 		if c.key == key && c.depth == depth && len(c.rt) > 0 {
@@ -35,7 +44,39 @@ func (r *report) find(key string, depth int) *cell {
 	return nil
 }
 
-func (r *report) rel(path string) string { return relTo(r.cfg.root, path) }
+// rtMedian is a row's round-trip median at a depth, 0 when not measured.
+func (r *report) rtMedian(key string, depth int) float64 {
+	if c := r.find(key, depth); c != nil {
+		return summarize(c.rt).median
+	}
+	return 0
+}
+
+// show turns a command line into the form the report prints: paths
+// relative to the repository, $TMP for the run's temporary directory.
+func (r *report) show(cmd string) string {
+	cmd = strings.ReplaceAll(cmd, r.tmp, "$TMP")
+	cmd = strings.ReplaceAll(cmd, r.cfg.root+string(filepath.Separator), "")
+	if i := strings.Index(cmd, "/lib/wasm/go_js_wasm_exec"); i >= 0 {
+		start := strings.LastIndex(cmd[:i], " ") + 1
+		cmd = cmd[:start] + "$(go env GOROOT)" + cmd[i:]
+	}
+	return cmd
+}
+
+func (r *report) js() childEvent {
+	if c := r.children[roleJS]; c != nil {
+		return c.ready
+	}
+	return childEvent{}
+}
+
+func (r *report) baseName() string {
+	if r.builds != nil && r.builds.baseShort != "" {
+		return r.builds.baseShort
+	}
+	return r.cfg.baseline
+}
 
 func (r *report) markdown() string {
 	var b strings.Builder
@@ -51,9 +92,11 @@ func (r *report) markdown() string {
 	r.summary(p)
 	r.machineSection(p)
 	r.sizeSection(p)
+	r.rowsSection(p)
 	for _, d := range r.cfg.depths {
 		r.latencySection(p, d)
 	}
+	r.baselineSection(p)
 	r.floorSection(p)
 	r.pageSection(p)
 	r.methodSection(p)
@@ -61,6 +104,29 @@ func (r *report) markdown() string {
 }
 
 type printer func(format string, a ...any)
+
+// withinTolerance says how current compares with the baseline.
+func withinTolerance(cur, base float64) string {
+	x := cur/base - 1
+	switch {
+	case x > baseTolerance:
+		return fmt.Sprintf("**not within 10%%**: %.0f%% slower than the baseline", 100*x)
+	case x >= 0:
+		return fmt.Sprintf("**within 10%%** (%.0f%% slower)", 100*x)
+	default:
+		return fmt.Sprintf("**within 10%%** (%.0f%% faster)", -100*x)
+	}
+}
+
+// perRound is the ratio of two cells' round-trip medians, round by round.
+func perRound(cur, base *cell) string {
+	a, b := cur.roundMedians(), base.roundMedians()
+	var parts []string
+	for i := range min(len(a), len(b)) {
+		parts = append(parts, ratio2(a[i], b[i]))
+	}
+	return strings.Join(parts, ", ")
+}
 
 func (r *report) summary(p printer) {
 	p("## Summary\n\n")
@@ -72,41 +138,50 @@ func (r *report) summary(p printer) {
 		}
 		p("- **wasm size:** %s brotli (%s raw, %s gzip); target ≤ 2.00 MB (%s B) brotli: **%s**.\n", mbExact(s.brotli), mb(s.raw), mb(s.gzip), thousands(sizeTarget), verdict)
 	}
-	if w := r.find(keyWasm, 10); w != nil {
-		m := summarize(w.rt).median
+	if m := r.rtMedian(keyWasm, 10); m > 0 {
 		p("- **round trip through the JS API in wasm, depth 10:** %s median; target ≤ %.0f µs: **%s**.", us(m), rtTarget, metOrNot(m <= rtTarget))
-		if ref := r.find(keyRedis, 10); ref != nil {
-			p(" That is %s real Redis", ratio(m, summarize(ref.rt).median))
+		if ref := r.rtMedian(keyRedis, 10); ref > 0 {
+			p(" That is %s real Redis", ratio(m, ref))
 		}
-		if ref := r.find(keyStockWasm, 10); ref != nil {
-			p(" and %s stock miniredis EVAL in wasm", ratio(m, summarize(ref.rt).median))
+		if ref := r.rtMedian(keyStockWasm, 10); ref > 0 {
+			p(" and %s stock miniredis EVAL in wasm", ratio(m, ref))
 		}
 		p(".\n")
 	}
-	if n := r.find(keyNative, 10); n != nil {
-		m := summarize(n.rt).median
+	if cur, base := r.find(keyWasm, 10), r.find(keyWasmBase, 10); cur != nil && base != nil {
+		cm, bm := summarize(cur.rt).median, summarize(base.rt).median
+		p("- **JS-API round trip, depth 10: current vs baseline %s = %s vs %s (%s)**: %s. Round by round: %s.",
+			r.baseName(), us(cm), us(bm), ratio2(cm, bm), withinTolerance(cm, bm), perRound(cur, base))
+		if c, b := r.find(keyNativeProc, 10), r.find(keyNativeBase, 10); c != nil && b != nil {
+			cn, bn := summarize(c.rt).median, summarize(b.rt).median
+			p(" Natively, the engine alone: %s vs %s (%s).", us(cn), us(bn), ratio2(cn, bn))
+		}
+		p("\n")
+	} else if r.cfg.baseline != "" {
+		p("- **current vs baseline %s:** not measured (see the notes at the end).\n", r.baseName())
+	}
+	if w, a, e := r.rtMedian(keyWasm, 10), r.rtMedian(keyWasmAPI, 10), r.rtMedian(keyWasmEngine, 10); w > 0 && a > 0 && e > 0 {
+		p("- **where the wasm time goes, depth 10:** through the JS API %s; the same two calls made from Go inside wasm (`api.Call` + `json.Marshal`, no bridge) %s, so the bridge (syscall/js both ways, argument conversion, `JSON.parse`) is about %s of the round trip; the engine alone in wasm (`emq.Jobs`, no API layer) %s", us(w), us(a), us(w-a), us(e))
+		if n := r.rtMedian(keyNative, 10); n > 0 {
+			p(", against %s natively: wasm itself costs %s", us(n), ratio(e, n))
+		}
+		p(".\n")
+	}
+	if m := r.rtMedian(keyNative, 10); m > 0 {
 		p("- **round trip, native, depth 10:** %s median", us(m))
-		if ref := r.find(keyRedis, 10); ref != nil {
-			p(" = %s real Redis over loopback", ratio(m, summarize(ref.rt).median))
+		if ref := r.rtMedian(keyRedis, 10); ref > 0 {
+			p(" = %s real Redis over loopback", ratio(m, ref))
 		}
-		if ref := r.find(keyStockNative, 10); ref != nil {
-			p(", %s stock miniredis EVAL in-process", ratio(m, summarize(ref.rt).median))
-		}
-		p(".\n")
-	}
-	if w, a := r.find(keyWasm, 10), r.find(keyNativeAPI, 10); w != nil && a != nil {
-		wm, am := summarize(w.rt).median, summarize(a.rt).median
-		p("- **where the wasm time goes, depth 10:** the same two JS API calls cost %s natively (`api.Call`, results marshalled) and %s in wasm, %s", us(am), us(wm), ratio(wm, am))
-		if f := r.node.floors[keyStockWasm]; f != nil && len(f.samples) > 0 {
-			p("; crossing from JS into Go and back is %s of that per call (an empty `js.FuncOf`)", us(summarize(f.samples).median))
+		if ref := r.rtMedian(keyStockNative, 10); ref > 0 {
+			p(", %s stock miniredis EVAL in-process", ratio(m, ref))
 		}
 		p(".\n")
 	}
 	if w := r.find(keyWasm, 10000); w != nil {
 		m := summarize(w.rt).median
 		p("- **round trip through the JS API in wasm, depth 10,000:** %s median", us(m))
-		if ref := r.find(keyRedis, 10000); ref != nil {
-			p(" = %s real Redis", ratio(m, summarize(ref.rt).median))
+		if ref := r.rtMedian(keyRedis, 10000); ref > 0 {
+			p(" = %s real Redis", ratio(m, ref))
 		}
 		p("; claim alone %s.\n", us(summarize(w.claim).median))
 	}
@@ -136,7 +211,11 @@ func (r *report) machineSection(p printer) {
 	row("memory", m.memory)
 	row("kernel", m.kernel)
 	row("Go", m.goVersion)
-	row("Node", strings.TrimSpace(m.node+" (V8 "+r.node.v8+")"))
+	node := m.node
+	if v8 := r.js().V8; v8 != "" {
+		node += " (V8 " + v8 + ")"
+	}
+	row("Node", node)
 	rv := m.redis
 	if r.redisVersion != "" {
 		rv = fmt.Sprintf("%s (INFO says %s)", m.redis, r.redisVersion)
@@ -145,6 +224,9 @@ func (r *report) machineSection(p printer) {
 	row("Chromium", m.chromium)
 	row("brotli", m.brotli)
 	row("commit", m.commit)
+	if r.builds != nil && r.builds.baseShort != "" {
+		row("baseline", fmt.Sprintf("%s (%s)", r.builds.baseShort, r.builds.baseSubject))
+	}
 	row("date", m.date.Format(time.RFC3339))
 	row("load average (1, 5, 15 min)", fmt.Sprintf("%s at the start, %s at the end", m.loadStart, m.loadEnd))
 	row("run time", r.elapsed.Round(time.Second).String())
@@ -172,12 +254,25 @@ func (r *report) sizeSection(p printer) {
 	p("\ngzip is Go's `compress/gzip` at level 9; brotli is `brotli -q 11 -c`. MB = 10⁶ bytes.\n\n")
 }
 
+// rowsSection says what each row of the latency tables includes.
+func (r *report) rowsSection(p printer) {
+	p("## What each row measures\n\n")
+	p("Every row runs the same sample (one `enqueue`, then one `claim` of the oldest job) over the same protocol scripts; the rows differ in what lies between the clock and the script. A claim is two commands (`EXISTS` on the pause flag, then the `@claim` script, EVALSHA first), an enqueue one.\n\n")
+	p("- **JS API in wasm**: `static/echomq.wasm` as a page loads it, in Node (`bench/wasm_bench.mjs`), timed in JS with `performance.now()` around `echomq.enqueue(...)` and `echomq.claim(...)`. It includes what a page pays per call: crossing from JS into Go and back through `syscall/js`, the bridge's argument conversion, `api.Call` (argument checks, the handles, the engine, the wire exchanges recorded in the result), `json.Marshal`, and `JSON.parse` back into a JS object.\n")
+	p("- **wasm, no bridge, `api.Call`**: `bench/inwasm` built for js/wasm, run under Node by Go's `go_js_wasm_exec`, timed in Go with `time.Now()`. The same `api.Call` and `json.Marshal` the bridge makes, with no `syscall/js` and no `JSON.parse`: the JS API row minus this one is the bridge.\n")
+	p("- **wasm, no bridge, `emq.Jobs` over `engine.New()`**: the same process; `emq.Jobs` over `engine.New()`, the handles and the engine with its Lua VM, no API layer (no argument checks, no result objects).\n")
+	p("- **stock miniredis EVAL, wasm**: the same process; `emq.Jobs` over `bench/stock`, stock miniredis v2 reached through `Server().Dispatch` as the engine sends commands, running each script with its own EVAL (a new gopher-lua state per call).\n")
+	p("- **native** rows run in the bench process itself: the same `api.Call` + `json.Marshal`, the same `emq.Jobs` over `engine.New()`, and the same stock miniredis in-process, timed with `time.Now()`; *over loopback TCP* adds a socket, RESP on the wire and miniredis's connection goroutine (`miniredis.Run()` and the `internal/redisnet` client).\n")
+	p("- **redis-server over loopback TCP**: a real Redis 7 over loopback TCP through `internal/redisnet`: the socket round trip for each command, Redis's own Lua.\n\n")
+	p("The three no-bridge wasm rows share one Go heap, as the native rows share the bench process's: each row's garbage collections also walk the others' queues (two queues, 10 and 10,000 jobs deep, per implementation), in wasm on a single thread. Go's clock in wasm is `performance.now()` added to the time origin, so it steps by about 0.25 µs.\n\n")
+}
+
 func (r *report) latencySection(p printer, depth int) {
 	p("## Latency at queue depth %s\n\n", thousands(depth))
 	p("Median (p90) per operation, in µs. The pending set holds %s jobs throughout: a sample is one enqueue and then one claim, each timed, and the round trip is the two together. *Samples* counts them over all rounds; *ops* counts every enqueue and claim the cell ran, warm-up included.\n\n", thousands(depth))
 	p("| implementation | enqueue | claim | round trip | round trip vs real Redis | vs stock EVAL, same platform | samples | ops |\n")
 	p("|---|---:|---:|---:|---:|---:|---:|---:|\n")
-	ref := r.find(keyRedis, depth)
+	ref := r.rtMedian(keyRedis, depth)
 	for _, key := range backendOrder {
 		c := r.find(key, depth)
 		if c == nil {
@@ -186,12 +281,11 @@ func (r *report) latencySection(p printer, depth int) {
 		}
 		e, cl, rt := summarize(c.enqueue), summarize(c.claim), summarize(c.rt)
 		vsRedis, vsStock := "—", "—"
-		if ref != nil && key != keyRedis {
-			vsRedis = ratio(rt.median, summarize(ref.rt).median)
+		if ref > 0 && key != keyRedis {
+			vsRedis = ratio(rt.median, ref)
 		}
-		stockKey := map[string]string{keyWasm: keyStockWasm, keyNativeAPI: keyStockNative, keyNative: keyStockNative}[key]
-		if s := r.find(stockKey, depth); s != nil {
-			vsStock = ratio(rt.median, summarize(s.rt).median)
+		if s := r.rtMedian(sameSide[key], depth); s > 0 {
+			vsStock = ratio(rt.median, s)
 		}
 		p("| %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			backendLabels[key], cellStat(e), cellStat(cl), cellStat(rt), vsRedis, vsStock, thousands(rt.n), thousands(2*(rt.n+c.warmup)))
@@ -199,29 +293,85 @@ func (r *report) latencySection(p printer, depth int) {
 	p("\n")
 }
 
+func (r *report) baselineSection(p printer) {
+	if r.cfg.baseline == "" {
+		return
+	}
+	name := r.baseName()
+	p("## Current vs baseline %s\n\n", name)
+	if r.builds != nil && r.builds.baseSubject != "" {
+		p("The baseline is %s (\"%s\"), the last commit before the fidelity work. ", name, r.builds.baseSubject)
+	}
+	p("It is checked out into a temporary `git worktree` (removed once built), its `wasm/main_js.go` replaced by the current one (the bridge is not what is compared, and the current one honours `ECHOMQ_GLOBAL`), and built as the static wasm is. Both modules run in the one Node process of the JS API rows, the baseline published as `globalThis.echomq_base`, their cells side by side in every slice of every round. Natively, the current `bench/inwasm` is built twice, from this tree and from the worktree (where it compiles against the baseline's packages), and the two processes measure the engine (`emq.Jobs` over `engine.New()`) and the JS API's Go side (`api.Call` + `json.Marshal`) in turns: four turns per round, each a quarter of the native budget, in the order A B B A (B A A B the next round).\n\n")
+	p("| measure | depth | build | enqueue | claim | round trip | samples |\n|---|---:|---|---:|---:|---:|---:|\n")
+	type pair struct{ what, cur, base string }
+	pairs := []pair{
+		{"JS API in wasm", keyWasm, keyWasmBase},
+		{"engine, native (own process)", keyNativeProc, keyNativeBase},
+		{"`api.Call`, native (own process)", keyNativeProcAPI, keyNativeBaseAPI},
+	}
+	for _, pr := range pairs {
+		for _, d := range r.cfg.depths {
+			for _, k := range []string{pr.cur, pr.base} {
+				build := "current"
+				if k == pr.base {
+					build = name
+				}
+				c := r.find(k, d)
+				if c == nil {
+					p("| %s | %s | %s | not measured | | | |\n", pr.what, thousands(d), build)
+					continue
+				}
+				p("| %s | %s | %s | %s | %s | %s | %s |\n", pr.what, thousands(d), build,
+					cellStat(summarize(c.enqueue)), cellStat(summarize(c.claim)), cellStat(summarize(c.rt)), thousands(len(c.rt)))
+			}
+		}
+	}
+	p("\n")
+	for _, pr := range pairs {
+		for _, d := range r.cfg.depths {
+			cur, base := r.find(pr.cur, d), r.find(pr.base, d)
+			if cur == nil || base == nil {
+				continue
+			}
+			cm, bm := summarize(cur.rt).median, summarize(base.rt).median
+			p("- %s round trip, depth %s: current vs baseline %s = %s vs %s (%s)", pr.what, thousands(d), name, us(cm), us(bm), ratio2(cm, bm))
+			if pr.cur == keyWasm && d == 10 {
+				p(": %s", withinTolerance(cm, bm))
+			}
+			p("; round by round %s.\n", perRound(cur, base))
+		}
+	}
+	p("\nThe fidelity issue requires the JS-API round trip at depth 10 to stay within 10%% of the baseline. Round-by-round ratios show how far the figure moves within this one run.\n\n")
+}
+
 func (r *report) floorSection(p printer) {
-	if len(r.node.floors) == 0 {
+	c := r.children[roleJS]
+	if c == nil || len(c.end.Floors) == 0 {
 		return
 	}
 	p("## The cost of a call into wasm\n\n")
-	p("Every JS API call crosses from JS into the Go program and back. The cheapest call of each module, timed the same way as the operations:\n\n")
+	p("Every JS API call crosses from JS into the Go program and back. The cheapest method, `now()`, timed the same way as the operations, in each module:\n\n")
 	p("| module | call | median | p90 | samples |\n|---|---|---:|---:|---:|\n")
-	keys := make([]string, 0, len(r.node.floors))
-	for k := range r.node.floors {
-		keys = append(keys, k)
+	floors := c.end.Floors
+	sort.Slice(floors, func(i, j int) bool { return floors[i].Target < floors[j].Target })
+	for _, f := range floors {
+		s := summarize(f.Samples)
+		what := "static/echomq.wasm (`globalThis.echomq`)"
+		if f.Target != "echomq" {
+			what = fmt.Sprintf("baseline %s (`globalThis.%s`)", r.baseName(), f.Target)
+		}
+		p("| %s | `%s` | %s | %s | %d |\n", what, f.Call, us(s.median), us(s.p90), s.n)
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		f := r.node.floors[k]
-		s := summarize(f.samples)
-		what := map[string]string{keyWasm: "static/echomq.wasm (JS API: argument checks, JSON out)", keyStockWasm: "bench/stockwasm (an empty `js.FuncOf`)"}[k]
-		p("| %s | `%s` | %s | %s | %d |\n", what, f.call, us(s.median), us(s.p90), s.n)
-	}
-	if st := r.node.startMs[keyWasm]; st > 0 {
-		p("\nInstantiating and starting `static/echomq.wasm` in Node (compile, `go.run`, `globalThis.echomq` published) took %s, once, while `brotli` ran beside it.\n", ms(st))
+	for _, t := range r.js().Targets {
+		if t.Global == "echomq" && t.StartMs > 0 {
+			p("\nInstantiating and starting `static/echomq.wasm` in Node (compile, `go.run`, `globalThis.echomq` published) took %s, once, while `brotli` ran beside it.\n", ms(t.StartMs))
+		}
 	}
 	p("\n")
 }
+
+func (r *report) rel(path string) string { return relTo(r.cfg.root, path) }
 
 func (r *report) pageSection(p printer) {
 	p("## Page load\n\n")
@@ -250,29 +400,25 @@ func (r *report) methodSection(p printer) {
 	p("%s\n", strings.TrimSpace("go run ./bench "+strings.Join(r.cfg.args, " ")))
 	p("# which runs:\n")
 	p("brotli -q 11 -c %s   # size, in the background until the first timed sample; gzip -9 is computed in Go\n", r.rel(filepath.Join(r.cfg.static, "echomq.wasm")))
-	p("GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o $TMP/stock.wasm ./bench/stockwasm\n")
-	p("redis-server --bind 127.0.0.1 --port <free port> --save '' --appendonly no   # via internal/redisserver\n")
-	if r.node.command != "" {
-		cmd := r.node.command
-		cmd = strings.ReplaceAll(cmd, r.cfg.root+string(filepath.Separator), "")
-		if i := strings.Index(cmd, "stockmq="); i >= 0 {
-			end := strings.Index(cmd[i:], " ")
-			if end < 0 {
-				end = len(cmd) - i
-			}
-			cmd = cmd[:i] + "stockmq=$TMP/stock.wasm" + cmd[i+end:]
+	if r.builds != nil {
+		for _, c := range r.builds.commands {
+			p("%s\n", r.show(c))
 		}
-		p("%s   # one process; a line on stdin starts each round\n", cmd)
+	}
+	p("redis-server --bind 127.0.0.1 --port <free port> --save '' --appendonly no   # via internal/redisserver\n")
+	for _, role := range []string{roleJS, roleInWasm, roleNative, roleBaseNative} {
+		if c := r.children[role]; c != nil && c.command != "" {
+			p("%s   # one process for the run; a line on stdin starts each round\n", r.show(c.command))
+		}
 	}
 	if r.page.command != "" {
 		p("%s\n", r.page.command)
 	}
 	p("```\n\n")
-	p("- **Rounds.** %d round(s). In each, every native implementation and depth is measured in turns (the budget cut into four slices, %v and at most %d samples per implementation, depth and round), then the Node process, idle until asked, measures both wasm modules the same way (%v, at most %d samples). One Go process and one Node process serve the whole run, so queues keep their state from round to round. Every cell warms up with %d untimed round trips before its first sample.\n",
-		r.cfg.rounds, r.cfg.budget, r.cfg.maxRT, r.cfg.nodeBud, r.cfg.nodeMax, r.cfg.warmup)
-	p("- **One sample** is `enqueue(queue, id, payload)` then `claim(queue, 30000)`, each timed (Go `time.Now`, Node `performance.now`); the round trip is the two together. Every verdict is checked after the clock stops: the enqueue must answer `enqueued`, and the claim must lease the oldest job, so FIFO order is verified on every sample. Every 256 samples the active set is emptied, untimed; claimed rows stay.\n")
-	p("- **Pre-fill.** Each queue is first filled to its depth by a Lua loop in chunks of %d (`HSET` the row, `ZADD` the id at score 0: what `@enqueue` writes), on every implementation alike.\n", prefillChunk)
-	p("- **Same path everywhere.** Native rows go through `emq.Jobs` and its `Connector` (EVALSHA, EVAL on NOSCRIPT) over each server: the playground's engine, stock miniredis in-process (`Server().Dispatch`, as the engine sends commands), stock miniredis over TCP (`miniredis.Run()` and the `redisnet` client), and a real `redis-server` over loopback (`redisnet`). A claim is two commands on each of them: `EXISTS` on the pause flag, then the `@claim` script; an enqueue is one. The wasm rows call `globalThis.echomq` (the JS API: argument checks, the handles, JSON results with the wire exchanges) and `globalThis.stockmq` (`bench/stockwasm`: the same handles over stock miniredis, small plain results).\n")
+	p("- **Rounds.** %d round(s). In each, every native implementation and depth in the bench process is measured in turns (the budget cut into four slices, %v and at most %d samples per implementation, depth and round; the order reversed every other slice), then each child process in turn, idle until asked, measures its cells the same way: the JS API modules and `bench/inwasm` in wasm with %v and at most %d samples, the two native `bench/inwasm` processes (this tree, the baseline) in four alternating turns of a quarter of the native budget each (%v, at most %d samples). The children go in the other order every other round. Every process serves the whole run, so queues keep their state from round to round. Every cell warms up with %d untimed round trips before its first sample.\n",
+		r.cfg.rounds, r.cfg.budget, r.cfg.maxRT, r.cfg.nodeBud, r.cfg.nodeMax, r.cfg.budget/4, max(r.cfg.maxRT/4, 1), r.cfg.warmup)
+	p("- **One sample** is `enqueue(queue, id, payload)` then `claim(queue, 30000)`, each timed (Go `time.Now`, Node `performance.now`); the round trip is the two together. Every verdict is checked after the clock stops: the enqueue must answer `enqueued`, and the claim must lease the oldest job, so FIFO order is verified on every sample. Every 256 samples the active set is emptied, untimed; claimed rows stay. The Go programs share one loop, `bench/loop`; `bench/wasm_bench.mjs` is the same loop in JS.\n")
+	p("- **Pre-fill.** Each queue is first filled to its depth by a Lua loop in chunks of %d (`HSET` the row, `ZADD` the id at score 0: what `@enqueue` writes), on every implementation alike.\n", loop.PrefillChunk)
 	p("- **Stock miniredis** runs each script in a new Lua state (`cmd_scripting.go`), and its `ZPOPMIN` sorts the whole sorted set on every call (`sorted_set.go`, `byScore`); the playground's engine keeps miniredis's keyspace, so the claim at depth 10,000 pays that sort on both.\n")
 	if r.page.command != "" {
 		p("- **Page load.** chromedp starts Chromium with the flags above for each load: one untimed load first, so that Chromium's own files are in the page cache, then every load is a new browser with a new profile. The probe script is installed with `Page.addScriptToEvaluateOnNewDocument`, and chromedp polls it every 20 ms; the times come from the page's clock, not from the polling.\n")
@@ -330,6 +476,14 @@ func ratio(a, b float64) string {
 	default:
 		return fmt.Sprintf("%.2f×", x)
 	}
+}
+
+// ratio2 is a ratio with two decimals, for comparisons near 1×.
+func ratio2(a, b float64) string {
+	if b <= 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f×", a/b)
 }
 
 func thousands(n int) string {

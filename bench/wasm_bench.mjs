@@ -1,15 +1,19 @@
-// Per-operation latency of Go-in-WebAssembly under Node, for `go run ./bench`.
+// Per-operation latency of the playground's JS API in WebAssembly under
+// Node, for `go run ./bench`: what a page pays per call, the syscall/js
+// bridge and JSON.parse included.
 //
 //   node bench/wasm_bench.mjs --wasm-exec static/wasm_exec.js \
-//     --target echomq=static/echomq.wasm [--target stockmq=/tmp/stock.wasm] \
+//     --target echomq=static/echomq.wasm [--target echomq_base=/tmp/base.wasm] \
 //     [--depths 10,10000] [--budget-ms 1000] [--max-samples 1500] \
 //     [--warmup 200] [--rounds 1|stdin]
 //
-// Each --target is GLOBAL=PATH: a Go wasm module that, once started, publishes
-// globalThis[GLOBAL] with enqueue(queue, id, payload), claim(queue, leaseMs)
-// and exec([cmd, ...args]). static/echomq.wasm publishes `echomq` (the
-// playground's JS API); bench/stockwasm publishes `stockmq` (stock miniredis
-// EVAL). All targets live in this one process and are measured in turns.
+// Each --target is GLOBAL=PATH: a build of the playground's module
+// (wasm/main_js.go), which publishes its JS API as globalThis[GLOBAL]. The
+// module reads the name from ECHOMQ_GLOBAL, which this script sets through
+// go.env for every GLOBAL but "echomq" (the name a page gets), so two
+// builds (the current one and a baseline) live in this one process and are
+// measured in turns: within each slice of a round the cells run side by
+// side, in the other order every other slice.
 //
 // For every target and depth, a queue is pre-filled to the depth (what
 // @enqueue would have written), then each sample is one enqueue followed by
@@ -20,8 +24,8 @@
 // per round with that round's raw samples (microseconds; the Go program
 // computes the statistics); one "end" event. With --rounds stdin the
 // process waits for a line on stdin before each round and ends at EOF: the
-// Go program measures its native rounds while this process sits idle, so
-// the two take turns without either starting over.
+// Go program measures its other rounds while this process sits idle, so
+// they take turns without either starting over.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -62,6 +66,7 @@ function parseArgs(argv) {
 async function start(target) {
   const began = performance.now();
   const go = new globalThis.Go();
+  if (target.global !== "echomq") go.env.ECHOMQ_GLOBAL = target.global;
   const { instance } = await WebAssembly.instantiate(readFileSync(target.file), go.importObject);
   target.exited = false;
   go.run(instance).then(() => { target.exited = true; });
@@ -98,9 +103,8 @@ return tonumber(ARGV[3]) - tonumber(ARGV[2]) + 1`;
 // on a slow, busy machine.
 const PREFILL_CHUNK = 100;
 
-// The integer in an exec reply: {type:"int", value:"7"} from the JS API,
-// {type:"int", text:"7"} (or "(integer) 7") from bench/stockwasm.
-const intOf = (r) => Number(r.value ?? String(r.text).replace(/^\(integer\) /, ""));
+// The integer in an exec reply: {type:"int", value:"7"}.
+const intOf = (r) => Number(r.value);
 
 /** Writes depth pending jobs into the queue. */
 function prefill(api, queue, depth) {
@@ -141,20 +145,19 @@ const HOUSEKEEPING_EVERY = 256;
 const clearActive = (c) => must("DEL", c.t.api.exec(["DEL", `emq:{${c.queue}}:active`]), notError);
 
 /**
- * The floor under every call: the cheapest call a target has (noop, an
- * empty js.FuncOf in bench/stockwasm; now() in the JS API), timed the same
- * way. It is what crossing from JS into Go and back costs before any work.
+ * The floor under every call: the cheapest method of the JS API, now(),
+ * timed the same way. It is what crossing from JS into Go and back costs,
+ * with the bridge's argument conversion and JSON result, before any work.
  */
 function floor(t, n) {
-  const call = typeof t.api.noop === "function" ? () => t.api.noop() : () => t.api.now();
-  for (let i = 0; i < 200; i++) call();
+  for (let i = 0; i < 200; i++) t.api.now();
   const samples = [];
   for (let i = 0; i < n; i++) {
     const t0 = performance.now();
-    call();
+    t.api.now();
     samples.push((performance.now() - t0) * 1000);
   }
-  return { target: t.global, call: typeof t.api.noop === "function" ? "noop()" : "now()", samples };
+  return { target: t.global, call: "now()", samples };
 }
 
 /** Prints one event as a line of JSON; resolves once stdout (a pipe) took it. */
@@ -162,7 +165,10 @@ function emit(event, body) {
   return new Promise((resolve) => process.stdout.write(JSON.stringify({ event, ...body }) + "\n", resolve));
 }
 
-/** Measures every cell once, in turns: a slice of the budget at a time. */
+/**
+ * Measures every cell once, in turns: a slice of the budget at a time, the
+ * cells in their order on even slices and in reverse on odd ones.
+ */
 function measureRound(cells, opts) {
   for (const c of cells) {
     c.enqueue = [];
@@ -171,7 +177,7 @@ function measureRound(cells, opts) {
   }
   const slices = 4;
   for (let s = 0; s < slices; s++) {
-    for (const c of cells) {
+    for (const c of s % 2 === 0 ? cells : [...cells].reverse()) {
       const until = performance.now() + opts.budgetMs / slices;
       const cap = Math.floor(opts.maxSamples * (s + 1) / slices);
       while (c.roundTrip.length < cap && performance.now() < until) {
@@ -195,9 +201,10 @@ async function main() {
   require(path.resolve(opts.wasmExec));
   for (const t of opts.targets) await start(t);
 
+  // Cells by depth, then target, so the builds at a depth sit side by side.
   const cells = [];
-  for (const t of opts.targets) {
-    for (const depth of opts.depths) {
+  for (const depth of opts.depths) {
+    for (const t of opts.targets) {
       const queue = `d${depth}`;
       const began = performance.now();
       prefill(t.api, queue, depth);

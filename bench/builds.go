@@ -1,0 +1,174 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// builds is every program the run compiles before it measures, and the
+// commands it used, for the report.
+type builds struct {
+	inwasm   string // bench/inwasm for js/wasm, "" if it did not build
+	native   string // bench/inwasm for this machine, from this tree
+	commands []string
+
+	// The baseline revision (-baseline), built from a git worktree that is
+	// removed again once these are built.
+	baseRev     string // as given; "" when no baseline is measured
+	baseShort   string // the abbreviated commit
+	baseSubject string // its first line
+	baseWasm    string // its static wasm (with the current wasm/main_js.go)
+	baseNative  string // bench/inwasm built in the worktree, for this machine
+
+	notes []string
+}
+
+// goBuild compiles pkg in dir into out, for js/wasm when wasm is set, with
+// the flags ./build.sh gives the playground's module.
+func goBuild(dir, pkg, out string, wasm bool) (string, error) {
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, pkg)
+	cmd.Dir = dir
+	cmd.Env = os.Environ()
+	shown := "go build -trimpath -ldflags='-s -w' -o " + out + " " + pkg
+	if wasm {
+		cmd.Env = append(cmd.Env, "GOOS=js", "GOARCH=wasm")
+		shown = "GOOS=js GOARCH=wasm " + shown
+	}
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return shown, fmt.Errorf("%s: %v: %s", shown, err, strings.TrimSpace(string(b)))
+	}
+	return shown, nil
+}
+
+// buildAll compiles bench/inwasm (for js/wasm and natively) and, when a
+// baseline revision is asked for, that revision's static wasm and its
+// native bench/inwasm. What does not build is left out with a note.
+func buildAll(cfg config, tmp string, logf func(string, ...any)) *builds {
+	b := &builds{}
+	in := func(dir, cmd string) string {
+		if dir == cfg.root {
+			return cmd
+		}
+		return "(cd " + dir + " && " + cmd + ")"
+	}
+	logf("building bench/inwasm for js/wasm and natively")
+	out := filepath.Join(tmp, "inwasm.wasm")
+	cmd, err := goBuild(cfg.root, "./bench/inwasm", out, true)
+	b.commands = append(b.commands, cmd)
+	if err != nil {
+		b.notes = append(b.notes, "the rows measured inside wasm: not measured, bench/inwasm did not build: "+firstLine(err.Error()))
+		logf("%v", err)
+	} else {
+		b.inwasm = out
+	}
+	out = filepath.Join(tmp, "native")
+	cmd, err = goBuild(cfg.root, "./bench/inwasm", out, false)
+	b.commands = append(b.commands, cmd)
+	if err != nil {
+		logf("%v", err)
+	} else {
+		b.native = out
+	}
+
+	if cfg.baseline == "" {
+		return b
+	}
+	b.baseRev = cfg.baseline
+	fail := func(what string, err error) *builds {
+		b.notes = append(b.notes, fmt.Sprintf("baseline %s: %s: %s", cfg.baseline, what, firstLine(err.Error())))
+		logf("baseline: %s: %v", what, err)
+		return b
+	}
+	full, err := git(cfg.root, "rev-parse", "--verify", cfg.baseline+"^{commit}")
+	if err != nil {
+		return fail("not a commit of this repository", err)
+	}
+	b.baseShort, _ = git(cfg.root, "rev-parse", "--short", full)
+	b.baseSubject, _ = git(cfg.root, "log", "-1", "--format=%s", full)
+	dir := filepath.Join(tmp, "base")
+	logf("baseline %s: git worktree at %s", b.baseShort, dir)
+	if _, err := git(cfg.root, "worktree", "add", "--detach", dir, full); err != nil {
+		return fail("git worktree add", err)
+	}
+	b.commands = append(b.commands, "git worktree add --detach "+dir+" "+cfg.baseline)
+	defer func() {
+		b.commands = append(b.commands, "git worktree remove --force "+dir)
+		if _, err := git(cfg.root, "worktree", "remove", "--force", dir); err != nil {
+			logf("baseline: git worktree remove: %v", err)
+			os.RemoveAll(dir)
+			git(cfg.root, "worktree", "prune")
+		}
+	}()
+
+	// The bridge is not what is compared, and the current one honours
+	// ECHOMQ_GLOBAL, which lets both modules live in one Node process.
+	if err := copyFile(filepath.Join(cfg.root, "wasm", "main_js.go"), filepath.Join(dir, "wasm", "main_js.go")); err != nil {
+		return fail("copy wasm/main_js.go", err)
+	}
+	b.commands = append(b.commands, "cp wasm/main_js.go "+filepath.Join(dir, "wasm", "main_js.go"))
+	logf("baseline %s: building its static wasm", b.baseShort)
+	out = filepath.Join(tmp, "base.wasm")
+	cmd, err = goBuild(dir, "./wasm", out, true)
+	b.commands = append(b.commands, in(dir, cmd))
+	if err != nil {
+		return fail("its static wasm did not build", err)
+	}
+	b.baseWasm = out
+
+	// The measuring program is the current one; it builds against the
+	// baseline's packages.
+	for _, pkg := range []string{"loop", "stock", "inwasm"} {
+		if err := copyGoFiles(filepath.Join(cfg.root, "bench", pkg), filepath.Join(dir, "bench", pkg)); err != nil {
+			return fail("copy bench/"+pkg, err)
+		}
+	}
+	b.commands = append(b.commands, "cp -r bench/loop bench/stock bench/inwasm "+filepath.Join(dir, "bench")+"/")
+	logf("baseline %s: building bench/inwasm natively against it", b.baseShort)
+	out = filepath.Join(tmp, "base-native")
+	cmd, err = goBuild(dir, "./bench/inwasm", out, false)
+	b.commands = append(b.commands, in(dir, cmd))
+	if err != nil {
+		return fail("bench/inwasm did not build against it, so its native engine is not measured", err)
+	}
+	b.baseNative = out
+	return b
+}
+
+// git runs git in dir and returns its trimmed output.
+func git(dir string, args ...string) (string, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(string(out)))
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+func copyFile(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, b, 0o644)
+}
+
+// copyGoFiles copies the .go files of one package directory.
+func copyGoFiles(from, to string) error {
+	if err := os.MkdirAll(to, 0o755); err != nil {
+		return err
+	}
+	names, err := filepath.Glob(filepath.Join(from, "*.go"))
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		if err := copyFile(n, filepath.Join(to, filepath.Base(n))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
