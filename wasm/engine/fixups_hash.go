@@ -60,7 +60,8 @@ func trackHashOrder(next fixup) fixup {
 		if r.IsError() {
 			return r
 		}
-		order := e.hashOrder[key]
+		known := e.hashOrder[key]
+		order := known
 		if !existed {
 			order = nil
 		}
@@ -74,11 +75,12 @@ func trackHashOrder(next fixup) fixup {
 				}
 			}
 		}
-		if len(order) == 0 {
+		switch {
+		case len(order) == 0:
 			delete(e.hashOrder, key)
-		} else {
+		case len(order) != len(known) || &order[0] != &known[0]:
 			e.hashOrder[key] = order
-		}
+		} // else: the write changed no field's place (a claim's HSET state)
 		return r
 	}
 }

@@ -101,6 +101,9 @@ func zaddFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	}
 	out := args
 	for j := i; j < len(args); j += 2 {
+		if plainDigits(args[j]) {
+			continue // miniredis reads plain digits exactly as Redis does
+		}
 		f, ok := parseScore(args[j])
 		if !ok {
 			return resp.ErrorReply(errNotFloat)
