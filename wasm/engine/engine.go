@@ -3,10 +3,13 @@
 // Lua script runner in place of miniredis's EVAL.
 //
 // Every command, from a learner's console, from the handles or from inside a
-// script, reaches miniredis through one path: Engine.dispatch, which hands the
-// arguments to miniredis's command table over an in-memory peer and parses
-// the RESP it writes. There are no sockets and no goroutines on that path, so
-// it runs the same on the host and inside a browser tab.
+// script, reaches miniredis through one path: Engine.dispatch, which applies
+// the fixups (the commands whose miniredis answer differs from Redis 7.0's,
+// see fixups*.go) and hands the arguments to miniredis's command table over
+// an in-memory peer, then parses the RESP it writes. There are no sockets
+// and no goroutines on that path, so it runs the same on the host and inside
+// a browser tab. (A few fixups also read miniredis's state directly to check
+// a command before it runs; they never write that way.)
 package engine
 
 import (
