@@ -5,6 +5,8 @@ import (
 	"errors"
 	"runtime/metrics"
 	"time"
+
+	glua "github.com/yuin/gopher-lua"
 )
 
 // errKilled is what the Lua VM raises when a script's budget runs out.
@@ -119,7 +121,7 @@ func (b *budget) overMemory() bool {
 // bigAlloc is called before a string of n bytes is made; for a big one it
 // checks the memory budget at once. The stop takes effect at the script's
 // next instruction.
-func bigAlloc(L interface{ Context() context.Context }, n int) {
+func bigAlloc(L *glua.LState, n int) {
 	if n < 1<<20 {
 		return
 	}

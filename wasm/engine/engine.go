@@ -242,8 +242,6 @@ func (e *Engine) raw(peer *server.Peer, args []string) (r resp.Reply) {
 	return r
 }
 
-func (e *Engine) observer() *server.Peer { return e.watch }
-
 // hasBlockOption reports whether an XREAD or XREADGROUP asks to block.
 func hasBlockOption(args []string) bool {
 	for _, a := range args[1:] {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/alicebob/miniredis/v2/server"
 
+	"echomq.dev/playground/wasm/lualib"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -28,7 +29,7 @@ const x87MaxExp = 16384
 // parseLongDouble reads s as Redis's getLongDoubleFromObject does: strtold
 // over the whole string, no leading space, no NaN, no overflow.
 func parseLongDouble(s string) (*big.Float, bool) {
-	if s == "" || isCSpace(s[0]) {
+	if s == "" || lualib.IsSpace(s[0]) {
 		return nil, false
 	}
 	low := strings.ToLower(s)

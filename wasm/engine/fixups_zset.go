@@ -54,12 +54,12 @@ func init() {
 // parseScore reads a score as Redis's getDoubleFromObject does: C's strtod
 // over the whole string, no leading space, no NaN, no overflow.
 func parseScore(s string) (float64, bool) {
-	if plainDigits(s) {
+	if resp.PlainInteger(s) {
 		f, err := strconv.ParseFloat(s, 64)
 		return f, err == nil
 	}
 	// strtod must read all of it: no leading or trailing space, no NUL.
-	if s == "" || isCSpace(s[0]) || isCSpace(s[len(s)-1]) || strings.IndexByte(s, 0) >= 0 {
+	if s == "" || lualib.IsSpace(s[0]) || lualib.IsSpace(s[len(s)-1]) || strings.IndexByte(s, 0) >= 0 {
 		return 0, false
 	}
 	f, ok := lualib.StringToNumber(s)
@@ -74,10 +74,6 @@ func parseScore(s string) (float64, bool) {
 func isInfSpelling(s string) bool {
 	s = strings.ToLower(strings.TrimLeft(s, "+-"))
 	return s == "inf" || s == "infinity"
-}
-
-func isCSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
 const errNotFloat = "ERR value is not a valid float"
@@ -101,8 +97,8 @@ func zaddFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	}
 	out := args
 	for j := i; j < len(args); j += 2 {
-		if plainDigits(args[j]) {
-			continue // miniredis reads plain digits exactly as Redis does
+		if resp.PlainInteger(args[j]) {
+			continue // miniredis reads a plain integer exactly as Redis does
 		}
 		f, ok := parseScore(args[j])
 		if !ok {
@@ -214,19 +210,4 @@ func checkScoreRange(next fixup) fixup {
 		}
 		return runFixup(next, e, peer, args)
 	}
-}
-
-// plainDigits reports whether s is a short run of decimal digits, perhaps
-// after a minus sign: a score any parser reads the same (the common case).
-func plainDigits(s string) bool {
-	d := strings.TrimPrefix(s, "-")
-	if d == "" || len(d) > 15 {
-		return false
-	}
-	for i := 0; i < len(d); i++ {
-		if d[i] < '0' || d[i] > '9' {
-			return false
-		}
-	}
-	return true
 }

@@ -144,7 +144,7 @@ func (e *Engine) Keyspace() []Entry {
 // own so that it never disturbs the client's or the script's selected
 // database.
 func (e *Engine) keyspace() []Entry {
-	peer := e.observer()
+	peer := e.watch
 	keys, _ := e.dispatch(peer, []string{"KEYS", "*"}).Strings()
 	out := make([]Entry, 0, len(keys))
 	for _, k := range keys {

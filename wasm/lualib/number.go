@@ -42,13 +42,14 @@ func StringToNumber(s string) (float64, bool) {
 	return f, true
 }
 
-// isSpace is C's isspace in the C locale.
-func isSpace(c byte) bool {
+// IsSpace is C's isspace in the C locale: what strtod and Redis's number
+// parsers skip or refuse as blank.
+func IsSpace(c byte) bool {
 	return c == ' ' || c >= '\t' && c <= '\r'
 }
 
 func skipSpace(s string, i int) int {
-	for i < len(s) && isSpace(s[i]) {
+	for i < len(s) && IsSpace(s[i]) {
 		i++
 	}
 	return i

@@ -45,7 +45,7 @@ func FormatDouble(f float64) string {
 // NormalizeScore reprints a score another server formatted its own way as
 // Redis 7 prints it. Text that is not a number is returned as it is.
 func NormalizeScore(s string) string {
-	if plainInteger(s) {
+	if PlainInteger(s) {
 		return s // already as Redis prints it (the common case: 0, deadlines)
 	}
 	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
@@ -55,10 +55,10 @@ func NormalizeScore(s string) string {
 	return FormatDouble(f)
 }
 
-// plainInteger reports whether s is an integer of up to 15 digits with no
+// PlainInteger reports whether s is an integer of up to 15 digits with no
 // sign but '-', no leading zero and no exponent: a double that %.17g prints
 // back as the same text.
-func plainInteger(s string) bool {
+func PlainInteger(s string) bool {
 	d := strings.TrimPrefix(s, "-")
 	if d == "" || len(d) > 15 || len(d) > 1 && d[0] == '0' || d == "0" && len(s) != 1 {
 		return false
