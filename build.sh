@@ -201,16 +201,14 @@ do_test() {
 	section "go test (js/wasm under Node)"
 	GOOS=js GOARCH=wasm go test -count=1 -exec "$(wasm_exec_dir)/go_js_wasm_exec" ./wasm/...
 
+	# (web/assets/test/*.test.mjs run inside go test, in web/page.)
 	section "node --test wasm/*.test.mjs"
 	local mjs=()
 	shopt -s nullglob
 	mjs=(wasm/*.test.mjs)
 	shopt -u nullglob
-	if [[ ${#mjs[@]} -eq 0 ]]; then
-		echo "(no wasm/*.test.mjs yet)"
-	else
-		node --test "${mjs[@]}"
-	fi
+	[[ ${#mjs[@]} -gt 0 ]] || die "no wasm/*.test.mjs: the JS contract tests are missing"
+	node --test "${mjs[@]}"
 
 	finish test
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -250,6 +251,9 @@ func (r *report) sizeSection(p printer) {
 	}
 	if r.shippedBr > 0 {
 		p("\nThe build's own precompressed `static/echomq.wasm.br` is %s.\n", mbExact(r.shippedBr))
+	}
+	if fi, err := os.Stat(filepath.Join(r.cfg.static, "lesson.html")); err == nil {
+		p("\nThe offline lesson, `static/lesson.html` (one file: the page, its modules and styles, the worker and the module gzip-compressed as base64), is %s on disk: what a learner downloads to take the lesson with no network.\n", mbExact(fi.Size()))
 	}
 	p("\ngzip is Go's `compress/gzip` at level 9; brotli is `brotli -q 11 -c`. MB = 10⁶ bytes.\n\n")
 }

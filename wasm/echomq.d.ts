@@ -23,8 +23,8 @@ export type Reply =
   | { type: "bulk"; value: string; base64?: string }
   | { type: "nil"; value: null }
   | { type: "array"; value: Reply[] }
-  // RESP3, after exec(["HELLO", "3"]) (the console's connection only: the
-  // handles keep their own RESP2 connection):
+  // RESP3, after HELLO 3 on exec's or cli's connection (each has its own,
+  // and the handles keep theirs on RESP2):
   | { type: "map"; value: { key: Reply; value: Reply }[] }
   | { type: "set"; value: Reply[] }
   /** As the server printed it: "1.5", "inf". */
@@ -48,6 +48,23 @@ export interface Refusal {
   message: string;
   wire?: Exchange[];
 }
+
+/** One line typed at the console's prompt, run as redis-cli runs it. */
+export interface CliResult {
+  /** The arguments the line split into, as redis-cli splits them (bytes that are not UTF-8 read as U+FFFD). */
+  args: string[];
+  reply: Reply;
+  /** What redis-cli 7.0 prints for the reply (`(integer) 1`, `1) "JOB-1"`), without the final newline. */
+  text: string;
+  /** Set when the engine stopped a runaway script: what happened, in plain words. */
+  note?: string;
+}
+
+/** A blank line: nothing is sent and nothing is printed, as at redis-cli's prompt. */
+export interface CliBlank { args: []; text: "" }
+
+/** A line redis-cli refuses to send (an unbalanced quote, or "a"b); nothing is sent. */
+export interface CliSyntaxError { error: "syntax"; message: "Invalid argument(s)" }
 
 export interface Script {
   name: string;    // "claim", "enqueue"
@@ -100,6 +117,14 @@ export interface EchoMQ {
 
   /** One Redis command, run as a client would: exec(["ZRANGE", "emq:{q}:pending", "0", "-1"]). */
   exec(args: string[]): Reply | ArgsError | InternalError;
+
+  /**
+   * One line typed at a redis-cli prompt: cli('ZADD emq:{q}:pending 0 "JOB-1"').
+   * It runs on the console's own connection, so HELLO 3 here changes only
+   * the console's replies. Quoting is redis-cli's: "double quotes" with
+   * \n \r \t \b \a \\ \" and \xHH escapes, 'single quotes' with only \'.
+   */
+  cli(line: string): CliResult | CliBlank | CliSyntaxError | ArgsError | InternalError;
 
   enqueue(queue: string, id: string, payload: string):
     | { verdict: "enqueued" | "duplicate"; wire: Exchange[] }

@@ -144,6 +144,61 @@ test("a script that never ends is stopped with a clear error, and the engine kee
   assert.deepEqual(echomq.exec(["PING"]), { type: "status", value: "PONG" });
 });
 
+test("cli runs a typed line as redis-cli does and prints what redis-cli prints", () => {
+  fresh();
+  assert.deepEqual(echomq.cli("ZADD emq:{q}:pending 0 JOB-9"), {
+    args: ["ZADD", "emq:{q}:pending", "0", "JOB-9"],
+    reply: { type: "int", value: "1" },
+    text: "(integer) 1",
+  });
+  // One keyspace: the handles see what the console wrote.
+  assert.deepEqual(echomq.snapshot(Q).pending, [{ id: "JOB-9", score: "0" }]);
+  assert.equal(echomq.cli("ZRANGE emq:{q}:pending 0 -1").text, '1) "JOB-9"');
+  assert.equal(echomq.cli("GET missing").text, "(nil)");
+  assert.equal(echomq.cli("LRANGE missing 0 -1").text, "(empty array)");
+  assert.equal(echomq.cli(`EVAL "return {1,{2,{'a'}},{}}" 0`).text,
+    '1) (integer) 1\n2) 1) (integer) 2\n   2) 1) "a"\n3) (empty array)');
+  // redis-cli's quoting, and its way of showing bytes.
+  assert.deepEqual(echomq.cli(`SET k "caf\\xc3\\xa9\\n" 'it\\'s'`).args, ["SET", "k", "caf\u00e9\n", "it's"]);
+  assert.equal(echomq.cli(`SET k "caf\\xc3\\xa9\\n"`).text, "OK");
+  assert.equal(echomq.cli("GET k").text, '"caf\\xc3\\xa9\\n"');
+  assert.match(echomq.cli("INCR k").text, /^\(error\) ERR value is not an integer/);
+});
+
+test("cli answers a bad quote as redis-cli does, and a blank line with nothing", () => {
+  fresh();
+  assert.deepEqual(echomq.cli('SET "a"b'), { error: "syntax", message: "Invalid argument(s)" });
+  assert.deepEqual(echomq.cli("GET 'x"), { error: "syntax", message: "Invalid argument(s)" });
+  assert.deepEqual(echomq.cli("   "), { args: [], text: "" });
+  assert.equal(echomq.cli(1).error, "args");
+  assert.equal(echomq.cli().error, "args");
+});
+
+test("HELLO 3 at the console changes only the console", () => {
+  fresh();
+  echomq.cli("HSET h a 1");
+  assert.equal(echomq.cli("HELLO 3").reply.type, "map");
+  assert.equal(echomq.cli("HGETALL h").text, '1# "a" => "1"');
+  assert.equal(echomq.cli("ZADD z 1.5 m").text, "(integer) 1");
+  assert.equal(echomq.cli("ZSCORE z m").text, "(double) 1.5");
+  assert.equal(echomq.exec(["HGETALL", "h"]).type, "array");
+  assert.equal(echomq.enqueue(Q, "JOB-1", "{}").verdict, "enqueued");
+  fresh(); // a reset is a fresh server: the console is back on RESP2
+  echomq.cli("HSET h a 1");
+  assert.equal(echomq.cli("HGETALL h").text, '1) "a"\n2) "1"');
+});
+
+test("a runaway script at the console is stopped within a second, with a note", () => {
+  fresh();
+  const started = Date.now();
+  const r = echomq.cli(`EVAL "redis.call('SET', 'before', '1') while true do end" 0`);
+  const took = Date.now() - started;
+  assert.ok(took < 2000, `stopped after ${took} ms`);
+  assert.match(r.text, /^\(error\) ERR Script killed by user with SCRIPT KILL\.\.\. script: [0-9a-f]{40}, on @user_script:1\.$/);
+  assert.match(r.note, /^The playground stopped this script after 900 ms/);
+  assert.equal(echomq.cli("GET before").text, '"1"');
+});
+
 test("trace walks the four enqueue moves and ends where EVAL would", () => {
   fresh();
   const keys = ["emq:{q}:job:JOB-1", "emq:{q}:pending"];

@@ -16,9 +16,11 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"echomq.dev/playground/lua"
+	"echomq.dev/playground/wasm/cli"
 	"echomq.dev/playground/wasm/emq"
 	"echomq.dev/playground/wasm/engine"
 	"echomq.dev/playground/wasm/resp"
@@ -29,20 +31,22 @@ const Version = "0.1.0 (Redis " + engine.RedisVersion + " replies)"
 
 // Methods lists the functions of globalThis.echomq, in the order the
 // contract documents them.
-var Methods = []string{"scripts", "exec", "enqueue", "claim", "pause", "resume", "snapshot", "trace", "now", "setNow", "advance", "reset"}
+var Methods = []string{"scripts", "exec", "cli", "enqueue", "claim", "pause", "resume", "snapshot", "trace", "now", "setNow", "advance", "reset"}
 
 // Playground is one engine and the handles over it: what one page holds.
 type Playground struct {
-	engine *engine.Engine
-	jobs   *emq.Jobs
+	engine  *engine.Engine
+	jobs    *emq.Jobs
+	console *engine.Client
 }
 
 // New returns a playground with a fresh engine.
 func New() *Playground {
 	e := engine.New()
-	// The handles get a connection of their own, as an application would:
-	// a learner's exec(["HELLO", "3"]) changes only the console's replies.
-	return &Playground{engine: e, jobs: emq.NewJobs(e.NewClient())}
+	// The handles, exec and the console each get a connection of their
+	// own, as separate clients of one Redis would: a learner's HELLO 3 at
+	// the console changes only the console's replies.
+	return &Playground{engine: e, jobs: emq.NewJobs(e.NewClient()), console: e.NewClient()}
 }
 
 // Engine is the engine under the API, for tests and benchmarks.
@@ -109,6 +113,15 @@ func (p *Playground) call(method string, args []any) (any, error) {
 			return nil, argsf("exec(args): args must name a command, got an empty array")
 		}
 		return replyJSON(p.engine.Exec(cmd...)), nil
+	case "cli":
+		if err := arity(method, "line", args, 1, 1); err != nil {
+			return nil, err
+		}
+		line, err := str(args, 0, "line")
+		if err != nil {
+			return nil, err
+		}
+		return p.cli(line), nil
 	case "enqueue":
 		s, err := strings3(method, "queue, id, payload", args)
 		if err != nil {
@@ -210,6 +223,52 @@ func (p *Playground) scripts() []Object {
 	}
 	return out
 }
+
+// cli runs one line typed at the console's prompt, as redis-cli would:
+// split into arguments, sent on the console's connection, and the reply
+// formatted as redis-cli prints it. A line redis-cli would refuse to send
+// comes back as {error:"syntax"} with redis-cli's words; a blank line
+// sends nothing and prints nothing, as at redis-cli's prompt.
+func (p *Playground) cli(line string) Object {
+	args, err := cli.Split(line)
+	if err != nil {
+		return Object{"error": "syntax", "message": err.Error()}
+	}
+	if len(args) == 0 {
+		return Object{"args": []string{}, "text": ""}
+	}
+	start := time.Now()
+	r, _ := p.console.Do(args...)
+	out := Object{"args": args, "reply": replyJSON(r), "text": cli.Format(r)}
+	if stoppedByBudget(args, r, time.Since(start)) {
+		out["note"] = stoppedNote
+	}
+	return out
+}
+
+// stoppedNote tells a learner, in plain words, what the SCRIPT KILL error
+// of a runaway script means here.
+var stoppedNote = fmt.Sprintf("The playground stopped this script after %d ms, as Redis's SCRIPT KILL would. "+
+	"Anything it wrote before then stays in the keyspace: nothing is rolled back. "+
+	"(A real Redis refuses SCRIPT KILL once a script has written; only SHUTDOWN NOSAVE would stop it then.)",
+	engine.Budget.Milliseconds())
+
+// stoppedByBudget reports whether a script command was stopped by the
+// engine's time budget. The error alone cannot tell: a script may return
+// the same words itself, but it cannot return them after running for the
+// whole budget and then being stopped.
+func stoppedByBudget(args []string, r resp.Reply, took time.Duration) bool {
+	switch strings.ToUpper(args[0]) {
+	case "EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO":
+	default:
+		return false
+	}
+	return r.Kind == resp.Error && strings.HasPrefix(r.Str, killedPrefix) && took >= engine.Budget
+}
+
+// killedPrefix starts the error Redis gives a script that SCRIPT KILL
+// stopped, and the engine gives one that ran out of time.
+const killedPrefix = "ERR Script killed by user with SCRIPT KILL..."
 
 func (p *Playground) trace(args []any) (any, error) {
 	if err := arity("trace", "script, keys, argv", args, 1, 3); err != nil {

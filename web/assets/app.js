@@ -1,25 +1,34 @@
 // EchoMQ Playground: the page's module.
 //
-// Downloads echomq.wasm with a visible byte count while the browser
-// compiles it (streaming), starts it with Go's wasm_exec.js (loaded before
-// this module as a classic script), waits for the Go program to publish
-// globalThis.echomq, and then starts whichever widgets the page holds: all
-// four on index.html, one on an embed page.
+// Starts the engine in its Web Worker (engine.js, worker.js) with a visible
+// byte count, then starts whichever widgets the page holds: all of them on
+// index.html, one on an embed page.
 //
 // The widgets share one engine, so one keyspace, like clients of one Redis.
-// After any widget changes the keyspace it calls ctx.changed(), which takes
-// one snapshot and hands it to every widget: that is the whole event bus.
+// Every engine call is a message to the worker and comes back as a promise
+// (ctx.call), and the calls run one at a time in the order they were made.
+// After a widget changes the keyspace it awaits ctx.changed(), which takes
+// one snapshot per queue and hands it to every widget: that is the whole
+// event bus. Every call that can change the keyspace is also written to a
+// journal, which a permalink replays to rebuild the same keyspace.
 //
-// The Go program is meant to run for the life of the page. If go.run()'s
-// promise settles, Go has exited: that is a crash, and the page says so.
+// A crash of the Go program, a worker that cannot start, or a browser
+// without WebAssembly ends in the failure panel, inside the frame when the
+// page is an embed.
 
 import { byId } from "./dom.js";
+import { startEngine } from "./engine.js";
+import { readOptions } from "./options.js";
+import { Journal } from "./permalink.js";
 import { mountStepper } from "./stepper.js";
 import { mountBeats } from "./beats.js";
 import { mountVerdicts } from "./verdicts.js";
 import { mountRoundTrip } from "./roundtrip.js";
-
-const READY_TIMEOUT_MS = 15000;
+import { mountEditor } from "./editor.js";
+import { mountConsole } from "./console.js";
+import { mountWorkers } from "./workers.js";
+import { mountPermalinks } from "./links.js";
+import { reportHeight } from "./embed-height.js";
 
 const ui = {
   loader: byId("loader"),
@@ -30,64 +39,108 @@ const ui = {
   failure: byId("failure"),
   failureMessage: byId("failure-message"),
   reload: byId("reload"),
+  notice: document.getElementById("notice"),
   version: document.getElementById("engine-version"), // the index page only
 };
 
 const root = document.documentElement;
 root.dataset.engine = "loading";
 
+const { options, problems } = readOptions(location.search);
+if (options.theme !== "auto") root.dataset.theme = options.theme;
+
 // ---- the context every widget gets ----------------------------------------
 
 /** The widgets on this page, by section id. */
-const mounts = { stepper: mountStepper, beats: mountBeats, verdicts: mountVerdicts, roundtrip: mountRoundTrip };
+const mounts = {
+  stepper: mountStepper,
+  beats: mountBeats,
+  verdicts: mountVerdicts,
+  roundtrip: mountRoundTrip,
+  editor: mountEditor,
+  console: mountConsole,
+  workers: mountWorkers,
+};
 
-const widgets = [];
+/** name → widget, in page order. */
+const widgets = new Map();
+let engine = null;
 let failed = false;
 
 const ctx = {
-  /** globalThis.echomq, once the engine is ready. */
-  engine: null,
+  ready: false,
   /** The protocol scripts by name, from echomq.scripts(). */
   scripts: new Map(),
+  /** The page's options, from its URL (options.js). */
+  options,
+  queue: options.queue,
+  /** Every keyspace-changing call since the page started, for permalinks. */
+  journal: new Journal(),
 
   /**
-   * Calls the engine. The API never throws, but a Go program that exited
-   * does: that becomes the crash message and an error result.
+   * Calls the engine: one method of wasm/echomq.d.ts, run in the worker.
+   * Never rejects; a dead engine answers {error:"js"}.
    */
-  call(fn) {
-    if (!ctx.engine || failed) return { error: "js", message: "the engine is not running" };
-    try {
-      return fn(ctx.engine);
-    } catch (err) {
-      fail("The playground stopped answering. Reload to start again.", err);
-      return { error: "js", message: String(err && err.message ? err.message : err) };
-    }
+  async call(method, ...args) {
+    if (!engine || failed) return { error: "js", message: "the engine is not running" };
+    ctx.journal.record(method, args);
+    return engine.call(method, args);
   },
 
   /** A snapshot of a queue, or null if the engine could not give one. */
-  snapshot(queue) {
-    const s = ctx.call((e) => e.snapshot(queue));
+  async snapshot(queue) {
+    const s = await ctx.call("snapshot", queue);
     return s && !s.error ? s : null;
   },
 
   /**
-   * Tells every widget that the keyspace changed. source is the widget
-   * that changed it. One snapshot per queue serves them all.
+   * Tells every widget that the keyspace changed. source is the name of
+   * the widget that changed it. One snapshot per queue serves them all.
    */
-  changed(source) {
+  async changed(source) {
     const snaps = new Map();
-    for (const w of widgets) {
-      if (!w.update || !w.queue) continue;
-      if (!snaps.has(w.queue)) snaps.set(w.queue, ctx.snapshot(w.queue));
-      const snap = snaps.get(w.queue);
-      if (snap) w.update(snap, source);
+    for (const w of widgets.values()) {
+      if (w.queue && w.update) {
+        if (!snaps.has(w.queue)) snaps.set(w.queue, await ctx.snapshot(w.queue));
+        const snap = snaps.get(w.queue);
+        if (snap) w.update(snap, source);
+      }
+      if (w.refresh) await w.refresh(source);
     }
+  },
+
+  /**
+   * Wraps an event handler so its runs queue up behind each other: a
+   * second click waits for the first one's engine calls to finish, and an
+   * error ends up on the console instead of as an unhandled rejection.
+   */
+  serially(fn) {
+    let tail = Promise.resolve();
+    return (...args) => {
+      const run = tail.then(() => fn(...args));
+      tail = run.catch((err) => console.error("a widget action failed", err));
+      return run;
+    };
   },
 };
 
-for (const [id, mount] of Object.entries(mounts)) {
-  const section = document.getElementById(id);
-  if (section) widgets.push(mount(section, ctx));
+for (const [name, mount] of Object.entries(mounts)) {
+  const section = document.getElementById(name);
+  if (!section) continue;
+  if (section.dataset.queue) section.dataset.queue = options.queue;
+  widgets.set(name, mount(section, ctx));
+}
+if (options.queue !== "q") renameQueue(options.queue);
+for (const el of document.querySelectorAll('input[data-option="lease"]')) el.value = options.lease;
+
+/**
+ * Rewrites the key names the templates printed for the default queue "q"
+ * (captions such as emq:{q}:pending) to the queue chosen in the URL.
+ */
+function renameQueue(queue) {
+  for (const el of document.querySelectorAll("code.key")) {
+    el.textContent = el.textContent.replaceAll("{q}", `{${queue}}`);
+  }
 }
 
 function setStatus(text) {
@@ -96,8 +149,8 @@ function setStatus(text) {
 
 /** Enables or disables every control of every widget. */
 function setControls(enabled) {
-  for (const w of widgets) {
-    for (const el of w.root.querySelectorAll("button, input")) el.disabled = !enabled;
+  for (const w of widgets.values()) {
+    for (const el of w.root.querySelectorAll("button, input, textarea, select")) el.disabled = !enabled;
   }
 }
 
@@ -106,6 +159,7 @@ function fail(message, cause) {
   if (cause !== undefined) console.error(message, cause);
   if (failed) return;
   failed = true;
+  ctx.ready = false;
   root.dataset.engine = "failed";
   setControls(false);
   ui.download.hidden = true;
@@ -118,6 +172,15 @@ function fail(message, cause) {
 }
 
 ui.reload.addEventListener("click", () => location.reload());
+
+/** Shows a notice above the widgets: a bad option, a damaged link. */
+function notice(text) {
+  if (!ui.notice) return console.warn(text);
+  const p = document.createElement("p");
+  p.textContent = text;
+  ui.notice.append(p);
+  ui.notice.hidden = false;
+}
 
 // ---- download -------------------------------------------------------------
 
@@ -151,184 +214,98 @@ function showProgress(loaded, total) {
   });
 }
 
-/**
- * The number of bytes the body stream will yield, or 0 if unknown.
- * Content-Length counts the bytes on the wire, so it only describes the
- * body when the response is not content-encoded; otherwise fall back to the
- * size the renderer wrote into the page, if any.
- */
-function expectedBytes(response) {
-  const encoding = (response.headers.get("Content-Encoding") || "identity").trim().toLowerCase();
-  const length = Number(response.headers.get("Content-Length"));
-  if (encoding === "identity" && Number.isSafeInteger(length) && length > 0) return length;
-  const hint = Number(ui.loader.dataset.wasmBytes);
-  return Number.isSafeInteger(hint) && hint > 0 ? hint : 0;
-}
-
-async function fetchWasm(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: the server answered ${response.status} ${response.statusText}`.trim());
-  return response;
-}
-
-/** Counts the bytes flowing through a stream onto the progress bar. */
-function counted(body, total) {
-  let loaded = 0;
-  let known = total;
-  return body.pipeThrough(
-    new TransformStream({
-      transform(chunk, controller) {
-        loaded += chunk.byteLength;
-        if (known > 0 && loaded > known) known = 0; // the hint was wrong: stop pretending
-        showProgress(loaded, known);
-        controller.enqueue(chunk);
-      },
-      flush() {
-        showProgress(loaded, loaded);
-        setStatus("Compiling the engine…");
-      },
-    }),
-  );
-}
-
-/** Reads a stream to its end, counting, and drops the bytes. */
-async function drain(body, total) {
-  const reader = counted(body, total).getReader();
-  for (;;) {
-    const { done } = await reader.read();
-    if (done) return;
-  }
-}
-
-/** The whole body as bytes, counted. */
-async function readAll(response) {
-  const total = expectedBytes(response);
-  showProgress(0, total);
-  if (!response.body) {
-    const whole = new Uint8Array(await response.arrayBuffer());
-    showProgress(whole.byteLength, whole.byteLength);
-    return whole;
-  }
-  return new Uint8Array(await new Response(counted(response.body, total)).arrayBuffer());
-}
-
-function isWasmType(response) {
-  return (response.headers.get("Content-Type") || "").split(";")[0].trim().toLowerCase() === "application/wasm";
-}
+/** An absolute URL: the worker resolves relative ones against its own URL, not the page's. */
+const absolute = (url) => new URL(url, document.baseURI).href;
 
 /**
- * Downloads and compiles the module: compilation runs while the bytes
- * arrive (instantiateStreaming), and a counter on the way fills the
- * progress bar.
- *
- * When the server labels the file application/wasm, the response itself
- * goes to the compiler and a clone of it is counted: a response that keeps
- * its URL lets the browser cache the compiled code for the next visit.
- * Otherwise the counted stream is handed over as a new Response typed
- * application/wasm. Without streaming support, or if streaming fails for a
- * reason other than a bad module, it falls back to instantiate() on the
- * downloaded bytes.
+ * Where the engine comes from. A normal page names the files; the offline
+ * lesson carries the worker's text and the gzip-compressed module inside
+ * itself (see web/cmd/lesson).
  */
-async function instantiate(url, imports) {
-  const canStream = typeof WebAssembly.instantiateStreaming === "function" && typeof TransformStream === "function";
-  const response = await fetchWasm(url);
-  if (canStream && response.body) {
-    const total = expectedBytes(response);
-    showProgress(0, total);
-    let source;
-    let counting = Promise.resolve();
-    if (isWasmType(response)) {
-      const copy = response.clone();
-      source = response;
-      counting = drain(copy.body, total).catch(() => {}); // the compiler reports a broken download
-    } else {
-      source = new Response(counted(response.body, total), { headers: { "Content-Type": "application/wasm" } });
-    }
-    try {
-      const result = await WebAssembly.instantiateStreaming(source, imports);
-      await counting;
-      return result;
-    } catch (err) {
-      if (err instanceof WebAssembly.CompileError || err instanceof WebAssembly.LinkError) throw err;
-      console.warn("streaming compilation failed; downloading the module again", err);
-      return WebAssembly.instantiate(await readAll(await fetchWasm(url)), imports);
-    }
+function engineSource() {
+  const inline = document.getElementById("engine-gzip");
+  if (inline) {
+    const text = inline.textContent.trim();
+    const bin = atob(text);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return { workerSource: byId("engine-worker").textContent, gzip: bytes.buffer };
   }
-  return WebAssembly.instantiate(await readAll(response), imports);
+  const d = ui.loader.dataset;
+  const hint = Number(d.wasmBytes);
+  return {
+    workerUrl: absolute(d.workerUrl || "worker.js"),
+    wasmUrl: absolute(d.wasmUrl || "echomq.wasm"),
+    wasmExecUrl: absolute(d.wasmExecUrl || "wasm_exec.js"),
+    wasmBytes: Number.isSafeInteger(hint) && hint > 0 ? hint : 0,
+  };
 }
 
 // ---- start ----------------------------------------------------------------
 
-/** Resolves once the Go program has published globalThis.echomq. */
-function whenPublished(exit) {
-  return new Promise((resolve, reject) => {
-    const deadline = performance.now() + READY_TIMEOUT_MS;
-    const check = () => {
-      if (globalThis.echomq) return resolve(globalThis.echomq);
-      if (exit.settled) return reject(new Error("it stopped before it was ready"));
-      if (performance.now() > deadline) {
-        return reject(new Error(`echomq did not appear within ${READY_TIMEOUT_MS / 1000} s`));
-      }
-      setTimeout(check, 5);
-    };
-    check();
-  });
+/** Enqueues the ids the URL asked for (?ids=JOB-1,JOB-2), once, at start. */
+async function seed() {
+  for (const id of options.ids) {
+    const r = await ctx.call("enqueue", options.queue, id, `{"seeded":${JSON.stringify(id)}}`);
+    if (r.error) notice(`The id ${JSON.stringify(id)} from the address was not enqueued: ${r.message || r.error}.`);
+  }
 }
 
 async function start() {
   if (typeof WebAssembly !== "object") {
-    throw new Error("This browser does not support WebAssembly.");
+    throw unsupported("this browser has WebAssembly turned off or does not support it, and the engine is a WebAssembly program.");
   }
-  if (typeof globalThis.Go !== "function") {
-    throw new Error("wasm_exec.js did not load, so the Go runtime is missing.");
+  if (typeof Worker !== "function") {
+    throw unsupported("this browser cannot run Web Workers, which the engine runs in.");
   }
-  const url = ui.loader.dataset.wasmUrl || "echomq.wasm";
   setStatus("Downloading the engine…");
-
-  const go = new globalThis.Go();
-  const exit = { settled: false, code: undefined };
-  const goExit = go.exit;
-  go.exit = (code) => {
-    exit.code = code;
-    goExit.call(go, code);
-  };
-  const { instance } = await instantiate(url, go.importObject);
-  performance.mark("echomq:compiled");
-
-  setStatus("Starting…");
-  go.run(instance).then(
-    () => {
-      exit.settled = true;
-      const code = exit.code === undefined ? "" : ` with code ${exit.code}`;
-      fail(`The playground stopped: the Go program exited${code}. The browser console may say why. Reload to start again.`);
-    },
-    (err) => {
-      exit.settled = true;
-      fail("The playground crashed. Reload to start again.", err);
-    },
-  );
-
-  const echomq = await whenPublished(exit);
+  engine = await startEngine({
+    ...engineSource(),
+    onProgress: showProgress,
+    onCompiling: () => setStatus("Compiling the engine…"),
+    onFailure: (message) => fail(message),
+  });
   if (failed) return;
   performance.mark("echomq:published");
-  ctx.engine = echomq;
-  const scripts = ctx.call((e) => e.scripts());
-  if (!Array.isArray(scripts)) throw new Error(`the engine has no scripts: ${scripts && scripts.message}`);
-  for (const s of scripts) ctx.scripts.set(s.name, s);
+  for (const s of engine.scripts) ctx.scripts.set(s.name, s);
+  if (ctx.scripts.size === 0) throw new Error("the engine has no scripts");
 
-  if (ui.version) ui.version.textContent = String(echomq.version ?? "unknown");
+  if (ui.version) ui.version.textContent = engine.version;
   ui.download.hidden = true;
   ui.loader.classList.add("is-ready");
-  setControls(true);
-  const snaps = new Map();
-  for (const w of widgets) {
-    if (w.queue && !snaps.has(w.queue)) snaps.set(w.queue, ctx.snapshot(w.queue));
-    w.start(w.queue ? snaps.get(w.queue) : null);
+
+  if (!(await links.open())) {
+    await seed();
+    await startWidgets();
   }
+  setControls(true);
   for (const el of document.querySelectorAll("[data-waiting]")) el.removeAttribute("data-waiting");
   setStatus("Ready");
+  ctx.ready = true;
   root.dataset.engine = "ready";
   performance.mark("echomq:ready");
 }
 
-start().catch((err) => fail(`The playground could not start: ${err && err.message ? err.message : err}`, err));
+/** Hands every widget its first snapshot. */
+async function startWidgets() {
+  const snaps = new Map();
+  for (const w of widgets.values()) {
+    if (w.queue && !snaps.has(w.queue)) snaps.set(w.queue, await ctx.snapshot(w.queue));
+    await w.start(w.queue ? snaps.get(w.queue) : null);
+  }
+}
+
+const links = mountPermalinks({ ctx, widgets, startWidgets, notice });
+
+for (const p of problems) notice(p);
+if (document.body.classList.contains("embed")) reportHeight(document.body.dataset.widget || "");
+
+/**
+ * An error that is about the browser, not a bug: the page says it, and
+ * the console is left alone.
+ */
+function unsupported(message) {
+  return Object.assign(new Error(message), { unsupported: true });
+}
+
+start().catch((err) => fail(`The playground could not start: ${err && err.message ? err.message : err}`, err && err.unsupported ? undefined : err));

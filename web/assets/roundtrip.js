@@ -81,30 +81,37 @@ export function mountRoundTrip(root, ctx) {
 
   // ---- actions --------------------------------------------------------------
 
-  function enqueue() {
-    if (!ctx.engine) return;
+  /** Marks a result as on its way, so an old verdict is never read as the new one. */
+  function pending(out) {
+    setText(out, "…");
+    out.dataset.verdict = "pending";
+  }
+
+  async function enqueue() {
+    if (!ctx.ready) return;
     const id = el.id.value.trim() === "" ? freshId(snapshot) : el.id.value;
-    const result = ctx.call((e) => e.enqueue(queue, id, el.payload.value));
+    pending(el.enqueueResult);
+    const result = await ctx.call("enqueue", queue, id, el.payload.value);
+    typed = false;
+    await ctx.changed("roundtrip");
+    // The verdict is shown last, once the tables show what it did.
     const verdict = enqueueVerdict(result);
+    logCall(`enqueue ${id}`, verdict, result.wire, "No script was sent.");
     setText(el.enqueueResult, verdict);
     el.enqueueResult.dataset.verdict = result.verdict || result.error || "";
-    logCall(`enqueue ${id}`, verdict, result.wire, "No script was sent.");
-    typed = false;
-    ctx.changed("roundtrip");
     say(`Enqueue ${id}: ${verdict}.`);
   }
 
-  function claim() {
-    if (!ctx.engine) return;
+  async function claim() {
+    if (!ctx.ready) return;
     // The lease goes as typed (a number when it is one), so a bad lease
     // meets @claim's own EMQLEASE check rather than a rule of the page.
     const lease = numberOrText(el.lease.value);
     const paused = snapshot ? snapshot.paused : false;
-    const result = ctx.call((e) => e.claim(queue, lease));
+    pending(el.claimResult);
+    const result = await ctx.call("claim", queue, lease);
     const verdict = claimVerdict(result);
-    setText(el.claimResult, verdict);
-    el.claimResult.dataset.verdict = result.verdict || result.error || "";
-    ctx.changed("roundtrip");
+    await ctx.changed("roundtrip");
     let explain = "";
     if (result.verdict === "leased") {
       const held = snapshot && snapshot.active.find((a) => a.id === result.id);
@@ -126,13 +133,15 @@ export function mountRoundTrip(root, ctx) {
       result.wire,
       paused ? "No script was sent: the queue is paused." : "No script was sent.",
     );
+    setText(el.claimResult, verdict);
+    el.claimResult.dataset.verdict = result.verdict || result.error || "";
     say(`Claim: ${verdict}. ${explain}`);
   }
 
-  function setPaused(pause) {
-    if (!ctx.engine) return;
-    const result = ctx.call((e) => (pause ? e.pause(queue) : e.resume(queue)));
-    ctx.changed("roundtrip");
+  async function setPaused(pause) {
+    if (!ctx.ready) return;
+    const result = await ctx.call(pause ? "pause" : "resume", queue);
+    await ctx.changed("roundtrip");
     if (result.error) say(`${pause ? "Pause" : "Resume"} failed: ${result.message || result.error}`);
     else say(pause ? "Paused: claims now answer :empty and leave pending alone." : "Resumed: claims run @claim again.");
   }
@@ -159,8 +168,8 @@ export function mountRoundTrip(root, ctx) {
     announce(el.clockStatus, text);
   }
 
-  function advance() {
-    if (!ctx.engine) return;
+  async function advance() {
+    if (!ctx.ready) return;
     // The page checks the amount itself, so a learner reads why in their
     // own terms; the engine still judges what the page lets through.
     const typedMs = el.advanceBy.value.trim();
@@ -170,20 +179,20 @@ export function mountRoundTrip(root, ctx) {
       clockSays(`Advance by a whole number of milliseconds, 0 or more: ${what}. The clock did not move.`, true);
       return;
     }
-    const result = ctx.call((e) => e.advance(ms));
+    const result = await ctx.call("advance", ms);
     if (result.error) {
       clockSays(`The clock did not move: the engine refused to advance it by ${ms} ms. It said: ${result.message || result.error}`, true);
       return;
     }
-    ctx.changed("roundtrip");
+    await ctx.changed("roundtrip");
     clockSays(`The server clock moved ${duration(ms)} forward, to ${utc(result.now)}.`, false);
   }
 
-  el.enqueue.addEventListener("click", enqueue);
-  el.claim.addEventListener("click", claim);
-  el.pause.addEventListener("click", () => setPaused(true));
-  el.resume.addEventListener("click", () => setPaused(false));
-  el.advance.addEventListener("click", advance);
+  el.enqueue.addEventListener("click", ctx.serially(enqueue));
+  el.claim.addEventListener("click", ctx.serially(claim));
+  el.pause.addEventListener("click", ctx.serially(() => setPaused(true)));
+  el.resume.addEventListener("click", ctx.serially(() => setPaused(false)));
+  el.advance.addEventListener("click", ctx.serially(advance));
   el.id.addEventListener("input", () => {
     typed = el.id.value !== "";
   });
@@ -250,6 +259,20 @@ export function mountRoundTrip(root, ctx) {
     },
     update(snap) {
       draw(snap, true);
+    },
+    /** The fields a learner typed into, for a permalink. */
+    save() {
+      return { payload: el.payload.value, lease: el.lease.value, advanceBy: el.advanceBy.value };
+    },
+    /** Puts back the saved fields; anything that is not a short enough string is ignored. */
+    restore(saved) {
+      if (!saved || typeof saved !== "object") return;
+      const fields = { payload: el.payload, lease: el.lease, advanceBy: el.advanceBy };
+      for (const [name, input] of Object.entries(fields)) {
+        const v = saved[name];
+        if (typeof v === "string" && v.length <= 1024 * 1024) input.value = v;
+      }
+      showAdvanceHint();
     },
   };
 }

@@ -7,11 +7,25 @@
 // the move buttons only index into that record; Reset discards it and gets
 // ready for a new run. The keys, with focus in the widget outside a text
 // field: → is Step, ← is Back, Home goes to step 0, and End to the last
-// step, recording the run first when there is none (as Step does).
+// step, recording the run first when there is none (as Step does). The
+// walk itself and the drawing of a step live in traceview.js, which the
+// script editor shares, so both step alike.
 
-import { announce, byId, h, ownsArrows, setText, toggleAttr } from "./dom.js";
-import { enqueueVerdictOfReply, formatCommand, formatReply, speakReply } from "./format.js";
-import { markLines, renderCode } from "./code.js";
+import { announce, byId, h, setText } from "./dom.js";
+import { enqueueVerdictOfReply, formatCommand, speakReply } from "./format.js";
+import { renderCode } from "./code.js";
+import {
+  bindStepKeys,
+  markStep,
+  showMoves,
+  showPosition,
+  showStepReadout,
+  showTransport,
+  skippedText,
+  stepHead,
+  Walk,
+  whereOf,
+} from "./traceview.js";
 import {
   duplicateId,
   fillHash,
@@ -58,13 +72,27 @@ export function mountStepper(root, ctx) {
     preset: "fresh", // "fresh" | "duplicate" | "nokind" | null for a typed id
     id: "",
     live: null, // the latest snapshot: step 0 before a run is recorded
-    run: null, // { id, before, steps, reply, stale }
-    index: 0, // 0 = before move 1; i = the i-th recorded step
   };
 
   const say = (text) => announce(el.live, text);
   const totalMoves = () => (script ? script.moves.length : el.moves.length);
-  const moveOf = (n) => (script ? script.moves.find((m) => m.move === n) : null);
+
+  // The recorded run ({ id, before, steps, reply, stale }) and where in it:
+  // index 0 is before move 1, i the i-th recorded step.
+  const walk = new Walk({
+    record: () => ensureRecord(),
+    show: (i) => {
+      render();
+      say(speechOf(walk.run, i));
+    },
+    say,
+    words: {
+      atStart: () => "Already before move 1.",
+      atEnd: (w) => `That was the last move: the script has returned. ${outcomeOf(w.run, w.index)} Press Reset for a new run.`,
+      homeBeforeRun: () => "Already before move 1: nothing has run yet. Step, or End, runs @enqueue.",
+      endAtEnd: (w) => `Already at the last move: the script has returned. ${outcomeOf(w.run, w.index)}`,
+    },
+  });
 
   // ---- choosing the id ----------------------------------------------------
 
@@ -82,16 +110,16 @@ export function mountStepper(root, ctx) {
    * (through the handle, like any producer) so there is something to repeat.
    * Returns a sentence saying what happened, for the announcement.
    */
-  function applyPreset() {
+  async function applyPreset() {
     if (!state.preset) return "";
     let note = "";
     let id = presetId(state.preset, state.live);
     if (state.preset === "duplicate" && id === null) {
       id = freshId(state.live);
-      const r = ctx.call((e) => e.enqueue(queue, id, payload));
+      const r = await ctx.call("enqueue", queue, id, payload);
       if (r.verdict === "enqueued") {
         note = `No job existed yet, so ${id} was enqueued first. `;
-        ctx.changed("stepper");
+        await ctx.changed("stepper");
       } else {
         note = `Could not enqueue ${id} first: ${r.message || r.error}. `;
       }
@@ -102,65 +130,54 @@ export function mountStepper(root, ctx) {
   }
 
   function discardRun() {
-    state.run = null;
-    state.index = 0;
+    walk.discard();
   }
 
   // ---- recording ----------------------------------------------------------
 
-  /** Runs @enqueue traced with the chosen id; false if it could not. */
-  function record() {
+  /** Runs @enqueue traced with the chosen id; the run, or null if it could not. */
+  async function record() {
     const id = state.id;
-    const before = ctx.snapshot(queue);
-    if (!before) return false;
-    const t = ctx.call((e) => e.trace("enqueue", [keys.job(id), keys.pending], [id, payload]));
+    const before = await ctx.snapshot(queue);
+    if (!before) return null;
+    const t = await ctx.call("trace", "enqueue", [keys.job(id), keys.pending], [id, payload]);
     if (!t || t.error || !Array.isArray(t.steps)) {
       setText(el.outcome, `The trace failed: ${(t && t.message) || "no answer"}`);
       say(`The trace failed: ${(t && t.message) || "no answer"}`);
-      return false;
+      return null;
     }
-    state.run = {
+    const run = {
       id,
       before: viewFromSnapshot(before, id),
       steps: t.steps.map((s) => ({ ...s, view: viewFromEntries(s.keyspace, keys, id) })),
       reply: t.reply,
       stale: false,
     };
-    state.index = 0;
-    ctx.changed("stepper");
-    return true;
+    // The walk holds the run before the other widgets hear of it, so that
+    // the update it triggers knows this widget made the change.
+    walk.load(run, 0);
+    await ctx.changed("stepper");
+    return run;
   }
 
-  function ensureRun() {
-    if (state.run) return true;
+  /** The walk's recorder: needs an id first. */
+  async function ensureRecord() {
     if (state.id === "") {
       say("Choose an id first: the Job id field is empty.");
       el.id.focus();
-      return false;
+      return null;
     }
     return record();
   }
 
   // ---- what a step says ---------------------------------------------------
 
-  function reachedMoves(run) {
-    return new Set(run.steps.map((s) => s.move).filter((m) => m > 0));
-  }
-
-  function skippedText(run) {
-    const reached = reachedMoves(run);
-    const skipped = (script ? script.moves : []).filter((m) => !reached.has(m.move)).map((m) => m.move);
-    if (skipped.length === 0) return "";
-    if (skipped.length === 1) return ` Move ${skipped[0]} never ran.`;
-    return ` Moves ${skipped.slice(0, -1).join(", ")} and ${skipped[skipped.length - 1]} never ran.`;
-  }
-
   /** The outcome line of step i (1-based) of the run. */
   function outcomeOf(run, i) {
     const step = run.steps[i - 1];
     const next = run.steps[i];
     if (next) {
-      const where = next.move > 0 ? `move ${next.move} · ${next.name}` : `line ${next.line}`;
+      const where = whereOf(next);
       if (!step.command) {
         return `${JSON.stringify(run.id)} starts with the bytes JOB, so the gate lets it through; the script goes on to ${where}.`;
       }
@@ -176,7 +193,7 @@ export function mountStepper(root, ctx) {
     }
     return (
       `${why}The script returns ${speakReply(run.reply)}, and the handle's verdict is ${verdict}.` +
-      skippedText(run) +
+      skippedText(script ? script.moves : [], run.steps) +
       (changed ? " The row and the pending entry were written together." : " Nothing was written.")
     );
   }
@@ -185,7 +202,7 @@ export function mountStepper(root, ctx) {
   function speechOf(run, i) {
     if (i === 0) return `Before move 1: the keyspace as it was before the run of ${run.id}.`;
     const step = run.steps[i - 1];
-    const head = step.move > 0 ? `Move ${step.move} of ${totalMoves()}, ${step.name}` : `Line ${step.line}`;
+    const head = stepHead(step, totalMoves());
     const what = step.command
       ? `${formatCommand(step.command)} replied ${speakReply(step.reply)}.`
       : run.steps[i]
@@ -197,59 +214,31 @@ export function mountStepper(root, ctx) {
 
   // ---- drawing ------------------------------------------------------------
 
-  /** Puts text and nodes in the position line, only when its words change. */
-  function showPosition(...parts) {
-    const text = parts.map((p) => (typeof p === "string" ? p : p.textContent)).join("");
-    if (el.position.textContent !== text) el.position.replaceChildren(...parts);
-  }
-
   function render() {
-    const run = state.run;
-    const i = state.index;
+    const run = walk.run;
+    const i = walk.index;
     const step = run && i > 0 ? run.steps[i - 1] : null;
-    const last = run ? run.steps.length : 0;
-    const reached = run ? reachedMoves(run) : null;
+    const last = walk.last;
 
     // The moves list: done, current, next, skipped, or not run yet.
-    for (const li of el.moves) {
-      const n = Number(li.dataset.move);
-      let s = "idle";
-      if (run) {
-        if (!reached.has(n)) s = "skipped";
-        else if (!step) s = "next";
-        else if (n < step.move) s = "done";
-        else if (n === step.move) s = "current";
-        else s = "next";
-      }
-      if (li.dataset.state !== s) li.dataset.state = s;
-      const status = li.querySelector(".move-status");
-      setText(status, { idle: "", next: "to run", done: "done", current: "running", skipped: "skipped" }[s]);
-      const button = li.querySelector("button");
-      toggleAttr(button, "aria-current", s === "current", "step");
-      toggleAttr(button, "aria-disabled", s === "skipped");
-    }
+    showMoves(el.moves, run, step);
 
     // Where we are.
     // The id is one unit: it moves to the next line whole rather than
     // breaking as "JOB-" and "1".
     const idUnit = (id) => h("span", { class: "id-unit", text: JSON.stringify(id) });
-    if (!run) showPosition(`Before move 1 · not run yet · id `, idUnit(state.id));
-    else if (!step) showPosition(`Before move 1 · run recorded for `, idUnit(run.id));
-    else showPosition(`Move ${step.move} of ${totalMoves()} · ${step.name} · step ${i} of ${last}`);
+    if (!run) showPosition(el.position, `Before move 1 · not run yet · id `, idUnit(state.id));
+    else if (!step) showPosition(el.position, `Before move 1 · run recorded for `, idUnit(run.id));
+    else showPosition(el.position, `Move ${step.move} of ${totalMoves()} · ${step.name} · step ${i} of ${last}`);
     el.stale.hidden = !(run && run.stale);
 
     // The source: the move's lines, and the exact line.
     clearMarks();
-    clearMarks = () => {};
-    if (step && lines.length > 1) {
-      const move = moveOf(step.move);
-      clearMarks = markLines(lines, move ? move.first : step.line, move ? move.last : step.line, step.line);
-    }
+    clearMarks = markStep(lines, script ? script.moves : [], step);
 
     // The readouts.
+    showStepReadout(el.command, el.reply, step, "(no command: the gate only reads ARGV[1])");
     if (!step) {
-      setText(el.command, "—");
-      setText(el.reply, "—");
       setText(
         el.outcome,
         run
@@ -257,8 +246,6 @@ export function mountStepper(root, ctx) {
           : "Not run yet. Step runs @enqueue once, for real, on the shared keyspace, and records every move.",
       );
     } else {
-      setText(el.command, step.command ? formatCommand(step.command) : "(no command: the gate only reads ARGV[1])");
-      setText(el.reply, step.command ? formatReply(step.reply) : "(no reply)");
       setText(el.outcome, outcomeOf(run, i));
     }
 
@@ -278,108 +265,62 @@ export function mountStepper(root, ctx) {
     setText(el.rowKey, keys.job(id));
 
     // The transport: Back and Step stay focusable at either end, but say so.
-    toggleAttr(el.back, "aria-disabled", i === 0);
-    toggleAttr(el.step, "aria-disabled", run !== null && i >= last);
+    showTransport(el.back, el.step, walk);
   }
 
   // ---- actions ------------------------------------------------------------
 
-  function goTo(i) {
-    state.index = i;
-    render();
-    say(speechOf(state.run, i));
-  }
+  // Each action needs the engine; the walk knows the rest (traceview.js).
+  const step = async () => ctx.ready && !(await walk.step()) && render();
+  const back = () => ctx.ready && walk.back();
+  const home = () => ctx.ready && walk.home();
+  const end = async () => ctx.ready && !(await walk.end()) && render();
 
-  function step() {
-    if (!ctx.engine) return;
-    if (!state.run) {
-      if (!ensureRun()) return render();
-      return goTo(1);
-    }
-    if (state.index >= state.run.steps.length) {
-      say(`That was the last move: the script has returned. ${outcomeOf(state.run, state.index)} Press Reset for a new run.`);
-      return;
-    }
-    goTo(state.index + 1);
-  }
-
-  function back() {
-    if (!ctx.engine) return;
-    if (!state.run || state.index === 0) {
-      say("Already before move 1.");
-      return;
-    }
-    goTo(state.index - 1);
-  }
-
-  /** Home: back to before move 1, from anywhere. */
-  function home() {
-    if (!ctx.engine) return;
-    if (!state.run) {
-      say("Already before move 1: nothing has run yet. Step, or End, runs @enqueue.");
-      return;
-    }
-    if (state.index === 0) {
-      say("Already before move 1.");
-      return;
-    }
-    goTo(0);
-  }
-
-  /** End: the last move, running @enqueue first when it has not run. */
-  function end() {
-    if (!ctx.engine) return;
-    if (!state.run) {
-      if (!ensureRun()) return render();
-      return goTo(state.run.steps.length);
-    }
-    if (state.index >= state.run.steps.length) {
-      say(`Already at the last move: the script has returned. ${outcomeOf(state.run, state.index)}`);
-      return;
-    }
-    goTo(state.run.steps.length);
-  }
-
-  function reset() {
-    if (!ctx.engine) return;
+  async function reset() {
+    if (!ctx.ready) return;
     discardRun();
-    state.live = ctx.snapshot(queue) || state.live;
-    const note = applyPreset();
+    state.live = (await ctx.snapshot(queue)) || state.live;
+    const note = await applyPreset();
     render();
     say(`${note}Reset: before move 1. Step runs @enqueue with ${JSON.stringify(state.id)}.`);
   }
 
-  function jump(n) {
-    if (!ctx.engine) return;
-    if (!ensureRun()) return render();
-    const i = state.run.steps.findIndex((s) => s.move === n);
+  async function jump(n) {
+    if (!ctx.ready) return;
+    if (!(await walk.ensure())) return render();
+    const i = walk.run.steps.findIndex((s) => s.move === n);
     if (i < 0) {
-      const lastStep = state.run.steps[state.run.steps.length - 1];
-      state.index = state.run.steps.length;
+      const lastStep = walk.run.steps[walk.last - 1];
+      walk.index = walk.last;
       render();
-      say(`Move ${n} never ran: the script returned at move ${lastStep ? lastStep.move : "?"}. ${outcomeOf(state.run, state.index)}`);
+      say(`Move ${n} never ran: the script returned at move ${lastStep ? lastStep.move : "?"}. ${outcomeOf(walk.run, walk.index)}`);
       return;
     }
-    goTo(i + 1);
+    walk.goTo(i + 1);
   }
 
-  el.step.addEventListener("click", step);
-  el.back.addEventListener("click", back);
-  el.reset.addEventListener("click", reset);
+  // Every action goes through one queue, so a quick second press waits for
+  // the first one's engine calls instead of recording a second run.
+  const act = ctx.serially((action) => action());
+  el.step.addEventListener("click", () => act(step));
+  el.back.addEventListener("click", () => act(back));
+  el.reset.addEventListener("click", () => act(reset));
   for (const li of el.moves) {
     const n = Number(li.dataset.move);
-    li.querySelector("button").addEventListener("click", () => jump(n));
+    li.querySelector("button").addEventListener("click", () => act(() => jump(n)));
   }
 
   for (const radio of el.presets) {
-    radio.addEventListener("change", () => {
-      if (!radio.checked || !ctx.engine) return;
-      state.preset = radio.value;
-      discardRun();
-      const note = applyPreset();
-      render();
-      say(`${note}${radio.labels[0].textContent}: ${JSON.stringify(state.id)}. Press Step to run @enqueue.`);
-    });
+    radio.addEventListener("change", () =>
+      act(async () => {
+        if (!radio.checked || !ctx.ready) return;
+        state.preset = radio.value;
+        discardRun();
+        const note = await applyPreset();
+        render();
+        say(`${note}${radio.labels[0].textContent}: ${JSON.stringify(state.id)}. Press Step to run @enqueue.`);
+      }),
+    );
   }
 
   el.id.addEventListener("input", () => {
@@ -390,22 +331,15 @@ export function mountStepper(root, ctx) {
     render();
   });
 
-  root.addEventListener("keydown", (event) => {
-    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || ownsArrows(event.target)) return;
-    // The keys do what the transport does (TESTING.md lists them too).
-    const actions = { ArrowRight: step, ArrowLeft: back, Home: home, End: end };
-    const action = actions[event.key];
-    if (!action) return;
-    event.preventDefault();
-    action();
-  });
+  // The keys do what the transport does (TESTING.md lists them too).
+  bindStepKeys(root, act, { step, back, home, end });
 
   // ---- life cycle ---------------------------------------------------------
 
   return {
     root,
     queue,
-    start(snapshot) {
+    async start(snapshot) {
       script = ctx.scripts.get("enqueue") || null;
       if (script) {
         lines = renderCode(el.source, script.source);
@@ -417,15 +351,50 @@ export function mountStepper(root, ctx) {
       state.preset = checked ? checked.value : null;
       if (!state.preset) state.id = el.id.value;
       state.live = snapshot;
-      applyPreset();
+      await applyPreset();
+      render();
+    },
+    /** The stepper's view for a permalink: the id, and where in the recorded run. */
+    save() {
+      return { preset: state.preset, id: state.id, run: walk.run ? walk.run.id : null, index: walk.index, stale: !!(walk.run && walk.run.stale) };
+    },
+    /**
+     * Puts a saved view back. The recorded run is rebuilt from the link's
+     * own replay: the last traced @enqueue of the saved id, with the
+     * keyspace as it was just before it. Anything malformed is ignored.
+     */
+    restore(saved, replayed) {
+      if (!saved || typeof saved !== "object") return;
+      if (typeof saved.id === "string" && saved.id.length <= 1024) {
+        state.id = saved.id;
+        el.id.value = saved.id;
+      }
+      const preset = el.presets.find((r) => r.value === saved.preset);
+      for (const radio of el.presets) radio.checked = radio === preset;
+      state.preset = preset ? preset.value : null;
+      discardRun();
+      const runs = Array.isArray(replayed) ? replayed : [];
+      const traced = runs.findLast(
+        (r) => r.method === "trace" && r.args[0] === "enqueue" && Array.isArray(r.args[2]) && r.args[2][0] === saved.run,
+      );
+      if (typeof saved.run === "string" && traced && traced.before && traced.result && Array.isArray(traced.result.steps)) {
+        const run = {
+          id: saved.run,
+          before: viewFromSnapshot(traced.before, saved.run),
+          steps: traced.result.steps.map((st) => ({ ...st, view: viewFromEntries(st.keyspace, keys, saved.run) })),
+          reply: traced.result.reply,
+          stale: saved.stale === true,
+        };
+        walk.load(run, saved.index);
+      }
       render();
     },
     update(snapshot, source) {
       state.live = snapshot;
       if (source === "stepper") return;
-      if (state.run) {
-        if (!state.run.stale) {
-          state.run.stale = true;
+      if (walk.run) {
+        if (!walk.run.stale) {
+          walk.run.stale = true;
           el.stale.hidden = false;
         }
         return;

@@ -55,19 +55,21 @@ export function mountVerdicts(root, ctx) {
     "{:error, :kind}": "Refused at the gate. The id does not start with the bytes JOB, so @enqueue replied EMQKIND before it touched any key.",
   };
 
-  function run(id, what) {
-    if (!ctx.engine) return null;
-    const result = ctx.call((e) => e.enqueue(queue, id, payload));
+  async function run(id, what) {
+    if (!ctx.ready) return null;
+    setText(el.verdict, "…");
+    el.verdict.dataset.verdict = "pending";
+    const result = await ctx.call("enqueue", queue, id, payload);
+    typed = false;
+    await ctx.changed("verdicts");
     const verdict = enqueueVerdict(result);
     const wire = Array.isArray(result.wire) ? result.wire : [];
     const raw = wire.length ? wire[wire.length - 1].reply : null;
     setText(el.call, `Jobs.enqueue(conn, ${exString(queue)}, ${exString(id)}, ${exString(payload)})`);
-    setText(el.verdict, verdict);
-    el.verdict.dataset.verdict = result.verdict || result.error || "";
     setText(el.reply, raw ? formatReply(raw) : "(no script ran)");
     setText(el.explain, explanations[verdict] || `The handle passed the server's answer through: ${result.message || result.error}.`);
-    typed = false;
-    ctx.changed("verdicts");
+    setText(el.verdict, verdict);
+    el.verdict.dataset.verdict = result.verdict || result.error || "";
     announce(el.live, `${what} ${id}: ${verdict}. ${raw ? `The script replied ${formatReply(raw)}.` : ""}`);
     return result;
   }
@@ -75,22 +77,25 @@ export function mountVerdicts(root, ctx) {
   /** True when the server answered (a verdict or a refusal), not the page or the module. */
   const answered = (result) => !!result && (!!result.verdict || ["kind", "lease", "queue", "server"].includes(result.error));
 
-  el.enqueue.addEventListener("click", () => {
-    const id = el.id.value.trim() === "" ? freshId(snapshot) : el.id.value;
-    if (answered(run(id, "Enqueue"))) {
-      lastSent = id;
-      showAgain();
-    }
-  });
-  el.again.addEventListener("click", () => {
-    if (!ctx.engine) return;
+  el.enqueue.addEventListener(
+    "click",
+    ctx.serially(async () => {
+      const id = el.id.value.trim() === "" ? freshId(snapshot) : el.id.value;
+      if (answered(await run(id, "Enqueue"))) {
+        lastSent = id;
+        showAgain();
+      }
+    }),
+  );
+  el.again.addEventListener("click", ctx.serially(async () => {
+    if (!ctx.ready) return;
     if (lastSent === null) {
       announce(el.live, "Enqueue a job first. Enqueue it again sends the id that Enqueue a job sent last, and it has sent none yet.");
       return;
     }
-    run(lastSent, "Enqueue again");
-  });
-  el.malformed.addEventListener("click", () => run(malformedId(snapshot), "Enqueue the malformed id"));
+    await run(lastSent, "Enqueue again");
+  }));
+  el.malformed.addEventListener("click", ctx.serially(() => run(malformedId(snapshot), "Enqueue the malformed id")));
   el.id.addEventListener("input", () => {
     typed = el.id.value !== "";
   });

@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-// widgetNames are the four widgets: their sections' ids on the full page,
-// and their embed pages, /embed/<name>.html.
-var widgetNames = []string{"stepper", "beats", "verdicts", "roundtrip"}
+// widgetNames are the widgets: their sections' ids on the full page, and
+// their embed pages, /embed/<name>.html.
+var widgetNames = []string{"stepper", "beats", "verdicts", "roundtrip", "editor", "console", "workers"}
 
 // statusLine is the loader's status line; it says Ready once the engine
 // is up.
@@ -114,6 +114,17 @@ func TestEmbedPages(t *testing.T) {
 			case "roundtrip":
 				w.click("Claim")
 				w.wantText(claimResult, ":empty")
+			case "editor":
+				w.click("Run")
+				w.wantText("[data-testid=editor-reply]", "(integer) 1")
+			case "console":
+				w.fill("Command", "ZCARD "+pendingKey)
+				w.click("Run")
+				w.wantText("[data-testid=console-log]", "(integer) 0")
+			case "workers":
+				w.click("Fill the queue")
+				w.click("A: next step")
+				w.wantText("[data-testid=workers-timeline]", "ZRANGE")
 			}
 			w.screenshot("embed-" + name)
 		})

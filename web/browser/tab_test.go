@@ -56,6 +56,40 @@ type tab struct {
 	// closed is set when the test has ended: chromedp's goroutines may still
 	// deliver an event, and a test must not log after it ended.
 	closed bool
+	// fileURL is the one file: URL the tab may load (the offline lesson);
+	// any other file, like any host but loopback, is a problem.
+	fileURL string
+	// noNetwork fails every request that would go over a network.
+	noNetwork bool
+}
+
+// isAllowedFile reports whether u is the one file the tab may load,
+// whatever its fragment. The caller holds tb.mu.
+func (tb *tab) isAllowedFile(u string) bool {
+	return tb.fileURL != "" && strings.SplitN(u, "#", 2)[0] == tb.fileURL
+}
+
+// allowFile lets the tab load exactly this file: URL.
+func (tb *tab) allowFile(u string) *tab {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	tb.fileURL = u
+	return tb
+}
+
+// offline cuts the tab off the network, as a learner on a train is: every
+// request that would need it, loopback included, fails and is a problem,
+// and the page's navigator.onLine says false.
+func (tb *tab) offline() {
+	tb.t.Helper()
+	tb.mu.Lock()
+	tb.noNetwork = true
+	tb.mu.Unlock()
+	if _, err := chromedp.Call(tb.ctx, network.OverrideNetworkState, network.OverrideNetworkStateParams{
+		Offline: true, DownloadThroughput: -1, UploadThroughput: -1,
+	}); err != nil {
+		tb.t.Fatalf("Network.overrideNetworkState: %v", err)
+	}
 }
 
 // newTab opens a tab for t in the shared browser. It is closed when t ends.
@@ -64,9 +98,16 @@ type tab struct {
 func newTab(t *testing.T) *tab {
 	t.Helper()
 	needBrowser(t)
+	return newTabIn(t, harness.browser)
+}
+
+// newTabIn opens a tab for t in the given browser (see startBrowser), with
+// the same guards as newTab.
+func newTabIn(t *testing.T, browser context.Context) *tab {
+	t.Helper()
 	tb := &tab{t: t, base: harness.baseURL, urls: map[network.RequestID]string{}}
 
-	bounded, cancelBound := context.WithTimeout(harness.browser, tabTimeout)
+	bounded, cancelBound := context.WithTimeout(browser, tabTimeout)
 	ctx, cancel := chromedp.NewContext(bounded, chromedp.WithListener(tb.onEvent))
 	tb.ctx = ctx
 	t.Cleanup(func() {
@@ -168,6 +209,8 @@ func (tb *tab) route(paused iter.Seq2[fetch.EventRequestPaused, error]) {
 		}
 		reqURL := ev.Request.URL
 		tb.mu.Lock()
+		fileOK := tb.isAllowedFile(reqURL)
+		networked := tb.noNetwork && !fileOK && !strings.HasPrefix(reqURL, "data:") && !strings.HasPrefix(reqURL, "blob:")
 		broken := tb.breakURL != "" && strings.Contains(reqURL, tb.breakURL)
 		held := tb.holdURL != "" && strings.Contains(reqURL, tb.holdURL)
 		released := tb.released
@@ -187,6 +230,11 @@ func (tb *tab) route(paused iter.Seq2[fetch.EventRequestPaused, error]) {
 			continue
 		}
 		switch {
+		case networked:
+			tb.problem("a request over the network from an offline tab (refused): %s %s", ev.Request.Method, reqURL)
+			_, err = chromedp.Call(tb.ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonInternetDisconnected})
+		case fileOK:
+			_, err = chromedp.Call(tb.ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
 		case !loopbackHost(reqURL):
 			tb.problem("request off this machine (refused): %s %s", ev.Request.Method, reqURL)
 			_, err = chromedp.Call(tb.ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
@@ -230,8 +278,9 @@ func (tb *tab) onEvent(ev any) {
 		}
 		tb.mu.Lock()
 		tb.urls[ev.RequestID] = ev.Request.URL
+		allowed := tb.isAllowedFile(ev.Request.URL)
 		tb.mu.Unlock()
-		if !loopbackHost(ev.Request.URL) {
+		if !allowed && !loopbackHost(ev.Request.URL) {
 			tb.problem("request off this machine: %s %s", ev.Request.Method, ev.Request.URL)
 		}
 	case *network.EventResponseReceived:
@@ -387,6 +436,12 @@ func eval[T any](tb *tab, expr string) (T, error) {
 	ctx, cancel := context.WithTimeout(tb.ctx, waitTimeout)
 	defer cancel()
 	return chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+}
+
+// openURL loads an absolute URL (a file: one, for the offline lesson).
+func (tb *tab) openURL(u string) {
+	tb.t.Helper()
+	tb.run("open "+u, chromedp.Navigate(u))
 }
 
 // open loads path (like "/" or "/embed/stepper.html") from the tab's server.

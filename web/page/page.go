@@ -28,10 +28,13 @@ const (
 	WidgetBeats     = "beats"
 	WidgetVerdicts  = "verdicts"
 	WidgetRoundTrip = "roundtrip"
+	WidgetEditor    = "editor"
+	WidgetConsole   = "console"
+	WidgetWorkers   = "workers"
 )
 
 // WidgetNames lists the widgets in page order.
-var WidgetNames = []string{WidgetStepper, WidgetBeats, WidgetVerdicts, WidgetRoundTrip}
+var WidgetNames = []string{WidgetStepper, WidgetBeats, WidgetVerdicts, WidgetRoundTrip, WidgetEditor, WidgetConsole, WidgetWorkers}
 
 // Site is what every page loads: the URLs of its files, relative to the page
 // itself so the site can be copied anywhere (a course, a file server, a
@@ -40,8 +43,9 @@ type Site struct {
 	Title string
 
 	IconURL     string   // the favicon (without one, browsers ask for /favicon.ico and log a 404)
-	StyleURL    string   // the stylesheet
-	WasmExecURL string   // Go's wasm_exec.js, a classic script
+	StyleURLs   []string // the stylesheets, in cascade order
+	WasmExecURL string   // Go's wasm_exec.js, which the engine's worker imports
+	WorkerURL   string   // the engine's worker, a classic script
 	ScriptURL   string   // the page's ES module
 	ModuleURLs  []string // the modules ScriptURL imports, preloaded so they arrive together
 	WasmURL     string   // the Go program, also preloaded so its download starts with the HTML
@@ -53,7 +57,16 @@ type Site struct {
 }
 
 // Modules are the ES modules in web/assets that app.js imports.
-var Modules = []string{"dom.js", "format.js", "keyspace.js", "code.js", "stepper.js", "beats.js", "verdicts.js", "roundtrip.js"}
+var Modules = []string{"dom.js", "format.js", "keyspace.js", "code.js", "engine.js", "embed-height.js", "links.js", "permalink.js", "options.js", "traceview.js", "diff.js", "stepper.js", "beats.js", "verdicts.js", "roundtrip.js", "editor.js", "console.js", "workers.js"}
+
+// ClassicScripts are the scripts in web/assets that are not modules of the
+// page: worker.js runs the engine in a Web Worker (engine.js starts it),
+// and embed.js runs in a course page around an embed's iframe.
+var ClassicScripts = map[string]bool{"worker.js": true, "embed.js": true}
+
+// Styles are the stylesheets in web/assets, in cascade order: the page's
+// own first, then one per experiment widget.
+var Styles = []string{"app.css", "editor.css", "console.css", "workers.css"}
 
 // DefaultSite is the site as build.sh renders it at its root, minus the
 // wasm size, which only the renderer can know.
@@ -61,8 +74,9 @@ func DefaultSite() Site {
 	return Site{
 		Title:       Title,
 		IconURL:     "favicon.svg",
-		StyleURL:    "app.css",
+		StyleURLs:   Styles,
 		WasmExecURL: "wasm_exec.js",
+		WorkerURL:   "worker.js",
 		ScriptURL:   "app.js",
 		ModuleURLs:  Modules,
 		WasmURL:     "echomq.wasm",
@@ -74,8 +88,12 @@ func DefaultSite() Site {
 func (s Site) Under(prefix string) Site {
 	out := s
 	out.IconURL = prefix + s.IconURL
-	out.StyleURL = prefix + s.StyleURL
+	out.StyleURLs = make([]string, len(s.StyleURLs))
+	for i, u := range s.StyleURLs {
+		out.StyleURLs[i] = prefix + u
+	}
 	out.WasmExecURL = prefix + s.WasmExecURL
+	out.WorkerURL = prefix + s.WorkerURL
 	out.ScriptURL = prefix + s.ScriptURL
 	out.WasmURL = prefix + s.WasmURL
 	out.ModuleURLs = make([]string, len(s.ModuleURLs))
@@ -94,6 +112,9 @@ type Widgets struct {
 	Beats     Beats
 	Verdicts  Verdicts
 	RoundTrip RoundTrip
+	Editor    Editor
+	Console   Console
+	Workers   Workers
 }
 
 // Stepper is the view of the @enqueue stepper.
@@ -139,6 +160,9 @@ func DefaultWidgets() Widgets {
 		Beats:     Beats{Handle: Highlight(HandleSource)},
 		Verdicts:  Verdicts{Payload: `{"task":"hello"}`},
 		RoundTrip: RoundTrip{Payload: `{"task":"resize","w":640}`, LeaseMS: 30000, AdvanceMS: 10000},
+		Editor:    DefaultEditor(),
+		Console:   DefaultConsole(),
+		Workers:   DefaultWorkers(),
 	}
 }
 
@@ -194,6 +218,9 @@ var widgetTitles = map[string]string{
 	WidgetBeats:     "The two beats of @enqueue",
 	WidgetVerdicts:  "Run @enqueue: the three verdicts",
 	WidgetRoundTrip: "Enqueue, then claim: the round trip",
+	WidgetEditor:    "Edit a script and run it",
+	WidgetConsole:   "A redis-cli console",
+	WidgetWorkers:   "Two workers, one queue",
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
@@ -210,3 +237,14 @@ func ActiveKey(queue string) string { return keyOf(queue, "active") }
 
 // JobKeyPattern names every job row of the queue, for a caption.
 func JobKeyPattern(queue string) string { return keyOf(queue, "job:…") }
+
+// Lesson is the view model of static/lesson.html, the offline lesson: the
+// index page, plus the HTML that carries what it would otherwise fetch.
+type Lesson struct {
+	Index
+	// Head holds the inline <style> and the bundled <script type="module">.
+	Head string
+	// Payload holds the engine: the worker's script as text and the gzip-
+	// compressed module as base64, in inert <script> elements.
+	Payload string
+}

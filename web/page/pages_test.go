@@ -132,7 +132,7 @@ func TestEscapesViewModel(t *testing.T) {
 
 func TestSiteUnder(t *testing.T) {
 	s := DefaultSite().Under("../")
-	for _, u := range append([]string{s.IconURL, s.StyleURL, s.WasmExecURL, s.ScriptURL, s.WasmURL}, s.ModuleURLs...) {
+	for _, u := range append([]string{s.IconURL, s.WasmExecURL, s.WorkerURL, s.ScriptURL, s.WasmURL}, append(s.StyleURLs, s.ModuleURLs...)...) {
 		if !strings.HasPrefix(u, "../") {
 			t.Errorf("%q does not climb out of embed/", u)
 		}
@@ -149,6 +149,9 @@ var buttonTexts = map[string][]string{
 	WidgetBeats:     nil,
 	WidgetVerdicts:  {"Enqueue a job", "Enqueue it again", "Try a malformed id"},
 	WidgetRoundTrip: {"Enqueue", "Claim", "Pause", "Resume", "Advance"},
+	WidgetWorkers:   {"Fill the queue", "Play: A, then B", "Play: take turns", "A: next step", "B: next step"},
+	WidgetConsole:   {"Run", "Clear"},
+	WidgetEditor:    {"Run", "Back", "Step", "Reset to original"},
 }
 
 // labelTexts are the fields (and radio buttons) the tests find by label.
@@ -157,6 +160,9 @@ var labelTexts = map[string][]string{
 	WidgetBeats:     nil,
 	WidgetVerdicts:  {"Job id"},
 	WidgetRoundTrip: {"Job id", "Payload", "Lease (ms)", "Advance by (ms)"},
+	WidgetWorkers:   {"Non-atomic: ZRANGE, then ZREM", "Atomic: @claim"},
+	WidgetConsole:   {"Command"},
+	WidgetEditor:    {"enqueue.lua", "claim.lua", "A new script", "Script", "KEYS", "ARGV"},
 }
 
 // testIDs are the data-testid hooks each widget must carry.
@@ -165,6 +171,9 @@ var testIDs = map[string][]string{
 	WidgetBeats:     {"beats-source"},
 	WidgetVerdicts:  {"verdict", "verdict-reply", "verdict-call", "again-hint"},
 	WidgetRoundTrip: {"claim-result", "enqueue-result", "wire", "clock", "clock-status", "queue-state"},
+	WidgetWorkers:   {"workers-verdict", "workers-explain", "workers-timeline", "worker-a", "worker-b", "worker-a-holds", "worker-b-holds"},
+	WidgetConsole:   {"console-log", "console-input", "console-differences"},
+	WidgetEditor:    {"editor-source", "editor-state", "editor-position", "editor-command", "editor-reply", "editor-outcome", "editor-problem", "diff-summary", "diff", "editor-keyspace", "editor-runs"},
 }
 
 // liveRegions are each widget's aria-live regions, in page order: one per
@@ -176,6 +185,9 @@ var liveRegions = map[string][]string{
 	WidgetBeats:     nil, // nothing happens there to announce
 	WidgetVerdicts:  {"verdicts-live"},
 	WidgetRoundTrip: {"roundtrip-clock-status", "roundtrip-live"},
+	WidgetWorkers:   {"workers-live"},
+	WidgetConsole:   {"console-log"},
+	WidgetEditor:    {"editor-live"},
 }
 
 // captionKeys are the keys the widgets' tables are captioned with.
@@ -184,6 +196,7 @@ var captionKeys = map[string][]string{
 	WidgetBeats:     nil,
 	WidgetVerdicts:  {"emq:{q}:pending", "emq:{q}:job:…"},
 	WidgetRoundTrip: {"emq:{q}:pending", "emq:{q}:active", "emq:{q}:job:…"},
+	WidgetWorkers:   {"emq:{race}:pending", "emq:{race}:active", "emq:{race}:job:…"},
 }
 
 // TestRules checks the promises every page makes to the browser tests and
@@ -280,10 +293,13 @@ func checkRules(t *testing.T, p renderedPage) {
 		}
 	}
 
-	want := fmt.Sprintf(" %swasm_exec.js, module %sapp.js", p.prefix, p.prefix)
+	// The page loads one module; Go's wasm_exec.js runs in the engine's
+	// worker, which the module starts.
+	want := fmt.Sprintf("module %sapp.js", p.prefix)
 	if got := strings.Join(scripts, ", "); got != want {
-		t.Errorf("scripts = %q, want %q (wasm_exec.js must run before the module)", got, want)
+		t.Errorf("scripts = %q, want %q", got, want)
 	}
+
 	byID := func(id string) *html.Node {
 		for _, n := range nodes {
 			if attr(n, "id") == id {
@@ -301,6 +317,9 @@ func checkRules(t *testing.T, p renderedPage) {
 	}
 	if got := attr(byID("loader"), "data-wasm-url"); got != p.prefix+"echomq.wasm" {
 		t.Errorf("data-wasm-url = %q, want %sechomq.wasm", got, p.prefix)
+	}
+	if got := attr(byID("loader"), "data-worker-url"); got != p.prefix+"worker.js" {
+		t.Errorf("data-worker-url = %q, want %sworker.js", got, p.prefix)
 	}
 
 	widgets := WidgetNames

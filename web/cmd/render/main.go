@@ -29,6 +29,7 @@ import (
 
 	"github.com/a-h/templ"
 
+	"echomq.dev/playground/web/lesson"
 	"echomq.dev/playground/web/page"
 )
 
@@ -46,7 +47,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fl.SetOutput(stderr)
 	out := fl.String("out", "", "site directory to write into (required)")
 	assets := fl.String("assets", "", "directory whose files are copied into -out (required)")
-	wasm := fl.String("wasm", "", "the built echomq.wasm, for its size (default: echomq.wasm in -out)")
+	wasm := fl.String("wasm", "", "the built echomq.wasm, for its size and the offline lesson (default: echomq.wasm in -out)")
+	wasmExec := fl.String("wasm-exec", "", "Go's wasm_exec.js, for the offline lesson (default: wasm_exec.js in -out)")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -59,6 +61,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if *wasm == "" {
 		*wasm = filepath.Join(*out, "echomq.wasm")
+	}
+	if *wasmExec == "" {
+		*wasmExec = filepath.Join(*out, "wasm_exec.js")
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
@@ -112,6 +117,34 @@ func run(args []string, stdout, stderr io.Writer) error {
 	for _, name := range copied {
 		fmt.Fprintln(stdout, "copied", filepath.Join(*out, name))
 	}
+	return writeLesson(*assets, *wasm, *wasmExec, *out, stdout, stderr)
+}
+
+// writeLesson writes lesson.html, the single-file offline lesson, when the
+// engine has been built; the pages alone (as the renderer's tests make
+// them) do not need it.
+func writeLesson(assets, wasm, wasmExec, out string, stdout, stderr io.Writer) error {
+	module, err := os.ReadFile(wasm)
+	if errors.Is(err, fs.ErrNotExist) {
+		fmt.Fprintf(stderr, "render: no %s, so no lesson.html\n", wasm)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	runtime, err := os.ReadFile(wasmExec)
+	if err != nil {
+		return fmt.Errorf("the offline lesson needs Go's wasm_exec.js: %w", err)
+	}
+	html, err := lesson.Render(lesson.Inputs{Assets: os.DirFS(assets), Wasm: module, WasmExec: runtime})
+	if err != nil {
+		return fmt.Errorf("rendering lesson.html: %w", err)
+	}
+	path := filepath.Join(out, "lesson.html")
+	if err := writeFile(path, html); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, "wrote", path)
 	return nil
 }
 

@@ -15,7 +15,11 @@ func TestRender(t *testing.T) {
 	assets := t.TempDir()
 	out := filepath.Join(t.TempDir(), "static") // created by render
 	mustWrite(t, filepath.Join(assets, "app.js"), "console.log(1)\n")
-	mustWrite(t, filepath.Join(assets, "app.css"), "body{}\n")
+	for _, css := range page.Styles {
+		mustWrite(t, filepath.Join(assets, css), "body{}\n")
+	}
+	mustWrite(t, filepath.Join(assets, "worker.js"), "self.onmessage = null;\n")
+	mustWrite(t, filepath.Join(assets, "favicon.svg"), "<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n")
 	mustWrite(t, filepath.Join(assets, ".swp"), "editor junk")
 	if err := os.Mkdir(filepath.Join(assets, "sub"), 0o755); err != nil {
 		t.Fatal(err)
@@ -33,6 +37,7 @@ func TestRender(t *testing.T) {
 		t.Run(tc.desc, func(t *testing.T) {
 			if tc.wasm != "" {
 				mustWrite(t, filepath.Join(out, "echomq.wasm"), tc.wasm)
+				mustWrite(t, filepath.Join(out, "wasm_exec.js"), "globalThis.Go = class {};\n")
 			}
 			var stdout bytes.Buffer
 			if err := run([]string{"-out", out, "-assets", assets}, &stdout, io.Discard); err != nil {
@@ -65,6 +70,16 @@ func TestRender(t *testing.T) {
 			}
 			if got, want := mustRead(t, filepath.Join(out, "app.js")), "console.log(1)\n"; got != want {
 				t.Errorf("app.js = %q, want %q", got, want)
+			}
+			// The offline lesson needs the engine, so it comes with it.
+			lesson, err := os.ReadFile(filepath.Join(out, "lesson.html"))
+			switch {
+			case tc.wasm == "" && err == nil:
+				t.Error("lesson.html was written before the engine was built")
+			case tc.wasm != "" && err != nil:
+				t.Errorf("no lesson.html with the engine built: %v", err)
+			case tc.wasm != "" && !strings.Contains(string(lesson), `id="engine-gzip" data-bytes="4321"`):
+				t.Error("lesson.html does not carry the built engine")
 			}
 			for _, name := range []string{".swp", "sub"} {
 				if _, err := os.Stat(filepath.Join(out, name)); err == nil {

@@ -1,0 +1,197 @@
+// Package cli is the redis-cli half of the playground's console: it turns a
+// line a learner typed into a command's arguments the way redis-cli's
+// prompt does, and a reply into the text redis-cli prints for it. Both
+// follow redis-cli 7.0 exactly, because a learner who later opens a real
+// redis-cli should meet the same quoting rules and the same output.
+//
+// The package only converts: running the command is the engine's job.
+package cli
+
+import (
+	"errors"
+	"strings"
+)
+
+// ErrInvalid is returned by Split for a line redis-cli refuses to send: an
+// unbalanced quote, or a closing quote with a character right after it.
+// Its text is what redis-cli prints for such a line.
+var ErrInvalid = errors.New("Invalid argument(s)")
+
+// Split cuts a line into arguments as redis-cli's prompt does (sdssplitargs
+// in Redis's sds.c):
+//
+//   - arguments are separated by white space;
+//   - "double quotes" take the escapes \n \r \t \b \a, \xHH for any byte,
+//     and a backslash before any other character stands for that character;
+//   - 'single quotes' take only \' and keep every other byte as it is;
+//   - a quote may start in the middle of an argument (a"b c" is `ab c`),
+//     but a closing quote must be followed by white space or the end.
+//
+// A line of only white space gives no arguments and no error. C reads the
+// line as a C string, so a NUL byte ends it here too.
+func Split(line string) ([]string, error) {
+	s := splitter{line: line}
+	if i := strings.IndexByte(line, 0); i >= 0 {
+		s.line = line[:i]
+	}
+	var args []string
+	for {
+		s.skipSpace()
+		if s.done() {
+			return args, nil
+		}
+		arg, err := s.token()
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, arg)
+	}
+}
+
+// splitter walks a line byte by byte, as the C code does: arguments are
+// bytes, not runes, so UTF-8 passes through untouched.
+type splitter struct {
+	line string
+	i    int
+}
+
+func (s *splitter) done() bool { return s.i >= len(s.line) }
+
+// at is the byte at i, or 0 past the end, the way C sees the string's
+// terminator.
+func (s *splitter) at(i int) byte {
+	if i < len(s.line) {
+		return s.line[i]
+	}
+	return 0
+}
+
+func (s *splitter) skipSpace() {
+	for !s.done() && isSpace(s.line[s.i]) {
+		s.i++
+	}
+}
+
+// token reads one argument, quoted parts and all.
+func (s *splitter) token() (string, error) {
+	var out []byte
+	for {
+		c := s.at(s.i)
+		switch c {
+		case ' ', '\n', '\r', '\t', 0:
+			// sdssplitargs ends an unquoted stretch on these four only; a
+			// vertical tab or form feed belongs to the argument.
+			return string(out), nil
+		case '"':
+			s.i++
+			part, err := s.doubleQuoted()
+			if err != nil {
+				return "", err
+			}
+			out = append(out, part...)
+			return string(out), nil
+		case '\'':
+			s.i++
+			part, err := s.singleQuoted()
+			if err != nil {
+				return "", err
+			}
+			out = append(out, part...)
+			return string(out), nil
+		default:
+			out = append(out, c)
+			s.i++
+		}
+	}
+}
+
+// doubleQuoted reads from just after an opening " to just after the
+// closing one.
+func (s *splitter) doubleQuoted() ([]byte, error) {
+	var out []byte
+	for {
+		c := s.at(s.i)
+		switch {
+		case c == 0:
+			return nil, ErrInvalid // the line ended inside the quotes
+		case c == '\\' && s.at(s.i+1) == 'x' && isHex(s.at(s.i+2)) && isHex(s.at(s.i+3)):
+			out = append(out, unhex(s.at(s.i+2))<<4|unhex(s.at(s.i+3)))
+			s.i += 4
+		case c == '\\' && s.at(s.i+1) != 0:
+			out = append(out, unescape(s.at(s.i+1)))
+			s.i += 2
+		case c == '"':
+			return out, s.closeQuote()
+		default:
+			out = append(out, c)
+			s.i++
+		}
+	}
+}
+
+// singleQuoted reads from just after an opening ' to just after the
+// closing one. Only \' is an escape; every other backslash is kept.
+func (s *splitter) singleQuoted() ([]byte, error) {
+	var out []byte
+	for {
+		c := s.at(s.i)
+		switch {
+		case c == 0:
+			return nil, ErrInvalid
+		case c == '\\' && s.at(s.i+1) == '\'':
+			out = append(out, '\'')
+			s.i += 2
+		case c == '\'':
+			return out, s.closeQuote()
+		default:
+			out = append(out, c)
+			s.i++
+		}
+	}
+}
+
+// closeQuote steps over a closing quote, which must end the argument:
+// redis-cli refuses "a"b rather than guess what was meant.
+func (s *splitter) closeQuote() error {
+	s.i++
+	if next := s.at(s.i); next != 0 && !isSpace(next) {
+		return ErrInvalid
+	}
+	return nil
+}
+
+// unescape is the byte a backslash escape inside double quotes stands for.
+func unescape(c byte) byte {
+	switch c {
+	case 'n':
+		return '\n'
+	case 'r':
+		return '\r'
+	case 't':
+		return '\t'
+	case 'b':
+		return '\b'
+	case 'a':
+		return '\a'
+	}
+	return c
+}
+
+// isSpace is C's isspace in the C locale, which redis-cli runs in.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c >= 'a':
+		return c - 'a' + 10
+	case c >= 'A':
+		return c - 'A' + 10
+	}
+	return c - '0'
+}

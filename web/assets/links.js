@@ -1,0 +1,138 @@
+// The page's side of permalinks (the format and its checks are in
+// permalink.js): the "Copy link" buttons, and opening a link when the page
+// starts.
+//
+// Opening replays the link's operations on the fresh engine, starts the
+// widgets, then hands each widget its saved view. When the operations
+// carry Lua that is not one of the lesson's scripts, nothing runs until
+// the learner has read that Lua in the review panel and chosen to run it.
+
+import { decode, encode, luaOf, LIMITS } from "./permalink.js";
+import { h } from "./dom.js";
+
+/**
+ * Wires the permalink controls. Returns {open}, which opens the link in
+ * the page's fragment, if any, and says whether it did.
+ */
+export function mountPermalinks({ ctx, widgets, startWidgets, notice }) {
+  const review = document.getElementById("link-review");
+
+  /** The state a link to this widget carries. */
+  async function stateFor(widget) {
+    const views = {};
+    for (const [name, w] of widgets) {
+      if (w.save) {
+        const saved = w.save();
+        if (saved !== undefined && saved !== null) views[name] = saved;
+      }
+    }
+    const clock = await ctx.call("now");
+    return { v: 1, widget, ops: ctx.journal.ops.slice(), views, now: clock.now };
+  }
+
+  async function copy(button) {
+    const widget = button.dataset.permalink;
+    const status = document.getElementById(`${widget}-link-status`);
+    const output = document.getElementById(`${widget}-link`);
+    const say = (text) => {
+      if (status) status.textContent = text;
+    };
+    if (ctx.journal.ops.length > LIMITS.ops) {
+      say(`Too much history for a link: ${ctx.journal.ops.length} operations (at most ${LIMITS.ops}). Reset the playground and rebuild the state you want to share.`);
+      return;
+    }
+    const fragment = await encode(await stateFor(widget));
+    if (fragment.length > LIMITS.fragment) {
+      say(`This state is too big for a link (${Math.round(fragment.length / 1024)} KiB). Large payloads make long links: try smaller ones.`);
+      return;
+    }
+    history.replaceState(null, "", fragment);
+    const url = location.href;
+    if (output) {
+      output.value = url;
+      output.hidden = false;
+    }
+    try {
+      await navigator.clipboard.writeText(url);
+      say("Link copied. It is also in the address bar.");
+    } catch {
+      if (output) output.select();
+      say("The link is in the address bar and in the field above: copy it from there.");
+    }
+  }
+
+  for (const button of document.querySelectorAll("button[data-permalink]")) {
+    button.addEventListener("click", ctx.serially(() => copy(button)));
+  }
+
+  /** Shows the link's Lua and waits for the learner's choice: true to run it. */
+  function askToRun(lua) {
+    if (!review) return Promise.resolve(false);
+    const list = document.getElementById("link-review-code");
+    list.replaceChildren(...lua.map((op) => h("li", null, h("pre", { class: "code" }, h("code", { text: luaOf(op) })))));
+    review.hidden = false;
+    const run = document.getElementById("link-review-run");
+    const skip = document.getElementById("link-review-skip");
+    run.disabled = false;
+    skip.disabled = false;
+    run.focus();
+    return new Promise((resolve) => {
+      const choose = (yes) => () => {
+        review.hidden = true;
+        run.disabled = true;
+        skip.disabled = true;
+        resolve(yes);
+      };
+      run.addEventListener("click", choose(true), { once: true });
+      skip.addEventListener("click", choose(false), { once: true });
+    });
+  }
+
+  /** Runs the link's operations, keeping what trace() widgets need to rebuild their runs. */
+  async function replay(ops) {
+    const replayed = [];
+    for (const [method, ...args] of ops) {
+      const before = method === "trace" ? await ctx.snapshot(ctx.queue) : null;
+      const result = await ctx.call(method, ...args);
+      replayed.push({ method, args, result, before });
+    }
+    return replayed;
+  }
+
+  async function open() {
+    const link = await decode(location.hash, [...widgets.keys()], new Set(ctx.scripts.keys()));
+    if (link.problem) notice(link.problem);
+    if (!link.state) return false;
+    const { state } = link;
+    if (link.lua.length > 0 && !(await askToRun(link.lua))) {
+      notice("The link's operations were not run. The playground starts from its default state.");
+      return false;
+    }
+    const replayed = await replay(state.ops);
+    const failedOps = replayed.filter((r) => r.result && r.result.error && !["kind", "lease", "queue", "server", "syntax"].includes(r.result.error));
+    if (failedOps.length > 0) notice(`${failedOps.length} of the link's operations could not run: ${failedOps[0].result.message}.`);
+    await startWidgets();
+    for (const [name, saved] of Object.entries(state.views)) {
+      const w = widgets.get(name);
+      if (!w || !w.restore) continue;
+      try {
+        await w.restore(saved, replayed);
+      } catch (err) {
+        console.warn(`the ${name} view in the link could not be restored`, err);
+        notice(`Part of the link (the ${name} view) could not be restored; the rest is as it was.`);
+      }
+    }
+    if (state.now !== undefined) {
+      const clock = await ctx.call("now");
+      if (clock.now !== state.now) notice("The server clock came out different from the link's: the link may be from another version of the playground.");
+    }
+    const section = document.getElementById(state.widget);
+    if (section) {
+      section.scrollIntoView({ block: "start" });
+      section.focus({ preventScroll: true });
+    }
+    return true;
+  }
+
+  return { open };
+}

@@ -1,0 +1,61 @@
+// The page's URL options, for a course author's embed:
+//
+//   ?queue=emails&ids=JOB-1,JOB-2&lease=5000&theme=dark
+//
+//   queue  the queue every widget works on (default "q"): 1–64 bytes of
+//          printable ASCII without "{" or "}", which would break the
+//          queue's hash tag (emq:{queue}:...)
+//   ids    job ids enqueued when the page starts, comma-separated, at most
+//          20 of at most 64 characters each; the engine judges them like
+//          any id (one without the JOB prefix is refused, and says so)
+//   lease  the lease the claim controls start with: 1–15 digits of ms
+//   theme  light, dark or auto (default: the reader's system setting)
+//
+// An option that does not pass is dropped with a sentence saying why, and
+// the page goes on with the default: a typo in an embed never blanks it.
+
+export const DEFAULTS = Object.freeze({ queue: "q", ids: Object.freeze([]), lease: "30000", theme: "auto" });
+
+const QUEUE = /^[\x21-\x7a\x7c\x7e]{1,64}$/; // printable ASCII minus space, "{" and "}"
+const LEASE = /^[1-9][0-9]{0,14}$/;
+const THEMES = ["light", "dark", "auto"];
+const MAX_IDS = 20;
+const MAX_ID = 64;
+
+/**
+ * Reads the options from a query string (location.search). Returns the
+ * options, defaults filled in, and the problems found, as sentences.
+ */
+export function readOptions(search) {
+  const params = new URLSearchParams(search || "");
+  const options = { ...DEFAULTS, ids: [] };
+  const problems = [];
+  const bad = (name, why) => problems.push(`The address option ${name} was ignored: ${why}.`);
+
+  if (params.has("queue")) {
+    const q = params.get("queue");
+    if (QUEUE.test(q)) options.queue = q;
+    else bad("queue", "a queue name is 1–64 printable ASCII characters, without spaces, { or }");
+  }
+  if (params.has("ids")) {
+    const ids = params
+      .get("ids")
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== "");
+    if (ids.length > MAX_IDS) bad("ids", `at most ${MAX_IDS} ids can be enqueued from the address`);
+    else if (ids.some((id) => id.length > MAX_ID)) bad("ids", `an id from the address is at most ${MAX_ID} characters`);
+    else options.ids = ids;
+  }
+  if (params.has("lease")) {
+    const l = params.get("lease");
+    if (LEASE.test(l)) options.lease = l;
+    else bad("lease", "a lease is a whole number of milliseconds, 1 to 15 digits, like 30000");
+  }
+  if (params.has("theme")) {
+    const t = params.get("theme");
+    if (THEMES.includes(t)) options.theme = t;
+    else bad("theme", "the theme is light, dark or auto");
+  }
+  return { options, problems };
+}

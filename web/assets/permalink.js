@@ -1,0 +1,179 @@
+// Permalinks: the whole state of the playground in the URL fragment.
+//
+// A link holds the operations that rebuild the keyspace (every engine call
+// that can change it, in order, from a fresh engine: the clock is rebuilt
+// the same way, since only calls move it), the view state of each widget,
+// and which widget the link is about:
+//
+//   #v1.<base64url of deflate-raw of JSON>
+//   {"v":1, "widget":"stepper", "ops":[["enqueue","q","JOB-1","{}"], ...],
+//    "views":{"stepper":{...}}, "now":1767225600000}
+//
+// A fragment never reaches a server, and this module trusts nothing in it:
+// every size is capped before it is read, every operation must be one of
+// the calls below with arguments of the right types, and a link whose
+// operations carry Lua (an edited script, an EVAL typed in the console) is
+// flagged so the page shows that code before running any of it.
+
+export const PREFIX = "#v1.";
+export const VERSION = 1;
+
+/** Limits on what a link may hold: a link is for a lesson's state, not a dump. */
+export const LIMITS = Object.freeze({
+  fragment: 256 * 1024, // characters of the fragment
+  json: 2 * 1024 * 1024, // bytes of JSON after inflating
+  ops: 2000,
+  text: 1024 * 1024 + 1024, // one string: a 1 MiB payload still fits
+  args: 64, // arguments of one exec
+});
+
+/**
+ * What each recorded method takes. A checker returns null when the
+ * arguments are right, or what is wrong with them.
+ */
+const str = (v) => typeof v === "string" && v.length <= LIMITS.text;
+const strs = (v) => Array.isArray(v) && v.length <= LIMITS.args && v.every(str);
+const ms = (v) => Number.isSafeInteger(v) && v >= 0;
+const METHODS = {
+  enqueue: (a) => a.length === 3 && a.every(str),
+  claim: (a) => a.length === 2 && str(a[0]) && (str(a[1]) || (typeof a[1] === "number" && Number.isFinite(a[1]))),
+  pause: (a) => a.length === 1 && str(a[0]),
+  resume: (a) => a.length === 1 && str(a[0]),
+  exec: (a) => a.length === 1 && strs(a[0]) && a[0].length > 0,
+  cli: (a) => a.length === 1 && str(a[0]),
+  trace: (a) => a.length >= 1 && a.length <= 3 && str(a[0]) && (a[1] === undefined || strs(a[1])) && (a[2] === undefined || strs(a[2])),
+  setNow: (a) => a.length === 1 && ms(a[0]),
+  advance: (a) => a.length === 1 && ms(a[0]),
+};
+
+/** Methods that only read: never recorded. */
+const READS = new Set(["scripts", "snapshot", "now"]);
+
+/**
+ * The journal of one page: every call that can change the keyspace, in
+ * order. A reset empties it, since nothing before a reset matters to the
+ * keyspace after it.
+ */
+export class Journal {
+  constructor() {
+    this.ops = [];
+  }
+
+  record(method, args) {
+    if (READS.has(method)) return;
+    if (method === "reset") {
+      this.ops = [];
+      return;
+    }
+    this.ops.push([method, ...args]);
+  }
+}
+
+/** True when an operation runs Lua that is not one of the page's own scripts. */
+export function carriesLua(op, scriptNames) {
+  const [method, ...args] = op;
+  if (method === "trace") return !scriptNames.has(args[0]);
+  if (method === "exec") return /^(EVAL|EVAL_RO|EVALSHA|EVALSHA_RO|SCRIPT|FUNCTION|FCALL|FCALL_RO)$/i.test(args[0][0]);
+  // A console line is split by the engine, so any mention counts.
+  if (method === "cli") return /eval|script|function|fcall/i.test(args[0]);
+  return false;
+}
+
+/** The Lua an operation would run, as the learner should read it before it does. */
+export function luaOf(op) {
+  const [method, ...args] = op;
+  if (method === "trace") return args[0];
+  if (method === "exec") return args[0].join(" ");
+  return String(args[0]);
+}
+
+// ---- encoding ---------------------------------------------------------------
+
+function toBase64Url(bytes) {
+  let bin = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+function fromBase64Url(text) {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error("it has characters a link never has");
+  const bin = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/** Runs bytes through a (de)compression stream, stopping past max bytes out. */
+async function pump(bytes, transform, max) {
+  const reader = new Blob([bytes]).stream().pipeThrough(transform).getReader();
+  const parts = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      throw new Error(`it unpacks to more than ${Math.round(max / 1024)} KiB`);
+    }
+    parts.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
+/** The fragment for a state. */
+export async function encode(state) {
+  const json = new TextEncoder().encode(JSON.stringify(state));
+  const packed = await pump(json, new CompressionStream("deflate-raw"), Infinity);
+  return PREFIX + toBase64Url(packed);
+}
+
+/**
+ * Reads a fragment. Returns {state} for a good link, {problem} for a bad
+ * one (a sentence for the learner), or {} when there is no link at all.
+ * scriptNames are the names trace() accepts instead of Lua text.
+ */
+export async function decode(fragment, widgetNames, scriptNames) {
+  if (!fragment || fragment === "#") return {};
+  const damaged = (why) => ({ problem: `This link could not be opened: ${why}. The playground starts from its default state instead.` });
+  if (!fragment.startsWith(PREFIX)) return damaged("it is not a playground link (it should start with #v1.)");
+  if (fragment.length > LIMITS.fragment) return damaged(`it is longer than ${LIMITS.fragment / 1024} KiB`);
+  let value;
+  try {
+    const packed = fromBase64Url(fragment.slice(PREFIX.length));
+    const json = await pump(packed, new DecompressionStream("deflate-raw"), LIMITS.json);
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(json));
+  } catch (err) {
+    return damaged(`it is damaged or cut short (${err && err.message ? err.message : err})`);
+  }
+  const why = check(value, widgetNames);
+  if (why) return damaged(why);
+  const lua = value.ops.filter((op) => carriesLua(op, scriptNames));
+  return { state: value, lua };
+}
+
+/** What is wrong with a decoded link, or null. */
+function check(v, widgetNames) {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return "it holds no state";
+  if (v.v !== VERSION) return `it is version ${JSON.stringify(v.v)}, and this playground reads version ${VERSION}`;
+  if (typeof v.widget !== "string" || !widgetNames.includes(v.widget)) return "it names a widget this page does not have";
+  if (!Array.isArray(v.ops) || v.ops.length > LIMITS.ops) return `its operations are missing or more than ${LIMITS.ops}`;
+  for (const [i, op] of v.ops.entries()) {
+    if (!Array.isArray(op) || typeof op[0] !== "string" || !Object.hasOwn(METHODS, op[0])) {
+      return `operation ${i + 1} is not one the playground records`;
+    }
+    if (!METHODS[op[0]](op.slice(1))) return `operation ${i + 1} (${op[0]}) has arguments of the wrong kind`;
+  }
+  if (v.views === null || typeof v.views !== "object" || Array.isArray(v.views)) return "its view state is missing";
+  for (const name of Object.keys(v.views)) {
+    if (!widgetNames.includes(name)) return `it has view state for an unknown widget ${JSON.stringify(name)}`;
+  }
+  if (v.now !== undefined && !ms(v.now)) return "its clock is not a time";
+  return null;
+}

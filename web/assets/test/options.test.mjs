@@ -1,0 +1,41 @@
+// The embed options a course author puts in the iframe's URL.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { readOptions, DEFAULTS } from "../options.js";
+
+test("no options give the defaults", () => {
+  assert.deepEqual(readOptions(""), { options: { ...DEFAULTS, ids: [] }, problems: [] });
+});
+
+test("good options are taken", () => {
+  const { options, problems } = readOptions("?queue=emails&ids=JOB-1,%20JOB-2,,&lease=5000&theme=dark");
+  assert.deepEqual(problems, []);
+  assert.deepEqual(options, { queue: "emails", ids: ["JOB-1", "JOB-2"], lease: "5000", theme: "dark" });
+});
+
+test("each bad option is dropped with its own reason; the good ones stay", () => {
+  const { options, problems } = readOptions("?queue=a%7Bb%7D&ids=JOB-1&lease=1e3&theme=pink");
+  assert.deepEqual(options, { queue: "q", ids: ["JOB-1"], lease: "30000", theme: "auto" });
+  assert.equal(problems.length, 3);
+  assert.match(problems[0], /queue was ignored: .*\{ or \}/);
+  assert.match(problems[1], /lease was ignored: .*whole number/);
+  assert.match(problems[2], /theme was ignored/);
+});
+
+test("limits: long queues, many or long ids, empty and zero values", () => {
+  const many = Array.from({ length: 21 }, (_, i) => `JOB-${i}`).join(",");
+  for (const [search, name] of [
+    [`?queue=${"x".repeat(65)}`, "queue"],
+    ["?queue=", "queue"],
+    ["?queue=a%20b", "queue"],
+    [`?ids=${many}`, "ids"],
+    [`?ids=JOB-${"9".repeat(70)}`, "ids"],
+    ["?lease=0", "lease"],
+    ["?lease=-5", "lease"],
+    [`?lease=${"9".repeat(16)}`, "lease"],
+  ]) {
+    const { problems } = readOptions(search);
+    assert.equal(problems.length, 1, search);
+    assert.match(problems[0], new RegExp(`option ${name} was ignored`), search);
+  }
+});

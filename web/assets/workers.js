@@ -1,0 +1,627 @@
+// The "two workers" widget: worker A and worker B claim from one queue, and
+// the learner decides the order in which the server hears their commands.
+//
+// Two ways to claim. Atomic: one call of @claim, a single script, so a
+// worker's claim is one step and nothing can come between its pop and its
+// lease. Non-atomic ("split"): the client a newcomer writes first, three
+// steps sent as separate commands: ZRANGE to read the oldest id, ZREM to
+// remove it (the reply is never checked), then the lease written with the
+// commands @claim uses. Between two steps of one worker, the other may run:
+// when both read before either removes, both lease the same job.
+//
+// Every command goes to the shared engine (ctx.call), so the replies, the
+// keys and the clock are the engine's; the widget only keeps the round it
+// played (the timeline) and what each worker believes it holds.
+
+import { announce, byId, h, setText, toggleAttr } from "./dom.js";
+import { formatCommand, formatReply } from "./format.js";
+import { fillActive, fillPending, fillRows, keysOf, snapshotMarks } from "./keyspace.js";
+
+/** The workers, as the page names them, and the ids of their panels. */
+const WORKERS = ["A", "B"];
+
+/** The steps of one claim, by mode. */
+const PLANS = {
+  split: ["read", "remove", "lease"],
+  atomic: ["claim"],
+};
+
+/** What each step is called in the timeline. */
+const STEP_WORDS = {
+  read: "read the oldest id",
+  remove: "remove it",
+  lease: "write the lease",
+  claim: "run @claim",
+};
+
+// Limits for a saved round (a permalink is hostile input): a round has at
+// most three steps per worker, a step sends at most four commands.
+const MAX_ID = 200;
+const MAX_LINE = 400;
+const MAX_REPLY = 2000;
+const MAX_LINES = 4;
+
+/** A Redis glob pattern that matches exactly the keys starting with prefix. */
+function globPrefix(prefix) {
+  return prefix.replace(/[*?[\]\\]/g, "\\$&") + "*";
+}
+
+/** A reply on one line, for the timeline: arrays keep their numbering. */
+function replyLine(reply) {
+  return formatReply(reply).replace(/\n\s*/g, "  ");
+}
+
+/** The first element of an array reply when it is a bulk string, else null. */
+function firstBulk(reply) {
+  if (!reply || reply.type !== "array" || !Array.isArray(reply.value) || reply.value.length === 0) return null;
+  const first = reply.value[0];
+  return first && first.type === "bulk" ? String(first.value) : null;
+}
+
+/**
+ * The order of a preset, perWorker steps each: "serial" is all of A's steps
+ * and then all of B's; "turns" is one each, A first.
+ */
+function schedule(pattern, perWorker) {
+  if (pattern === "serial") return [...Array(perWorker).fill("A"), ...Array(perWorker).fill("B")];
+  return Array.from({ length: perWorker * 2 }, (_, i) => WORKERS[i % 2]);
+}
+
+/** "A and B" for a list of worker names. */
+function both(names) {
+  return names.length === 2 ? `${names[0]} and ${names[1]}` : names.join("");
+}
+
+// ---- the round as data ------------------------------------------------------
+//
+// A round is a list of entries, one per step a worker took, in the order the
+// server heard them: {w, kind, id, token, ok, lines}. Everything the widget
+// shows (what each worker holds, the verdict) is folded from that list, so a
+// saved round re-renders without sending a command again.
+
+/** A worker before its first step. */
+function freshWorker() {
+  return { step: 0, read: null, holds: null, token: null, over: false, outcome: "idle", removed: null, error: null };
+}
+
+/** Applies one entry to a worker's state; returns the new state. */
+function applyEntry(state, e) {
+  const s = { ...state, step: state.step + 1 };
+  switch (e.kind) {
+    case "read":
+      s.read = e.ok ? e.id : null;
+      s.outcome = !e.ok ? "failed" : e.id === null ? "empty" : "reading";
+      s.over = !e.ok || e.id === null;
+      if (!e.ok) s.error = e.lines.length ? e.lines[e.lines.length - 1][1] : "";
+      break;
+    case "remove":
+      s.removed = e.ok;
+      s.outcome = "removed";
+      break;
+    case "lease":
+    case "claim":
+      s.over = true;
+      if (!e.ok) {
+        s.outcome = "failed";
+        s.error = e.lines.length ? e.lines[e.lines.length - 1][1] : "";
+      } else if (e.id === null) {
+        s.outcome = "empty";
+      } else {
+        s.outcome = "holds";
+        s.holds = e.id;
+        s.token = e.token;
+      }
+      break;
+  }
+  return s;
+}
+
+/** Both workers' states after the round. */
+function foldRound(round) {
+  const states = { A: freshWorker(), B: freshWorker() };
+  for (const e of round) states[e.w] = applyEntry(states[e.w], e);
+  return states;
+}
+
+/** The kind of the worker's next step in mode, or null when its claim is over. */
+function nextKind(mode, state) {
+  if (state.over) return null;
+  return PLANS[mode][state.step] ?? null;
+}
+
+// ---- validation of a saved round ------------------------------------------
+
+const isText = (v, max) => typeof v === "string" && v.length <= max;
+
+/** One saved line: [command, reply], both text of bounded length. */
+function validLine(l) {
+  return Array.isArray(l) && l.length === 2 && isText(l[0], MAX_LINE) && isText(l[1], MAX_REPLY);
+}
+
+/**
+ * A saved round, checked entry by entry against the state machine: each
+ * entry must be the step its worker could take next, name the id that
+ * worker read, and carry only bounded text. Returns the clean round, or
+ * null when anything is off (the widget then keeps its own state).
+ */
+function validRound(mode, raw) {
+  if (!Array.isArray(raw) || raw.length > PLANS[mode].length * WORKERS.length) return null;
+  const states = { A: freshWorker(), B: freshWorker() };
+  const out = [];
+  for (const r of raw) {
+    if (!r || typeof r !== "object" || !WORKERS.includes(r.w)) return null;
+    const state = states[r.w];
+    const kind = nextKind(mode, state);
+    if (kind === null || r.kind !== kind) return null;
+    const id = r.id === null ? null : isText(r.id, MAX_ID) && r.id !== "" ? r.id : undefined;
+    if (id === undefined) return null;
+    if (typeof r.ok !== "boolean") return null;
+    if (!(r.token === null || (typeof r.token === "string" && /^-?\d{1,20}$/.test(r.token)))) return null;
+    if (!Array.isArray(r.lines) || r.lines.length > MAX_LINES || !r.lines.every(validLine)) return null;
+    // The remove and the lease act on the id the worker read.
+    if ((r.kind === "remove" || r.kind === "lease") && id !== state.read) return null;
+    const e = { w: r.w, kind: r.kind, id, token: r.token, ok: r.ok, lines: r.lines.map((l) => [l[0], l[1]]) };
+    states[r.w] = applyEntry(state, e);
+    out.push(e);
+  }
+  return out;
+}
+
+// ---- the widget ---------------------------------------------------------------
+
+export function mountWorkers(root, ctx) {
+  // data-own-queue, not data-queue: the page points every data-queue at the
+  // lesson's queue (?queue=), and this widget must stay off that one.
+  const queue = root.dataset.ownQueue || "race";
+  const keys = keysOf(queue);
+  const lease = /^[1-9]\d{0,14}$/.test(root.dataset.lease || "") ? root.dataset.lease : "30000";
+  const jobs = (root.dataset.jobs || "JOB-1 JOB-2 JOB-3").split(/\s+/).filter(Boolean);
+  const payload = root.dataset.payload ?? "";
+
+  const el = {
+    modes: [...root.querySelectorAll("input[name=workers-mode]")],
+    fill: byId("workers-fill"),
+    serial: byId("workers-play-serial"),
+    turns: byId("workers-play-turns"),
+    verdict: byId("workers-verdict"),
+    explain: byId("workers-explain"),
+    timeline: byId("workers-timeline"),
+    pending: byId("workers-pending").tBodies[0],
+    active: byId("workers-active").tBodies[0],
+    rows: byId("workers-rows").tBodies[0],
+    live: byId("workers-live"),
+    panels: Object.fromEntries(
+      WORKERS.map((w) => {
+        const id = w.toLowerCase();
+        const panel = byId(`workers-${id}-panel`);
+        return [w, { panel, holds: byId(`workers-${id}-holds`), step: byId(`workers-${id}-step`), plans: [...panel.querySelectorAll("ol.plan")] }];
+      }),
+    ),
+  };
+
+  let mode = "split";
+  let round = [];
+  let snapshot = null;
+  const say = (text) => announce(el.live, text);
+
+  // ---- talking to the engine ------------------------------------------------
+
+  /** One command, as a worker's client sends it; the line for the timeline too. */
+  async function send(args) {
+    const reply = await ctx.call("exec", args);
+    if (!reply || typeof reply !== "object" || typeof reply.type !== "string") {
+      const message = reply && reply.message ? reply.message : "no reply";
+      return { reply: { type: "error", value: message }, line: [formatCommand(args), `(page error) ${message}`] };
+    }
+    return { reply, line: [formatCommand(args), replyLine(reply)] };
+  }
+
+  /** Split step 1: ZRANGE reads the oldest pending id and leaves it there. */
+  async function stepRead(w) {
+    const { reply, line } = await send(["ZRANGE", keys.pending, "0", "0"]);
+    return { w, kind: "read", id: firstBulk(reply), token: null, ok: reply.type !== "error", lines: [line] };
+  }
+
+  /** Split step 2: ZREM removes it. The naive client does not look at the reply. */
+  async function stepRemove(w, id) {
+    const { reply, line } = await send(["ZREM", keys.pending, id]);
+    return { w, kind: "remove", id, token: null, ok: reply.type === "int" && reply.value === "1", lines: [line] };
+  }
+
+  /**
+   * Split step 3: the lease, with @claim's own commands in @claim's order:
+   * count the attempt, mark the row, read the server clock, file the id in
+   * the active set at now + lease. A client has to ask for TIME and then
+   * send ZADD, which is one more gap a script does not have.
+   */
+  async function stepLease(w, id) {
+    const lines = [];
+    const row = keys.job(id);
+    const attempts = await send(["HINCRBY", row, "attempts", "1"]);
+    lines.push(attempts.line);
+    if (attempts.reply.type === "error") return { w, kind: "lease", id, token: null, ok: false, lines };
+    const marked = await send(["HSET", row, "state", "active"]);
+    lines.push(marked.line);
+    if (marked.reply.type === "error") return { w, kind: "lease", id, token: null, ok: false, lines };
+    const time = await send(["TIME"]);
+    lines.push(time.line);
+    const parts = time.reply.type === "array" ? time.reply.value.map((r) => Number(r && r.value)) : [];
+    if (parts.length !== 2 || !parts.every(Number.isSafeInteger)) return { w, kind: "lease", id, token: null, ok: false, lines };
+    // As claim.lua computes it: seconds * 1000 + whole ms of the µs + lease.
+    const deadline = parts[0] * 1000 + Math.floor(parts[1] / 1000) + Number(lease);
+    const filed = await send(["ZADD", keys.active, String(deadline), id]);
+    lines.push(filed.line);
+    return { w, kind: "lease", id, token: String(attempts.reply.value), ok: filed.reply.type !== "error", lines };
+  }
+
+  /** The words of one exchange of the connector, as the wire shows it. */
+  function exchangeLine(x) {
+    const script = ctx.scripts.get("claim");
+    const sent =
+      x.command === "EVAL"
+        ? `EVAL ‹claim.lua, ${script ? new TextEncoder().encode(script.source).length : "?"} bytes›`
+        : `EVALSHA ${String(x.sha).slice(0, 12)}…`;
+    return [`${sent} 2 ${formatCommand([keys.pending, keys.active, keys.jobBase, lease])}`, replyLine(x.reply)];
+  }
+
+  /** Atomic: one call of claim/3, which runs @claim through the connector. */
+  async function stepClaim(w) {
+    const result = await ctx.call("claim", queue, lease);
+    const wire = Array.isArray(result && result.wire) ? result.wire : [];
+    const lines = wire.slice(-MAX_LINES).map(exchangeLine);
+    if (result && result.verdict === "leased") {
+      return { w, kind: "claim", id: String(result.id), token: String(result.attempts), ok: true, lines };
+    }
+    if (result && result.verdict === "empty") {
+      // claim/3 checks the pause flag before it sends the script.
+      if (lines.length === 0) lines.push([`EXISTS ${keys.prefix}paused`, "(integer) 1"]);
+      return { w, kind: "claim", id: null, token: null, ok: true, lines };
+    }
+    const message = (result && (result.message || result.error)) || "no result";
+    if (lines.length === 0) lines.push(["claim/3", `(error) ${message}`]);
+    return { w, kind: "claim", id: null, token: null, ok: false, lines };
+  }
+
+  /** Runs worker w's next step, if it has one; returns the entry or null. */
+  async function takeStep(w) {
+    const state = foldRound(round)[w];
+    const kind = nextKind(mode, state);
+    if (kind === null) return null;
+    let entry;
+    if (kind === "read") entry = await stepRead(w);
+    else if (kind === "remove") entry = await stepRemove(w, state.read);
+    else if (kind === "lease") entry = await stepLease(w, state.read);
+    else entry = await stepClaim(w);
+    round.push(entry);
+    return entry;
+  }
+
+  /**
+   * Empties the widget's queue and enqueues its jobs afresh: every key under
+   * emq:{race}: goes (rows, both sets, a pause flag), so each round starts
+   * from the same state and plays the same way.
+   */
+  async function fillQueue() {
+    const found = await ctx.call("exec", ["KEYS", globPrefix(keys.prefix)]);
+    const old = found && found.type === "array" ? found.value.map((r) => String(r.value)) : [];
+    // In batches: a permalink takes at most 64 arguments per command.
+    for (let i = 0; i < old.length; i += 50) await ctx.call("exec", ["DEL", ...old.slice(i, i + 50)]);
+    for (const id of jobs) await ctx.call("enqueue", queue, id, payload);
+    round = [];
+  }
+
+  // ---- actions ----------------------------------------------------------------
+
+  /** What one step did, in a sentence for the live region. */
+  function spoken(e) {
+    const reply = e.lines.length ? e.lines[e.lines.length - 1][1] : "";
+    switch (e.kind) {
+      case "read":
+        return e.id === null ? `${e.w} read the pending set: it is empty.` : `${e.w} read ${e.id} with ZRANGE.`;
+      case "remove":
+        return `${e.w} sent ZREM for ${e.id}: ${reply}${e.ok ? "." : ", which it ignores."}`;
+      default:
+        return e.ok && e.id !== null ? `${e.w} holds ${e.id}, attempts ${e.token}.` : `${e.w}'s claim: ${reply}.`;
+    }
+  }
+
+  /** A step button (or key): worker w's next step, then every widget redraws. */
+  async function step(w) {
+    if (!ctx.ready) return;
+    const entry = await takeStep(w);
+    if (entry === null) {
+      say(`${w} has finished its claim. Fill the queue to start a new round.`);
+      return;
+    }
+    await ctx.changed("workers");
+    draw();
+    say(`${spoken(entry)} ${el.verdict.textContent}`);
+  }
+
+  /** "Fill the queue": a new round on a queue holding the widget's jobs again. */
+  async function fill() {
+    if (!ctx.ready) return;
+    await fillQueue();
+    await ctx.changed("workers");
+    draw();
+    say(`The ${queue} queue holds ${jobs.join(", ")} again, and both workers hold nothing.`);
+  }
+
+  /**
+   * A preset: fill the queue, then give the workers their steps in the
+   * order the pattern names, skipping a worker whose claim is over, until
+   * both are done.
+   */
+  async function play(pattern, name) {
+    if (!ctx.ready) return;
+    await fillQueue();
+    for (const w of schedule(pattern, PLANS[mode].length)) await takeStep(w);
+    await ctx.changed("workers");
+    draw();
+    say(`${name}: ${el.verdict.textContent}`);
+  }
+
+  /** A new mode starts a new round, so the two modes are compared from the same queue. */
+  async function switchMode(next) {
+    if (!ctx.ready || !Object.hasOwn(PLANS, next) || next === mode) return;
+    mode = next;
+    await fill();
+  }
+
+  // One queue for every action of the widget, not one per handler: a mode
+  // switch refills the queue, and a step clicked meanwhile must wait for it,
+  // or the refill would wipe the step it raced with.
+  const queued = ctx.serially((action) => action());
+  const later = (action) => () => queued(action);
+  const steps = { A: later(() => step("A")), B: later(() => step("B")) };
+  el.panels.A.step.addEventListener("click", steps.A);
+  el.panels.B.step.addEventListener("click", steps.B);
+  el.fill.addEventListener("click", later(fill));
+  el.serial.addEventListener("click", later(() => play("serial", "A, then B")));
+  el.turns.addEventListener("click", later(() => play("turns", "Taking turns")));
+  for (const r of el.modes) {
+    r.addEventListener("change", () => {
+      if (r.checked) queued(() => switchMode(r.value));
+    });
+  }
+
+  // A and B as keys, anywhere in the widget but a text field.
+  root.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
+    const t = event.target;
+    if (t instanceof Element && (t.isContentEditable || t.closest("input[type=text], textarea, select"))) return;
+    const w = event.key.toUpperCase();
+    if (!(w in steps) || event.key.length !== 1) return;
+    event.preventDefault();
+    if (el.panels[w].step.disabled) return;
+    steps[w]();
+  });
+
+  // ---- drawing ----------------------------------------------------------------
+
+  /** What a worker holds, in words; data-holds carries the id for tests. */
+  function holdsText(w, s) {
+    switch (s.outcome) {
+      case "idle":
+        return "Holds nothing yet";
+      case "reading":
+        return `Read ${s.read}; next it removes it`;
+      case "removed":
+        return `Removed ${s.read} (ZREM said ${s.removed ? "1" : "0"}); next it writes the lease`;
+      case "empty":
+        return "Found the queue empty: holds nothing";
+      case "failed":
+        return `Its claim failed: ${s.error}`;
+      default:
+        return `Holds ${s.holds} · attempts ${s.token}`;
+    }
+  }
+
+  function drawWorker(w, s, clash) {
+    const p = el.panels[w];
+    const other = w === "A" ? "B" : "A";
+    setText(p.holds, holdsText(w, s) + (clash ? ` · and so does ${other}` : ""));
+    p.holds.dataset.holds = s.holds ?? "";
+    p.holds.dataset.outcome = s.outcome;
+    toggleAttr(p.holds, "data-clash", clash);
+    p.panel.dataset.outcome = s.outcome;
+    for (const plan of p.plans) {
+      plan.hidden = plan.dataset.mode !== mode;
+      for (const li of plan.querySelectorAll("li.plan-step")) {
+        const n = Number(li.dataset.step);
+        const state = plan.dataset.mode !== mode ? "idle" : n <= s.step ? "done" : n === s.step + 1 && !s.over ? "next" : "idle";
+        if (li.dataset.state !== state) li.dataset.state = state;
+      }
+    }
+    // A finished worker's button stays focusable and says why it does nothing.
+    toggleAttr(p.step, "aria-disabled", s.over);
+  }
+
+  /** The timeline: one item per step, each with its commands and replies. */
+  function drawTimeline() {
+    const perWorker = PLANS[mode].length;
+    const counts = { A: 0, B: 0 };
+    el.timeline.replaceChildren(
+      ...round.map((e, i) => {
+        counts[e.w] += 1;
+        const ignored = e.kind === "remove" && !e.ok;
+        return h(
+          "li",
+          { class: `tl-step${ignored ? " is-ignored" : ""}`, "data-worker": e.w, "data-kind": e.kind },
+          h(
+            "p",
+            { class: "tl-title" },
+            h("span", { class: "tl-n", text: `${i + 1}.` }),
+            " ",
+            h("span", { class: "tl-worker", text: e.w }),
+            " ",
+            h("span", { class: "tl-what", text: `step ${counts[e.w]} of ${perWorker} · ${STEP_WORDS[e.kind]}` }),
+          ),
+          h(
+            "ol",
+            { class: "tl-lines" },
+            ...e.lines.map(([cmd, reply]) =>
+              h(
+                "li",
+                { class: "tl-line" },
+                h("code", { class: "sent", text: cmd }),
+                h("span", { class: "arrow", "aria-hidden": "true", text: " → " }),
+                h("span", { class: "visually-hidden", text: " replied " }),
+                h("code", { class: "got", text: reply }),
+              ),
+            ),
+          ),
+          ignored ? h("p", { class: "tl-note", text: `0: ${e.id} was already gone, someone else removed it. This client does not check, and goes on.` }) : null,
+        );
+      }),
+    );
+  }
+
+  /** The worker who took the first step of the round, and the other one. */
+  function firstAndSecond() {
+    const first = round.length ? round[0].w : "A";
+    return [first, first === "A" ? "B" : "A"];
+  }
+
+  /** The verdict and its explanation, from both workers' states. */
+  function judge(states) {
+    const a = states.A;
+    const b = states.B;
+    const row = (id) => (snapshot && snapshot.rows ? snapshot.rows.find((r) => r.id === id) : null);
+    if (round.length === 0) {
+      const filled = snapshot && snapshot.pending && snapshot.pending.length > 0;
+      return {
+        kind: "idle",
+        text: "No step yet.",
+        explain: filled
+          ? "Press A: next step or B: next step in any order you like, or play one of the two orders above."
+          : "Fill the queue first, then give the workers their steps, or play one of the two orders above.",
+      };
+    }
+    if (a.outcome === "holds" && b.outcome === "holds" && a.holds === b.holds) {
+      const id = a.holds;
+      const loser = [a, b].some((s) => s.removed === false) ? (a.removed === false ? "A" : "B") : null;
+      const r = row(id);
+      return {
+        kind: "double",
+        text: `Double claim: ${id} was handed to both A and B`,
+        explain:
+          `Both read ${id} with ZRANGE before either removed it. ` +
+          (loser ? `${loser}'s ZREM answered 0, the job was already gone, but the client never looks at that reply. ` : "") +
+          `So both leased it, and both will run it. The keyspace cannot even say so: the active set holds ${id} once` +
+          (r ? `, and its row counts ${r.attempts} attempts.` : ".") +
+          (a.token !== b.token
+            ? ` Each worker did get its own attempts count, ${a.token} for A and ${b.token} for B: the fencing token turns the older one away when it reports back, but only after both have done the work.`
+            : ""),
+      };
+    }
+    if (a.outcome === "holds" && b.outcome === "holds") {
+      const [first, second] = firstAndSecond();
+      return {
+        kind: "distinct",
+        text: `No double claim: A holds ${a.holds}, B holds ${b.holds}.`,
+        explain:
+          mode === "atomic"
+            ? `Each @claim ran as one script, and the server runs a script to its end before it hears another command. So ${second}'s ZPOPMIN saw the pending set after ${first}'s pop: no order of the two can give them the same job.`
+            : `This time one worker read the pending set after the other's ZREM had removed its job. The gap is between a worker's ZRANGE and its ZREM: let the other worker read inside it.`,
+      };
+    }
+    if (mode === "split" && a.read !== null && a.read === b.read && !(a.over && b.over)) {
+      return {
+        kind: "warning",
+        text: `A and B have both read ${a.read}.`,
+        explain: `Whichever sends ZREM second gets 0 back, but this client does not check it: unless something stops them, both will lease ${a.read}.`,
+      };
+    }
+    const says = WORKERS.map((w) => `${w} ${summary(states[w])}`);
+    const over = WORKERS.filter((w) => states[w].over);
+    return {
+      kind: over.length === 2 ? "done" : "progress",
+      text: `${says.join("; ")}.`,
+      explain: over.length === 2 ? "" : `${both(WORKERS.filter((w) => !states[w].over))} ${over.length === 0 ? "have" : "has"} steps left to take.`,
+    };
+  }
+
+  /** A worker's state in a few words, for the verdict line. */
+  function summary(s) {
+    switch (s.outcome) {
+      case "idle":
+        return "has not started";
+      case "reading":
+        return `has read ${s.read}`;
+      case "removed":
+        return `has removed ${s.read}`;
+      case "empty":
+        return "found the queue empty";
+      case "failed":
+        return "failed to claim";
+      default:
+        return `holds ${s.holds}`;
+    }
+  }
+
+  function draw() {
+    const states = foldRound(round);
+    for (const r of el.modes) r.checked = r.value === mode;
+    // Two workers holding one job: each panel shows it as the failure it is.
+    const clash = states.A.holds !== null && states.A.holds === states.B.holds;
+    for (const w of WORKERS) drawWorker(w, states[w], clash);
+    drawTimeline();
+    const v = judge(states);
+    el.verdict.dataset.verdict = v.kind;
+    setText(el.verdict, v.text);
+    setText(el.explain, v.explain);
+  }
+
+  /** The keyspace tables of the race queue, with what changed marked. */
+  function drawKeys(next, marked) {
+    const marks = snapshotMarks(marked ? snapshot : null, next);
+    fillPending(
+      el.pending,
+      next.pending.map((p) => ({ member: p.id, score: p.score })),
+      marks.pending,
+    );
+    fillActive(el.active, next.active, next.now, marks.active);
+    fillRows(el.rows, next.rows, marks.rows);
+    snapshot = next;
+  }
+
+  /** Applies a saved view state; false when it does not validate. */
+  function apply(saved) {
+    if (!saved || typeof saved !== "object" || Array.isArray(saved)) return false;
+    if (typeof saved.mode !== "string" || !Object.hasOwn(PLANS, saved.mode)) return false;
+    const clean = validRound(saved.mode, saved.round ?? []);
+    if (clean === null) return false;
+    mode = saved.mode;
+    round = clean;
+    return true;
+  }
+
+  return {
+    root,
+    queue,
+    start(snap) {
+      if (snap) drawKeys(snap, false);
+      draw();
+    },
+    update(snap) {
+      drawKeys(snap, true);
+      draw();
+    },
+    /** The mode and the round played so far: enough to redraw it, no keyspace. */
+    save() {
+      return { mode, round: round.map((e) => ({ w: e.w, kind: e.kind, id: e.id, token: e.token, ok: e.ok, lines: e.lines })) };
+    },
+    /**
+     * The page has replayed its journal, which holds every command this
+     * widget sent, so the keyspace already is what the round left; only the
+     * view is redrawn, from the saved round and a fresh snapshot.
+     */
+    async restore(saved) {
+      if (!apply(saved)) return;
+      const snap = await ctx.call("snapshot", queue);
+      if (snap && !snap.error) drawKeys(snap, false);
+      draw();
+    },
+  };
+}

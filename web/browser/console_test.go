@@ -1,0 +1,229 @@
+package browser
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+const (
+	consoleLog = "[data-testid=console-log]"
+	// lastEntry is the newest command on the console's screen and what it
+	// printed; lastOut is only what it printed.
+	lastEntry = consoleLog + " > li:last-child"
+	lastOut   = lastEntry + " .console-out"
+	lastNote  = lastEntry + " .console-note"
+)
+
+// typeLine types a line at the console's prompt and presses Enter, as a
+// learner does, and waits until its reply is on the screen.
+func typeLine(c scope, line string) {
+	c.tb.t.Helper()
+	c.fill("Command", line)
+	c.press(kb.Enter)
+	c.tb.eventually("the console to print a reply to "+line, func() (string, bool) {
+		got, err := eval[[]string](c.tb, c.expr("attrs", []string{lastEntry, "data-kind"}))
+		if err != nil {
+			return errString(err), false
+		}
+		return strings.Join(got, " "), len(got) == 1 && got[0] != "running"
+	})
+}
+
+// wantOut waits until the newest reply reads exactly want, line breaks and
+// the spaces that line nested arrays up included.
+func wantOut(c scope, want string) {
+	c.tb.t.Helper()
+	c.tb.eventually("the newest reply to read "+want, func() (string, bool) {
+		got, err := eval[*string](c.tb, c.expr("text", lastOut))
+		if err != nil || got == nil {
+			return errString(err), false
+		}
+		return *got, *got == want
+	})
+}
+
+// TestConsole types commands at the console and reads what redis-cli would
+// print; the other widgets follow what the console writes, ↑ and ↓ walk the
+// history, a runaway script comes back stopped within about a second, and
+// HELLO 3 switches the console, and only the console, to RESP3.
+func TestConsole(t *testing.T) {
+	tb := newTab(t)
+	tb.open("/")
+	ready(tb)
+	c := tb.in("#console")
+
+	typeLine(c, "ZADD emq:{q}:pending 0 JOB-9")
+	c.wantText(lastEntry, "redis> ZADD emq:{q}:pending 0 JOB-9")
+	wantOut(c, "(integer) 1")
+	// One keyspace: the widgets that show the queue follow the console.
+	tb.in("#roundtrip").wantRows(pendingKey, [][]string{{"JOB-9", "0"}})
+	tb.in("#stepper").wantRows(pendingKey, [][]string{{"JOB-9", "0"}})
+
+	typeLine(c, "ZRANGE emq:{q}:pending 0 -1")
+	wantOut(c, `1) "JOB-9"`)
+	typeLine(c, "HGET emq:{q}:job:JOB-9 state")
+	wantOut(c, "(nil)")
+	typeLine(c, `EVAL "return {1,{2,{'a'}},{}}" 0`)
+	wantOut(c, "1) (integer) 1\n2) 1) (integer) 2\n   2) 1) \"a\"\n3) (empty array)")
+	typeLine(c, `SET greeting "caf\xc3\xa9\n"`)
+	wantOut(c, "OK")
+	typeLine(c, "GET greeting")
+	wantOut(c, `"caf\xc3\xa9\n"`)
+	typeLine(c, "INCR greeting")
+	wantOut(c, "(error) ERR value is not an integer or out of range")
+	c.wantAttrs(lastEntry, "data-kind", "error")
+	typeLine(c, `SET "a"b`)
+	wantOut(c, "Invalid argument(s)")
+	c.wantAttrs(lastEntry, "data-kind", "syntax")
+
+	// ↑ recalls the newest line first, ↓ walks back to what was being typed.
+	c.fill("Command", "PING half-typ")
+	c.press(kb.ArrowUp)
+	wantField(c, `SET "a"b`)
+	c.press(kb.ArrowUp)
+	wantField(c, "INCR greeting")
+	c.press(kb.ArrowDown)
+	wantField(c, `SET "a"b`)
+	c.press(kb.ArrowDown)
+	wantField(c, "PING half-typ")
+	c.fill("Command", "")
+	c.press(kb.ArrowUp)
+	wantField(c, `SET "a"b`)
+	c.press(kb.Enter)
+	wantOut(c, "Invalid argument(s)")
+
+	// A script that never ends is stopped, within about a second, with
+	// Redis's SCRIPT KILL error and a note in plain words; its write stays.
+	started := time.Now()
+	typeLine(c, `EVAL "redis.call('SET', 'before', 'kept') while true do end" 0`)
+	if took := time.Since(started); took > 2500*time.Millisecond {
+		t.Errorf("the runaway script's error took %v to show", took)
+	}
+	c.wantText(lastOut, "(error) ERR Script killed by user with SCRIPT KILL... script: ", ", on @user_script:1.")
+	c.wantText(lastNote, "The playground stopped this script after 900 ms", "SCRIPT KILL", "nothing is rolled back")
+	typeLine(c, "GET before")
+	wantOut(c, `"kept"`)
+
+	// HELLO 3 changes the console's replies, and only the console's.
+	typeLine(c, "HELLO 3")
+	c.wantText(lastOut, `1# "server" => "redis"`, `3# "proto" => (integer) 3`)
+	typeLine(c, "ZSCORE emq:{q}:pending JOB-9")
+	wantOut(c, "(double) 0")
+	typeLine(c, "HSET h f v")
+	typeLine(c, "HGETALL h")
+	wantOut(c, `1# "f" => "v"`)
+	tb.in("#roundtrip").wantRows(pendingKey, [][]string{{"JOB-9", "0"}})
+	c.screenshot("console")
+
+	// clear empties the screen, as in redis-cli, and sends nothing.
+	typeLine(c, "ZCARD emq:{q}:pending")
+	c.fill("Command", "clear")
+	c.press(kb.Enter)
+	tb.eventually("the console's screen to be empty", func() (string, bool) {
+		got, err := eval[[]string](tb, c.expr("texts", consoleLog+" > li"))
+		return strings.Join(got, " | ") + errString(err), err == nil && len(got) == 0
+	})
+	c.press(kb.ArrowUp)
+	wantField(c, "clear")
+}
+
+// TestConsoleShowsItsDifferences: the known differences from Redis 7.0 are
+// one click away, in words.
+func TestConsoleShowsItsDifferences(t *testing.T) {
+	tb := newTab(t)
+	tb.open("/embed/console.html")
+	ready(tb)
+	c := tb.in("#console")
+	c.wantText("[data-testid=console-differences] summary", "Where this console differs from Redis 7.0")
+	tb.run("open the console's differences", chromedp.Click(chromedp.JSPath(`[document.querySelector("#console [data-testid=console-differences] summary")]`)))
+	c.wantText("[data-testid=console-differences]", "got no value", "SCRIPT KILL", "(big number)")
+}
+
+// wantField waits until the console's prompt holds value.
+func wantField(c scope, value string) {
+	c.tb.t.Helper()
+	c.tb.eventually("the prompt to hold "+value, func() (string, bool) {
+		got := c.value("Command")
+		return got, got == value
+	})
+}
+
+// TestConsolePermalink copies the console's link and opens it in a fresh
+// tab: the keyspace is rebuilt by the link's operations, the screen and
+// the history come back, and nothing is sent twice.
+func TestConsolePermalink(t *testing.T) {
+	tb := newTab(t)
+	tb.open("/")
+	ready(tb)
+	c := tb.in("#console")
+	typeLine(c, "ZADD emq:{q}:pending 0 JOB-9")
+	typeLine(c, `SET "a"b`)
+	typeLine(c, "ZCARD emq:{q}:pending")
+	wantOut(c, "(integer) 1")
+	c.click("Copy link")
+	c.wantText(".permalink-status", "address bar")
+	link, err := eval[string](tb, `document.getElementById("console-link").value`)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	fresh := newTab(t)
+	fresh.openURL(link)
+	ready(fresh)
+	c2 := fresh.in("#console")
+	got := c2.texts(consoleLog + " > li")
+	want := []string{"redis> ZADD emq:{q}:pending 0 JOB-9 (integer) 1", `redis> SET "a"b Invalid argument(s)`, "redis> ZCARD emq:{q}:pending (integer) 1"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the console after the link shows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	fresh.in("#roundtrip").wantRows(pendingKey, [][]string{{"JOB-9", "0"}})
+	// A line redis-cli refuses is part of the story, not a broken link.
+	fresh.whole().wantNoText("#notice", "could not")
+	c2.fill("Command", "")
+	c2.press(kb.ArrowUp)
+	wantField(c2, "ZCARD emq:{q}:pending")
+	// The ZADD ran once, when the link was replayed: still one member.
+	typeLine(c2, "ZCARD emq:{q}:pending")
+	wantOut(c2, "(integer) 1")
+}
+
+// TestConsoleRestoreDropsWhatItCouldNotHaveMade: a hand-made link with a
+// console view of the wrong shape shows only the entries that check out,
+// and runs none of them.
+func TestConsoleRestoreDropsWhatItCouldNotHaveMade(t *testing.T) {
+	fragment := linkFragment(t, map[string]any{
+		"v": 1, "widget": "console", "ops": [][]any{},
+		"views": map[string]any{"console": map[string]any{
+			"history": "FLUSHALL",
+			"transcript": []any{
+				map[string]any{"line": "ZADD emq:{q}:pending 0 JOB-X", "text": "(integer) 1", "kind": "reply"},
+				map[string]any{"line": "PING", "text": "<img src=x onerror=alert(1)>", "kind": "reply", "extra": true},
+				map[string]any{"line": "GET k", "text": "x", "kind": "<script>"},
+				map[string]any{"line": 7, "text": "x", "kind": "reply"},
+				map[string]any{"line": "GET k", "text": strings.Repeat("x", 10000), "kind": "reply"},
+				"not an entry",
+			},
+		}},
+	})
+	tb := newTab(t)
+	tb.open("/" + fragment)
+	ready(tb)
+	c := tb.in("#console")
+	got := c.texts(consoleLog + " > li")
+	want := []string{"redis> ZADD emq:{q}:pending 0 JOB-X (integer) 1", "redis> PING <img src=x onerror=alert(1)>"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the console shows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if n, _ := eval[int](tb, `document.querySelectorAll("#console-log img").length`); n != 0 {
+		t.Errorf("a saved reply became markup: %d <img> elements", n)
+	}
+	// Nothing was sent: JOB-X was never added, and the history is empty.
+	tb.in("#roundtrip").wantRows(pendingKey, nil)
+	c.fill("Command", "")
+	c.press(kb.ArrowUp)
+	wantField(c, "")
+}

@@ -1,0 +1,153 @@
+package browser
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"testing"
+)
+
+// linkFragment packs a permalink state the way permalink.js does: JSON,
+// raw deflate, base64url, behind "#v1.". Tests use it to hand-make the
+// hostile links a learner might be sent.
+func linkFragment(t *testing.T, state any) string {
+	t.Helper()
+	js, err := json.Marshal(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	w, _ := flate.NewWriter(&buf, flate.BestCompression)
+	w.Write(js)
+	w.Close()
+	return "#v1." + base64.RawURLEncoding.EncodeToString(buf.Bytes())
+}
+
+// TestPermalinkRoundTrip builds up state the way a learner does (jobs
+// enqueued and claimed, the clock moved, the stepper part-way through a
+// run), copies the stepper's link, and opens it in a fresh tab: the same
+// keyspace, the same clock, the stepper at the same move, and the page
+// scrolled to the stepper.
+func TestPermalinkRoundTrip(t *testing.T) {
+	tb := newTab(t)
+	tb.open("/")
+	ready(tb)
+	r := tb.in("#roundtrip")
+	for _, id := range []string{"JOB-1", "JOB-2"} {
+		r.fill("Job id", id)
+		r.click("Enqueue")
+		r.wantText(enqueueResult, "{:ok, :enqueued}")
+	}
+	r.fill("Lease (ms)", "30000")
+	r.click("Claim")
+	r.wantText(claimResult, `{:ok, {"JOB-1"`)
+	r.fill("Advance by (ms)", "5000")
+	r.click("Advance")
+	r.wantText(clock, "1767225605000")
+
+	s := tb.in("#stepper")
+	s.click("Step")
+	s.click("Step")
+	s.wantText(stepPosition, "Move 2 of 4")
+	// The change marks say what the last action did, so only the rows
+	// themselves must come back.
+	rows := func(tbl table) string { return fmt.Sprintf("%q", tbl.Rows) }
+	before := struct{ pending, active, rows, position, command string }{
+		rows(r.table(pendingKey)), rows(r.table(activeKey)), rows(r.table(rowsKey)),
+		s.text(stepPosition), s.text("[data-testid=step-command]"),
+	}
+
+	s.click("Copy link")
+	s.wantText(".permalink-status", "address bar")
+	link, err := eval[string](tb, `document.getElementById("stepper-link").value`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := eval[string](tb, `location.hash`); got == "" || !bytes.Contains([]byte(link), []byte(got)) {
+		t.Fatalf("the address bar's fragment %q is not the copied link %q", got, link)
+	}
+
+	fresh := newTab(t)
+	fresh.openURL(link)
+	ready(fresh)
+	r2, s2 := fresh.in("#roundtrip"), fresh.in("#stepper")
+	r2.wantText(clock, "1767225605000")
+	s2.wantText(stepPosition, before.position)
+	for what, pair := range map[string][2]string{
+		"pending": {before.pending, rows(r2.table(pendingKey))},
+		"active":  {before.active, rows(r2.table(activeKey))},
+		"rows":    {before.rows, rows(r2.table(rowsKey))},
+		"command": {before.command, s2.text("[data-testid=step-command]")},
+	} {
+		if pair[0] != pair[1] {
+			t.Errorf("%s after the link:\n%s\nwant, as before:\n%s", what, pair[1], pair[0])
+		}
+	}
+	if focused, _ := eval[string](fresh, `document.activeElement && document.activeElement.id`); focused != "stepper" {
+		t.Errorf("the link opened with focus on %q; want the stepper it was copied from", focused)
+	}
+	fresh.whole().wantNoText("#notice", "could not")
+	s2.screenshot("permalink-opened")
+}
+
+// TestPermalinkCorrupt opens damaged and hostile links: each gets a notice
+// that says why, and the default playground, with nothing of the link run.
+func TestPermalinkCorrupt(t *testing.T) {
+	for name, c := range map[string]struct {
+		fragment string
+		want     string
+	}{
+		"garbage":      {"#v1.%%%not-base64", "could not be opened"},
+		"cut short":    {linkFragment(t, map[string]any{"v": 1})[:12], "could not be opened"},
+		"not ours":     {"#section-3", "not a playground link"},
+		"unknown call": {linkFragment(t, map[string]any{"v": 1, "widget": "stepper", "ops": [][]any{{"enqueue", "q", "JOB-5", "{}"}, {"flushall"}}, "views": map[string]any{}}), "not one the playground records"},
+		"bad argument": {linkFragment(t, map[string]any{"v": 1, "widget": "stepper", "ops": [][]any{{"advance", "soon"}}, "views": map[string]any{}}), "wrong kind"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			tb := newTab(t)
+			tb.open("/" + c.fragment)
+			ready(tb)
+			tb.whole().wantText("#notice", c.want, "default state")
+			tb.in("#roundtrip").wantRows(pendingKey, nil)
+			tb.in("#roundtrip").wantText(clock, startMS)
+			tb.in("#stepper").wantText(stepPosition, "Before move 1")
+		})
+	}
+}
+
+// TestPermalinkWithLua opens a link whose operations run Lua the learner
+// has not seen: nothing runs until they have read it. Declining leaves
+// the default playground; accepting rebuilds the link's keyspace.
+func TestPermalinkWithLua(t *testing.T) {
+	script := "redis.call('ZADD', KEYS[1], 0, 'JOB-LUA') return 1"
+	fragment := linkFragment(t, map[string]any{
+		"v": 1, "widget": "roundtrip",
+		"ops": [][]any{
+			{"enqueue", "q", "JOB-9", "{}"},
+			{"exec", []string{"EVAL", script, "1", "emq:{q}:pending"}},
+		},
+		"views": map[string]any{},
+	})
+
+	t.Run("declined", func(t *testing.T) {
+		tb := newTab(t)
+		tb.open("/" + fragment)
+		review := tb.in("#link-review")
+		review.wantText("pre", script)
+		review.click("Start without it")
+		ready(tb)
+		tb.whole().wantText("#notice", "were not run")
+		tb.in("#roundtrip").wantRows(pendingKey, nil)
+	})
+	t.Run("accepted", func(t *testing.T) {
+		tb := newTab(t)
+		tb.open("/" + fragment)
+		review := tb.in("#link-review")
+		review.wantText("pre", script)
+		review.click("Run it and open the link")
+		ready(tb)
+		tb.in("#roundtrip").wantRows(pendingKey, [][]string{{"JOB-9", "0"}, {"JOB-LUA", "0"}})
+	})
+}

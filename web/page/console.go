@@ -1,0 +1,64 @@
+package page
+
+// Console is the view of the redis-cli console: a prompt on the shared
+// keyspace, with replies printed as redis-cli prints them.
+type Console struct {
+	// Prompt is what the transcript shows in front of every command, as
+	// redis-cli shows its host and port.
+	Prompt string
+	// HistoryMax is how many lines ↑ can recall; a permalink keeps fewer.
+	HistoryMax int
+	// Examples are commands the lede suggests, written for the page's queue.
+	Examples []string
+	// Lua and Server are where a learner at this console can meet an
+	// answer Redis 7.0 would not give: in a script's Lua (the known
+	// differences of FIDELITY.md, in plain words), and in the server and
+	// console around it.
+	Lua    []Difference
+	Server []Difference
+	// Runaway is the one server difference a script in the editor meets:
+	// how a script that never ends is stopped.
+	Runaway []Difference
+}
+
+// Difference is one way the console's answers differ from Redis 7.0's.
+type Difference struct {
+	Topic string // a few words: where it shows
+	Text  string // what the learner sees, and what Redis would say
+}
+
+// DefaultConsole is the console as build.sh renders it. The Lua list
+// follows the "known difference" rows of FIDELITY.md, one entry per row;
+// when the fidelity suite's known list changes, change this one with it.
+func DefaultConsole() Console {
+	return Console{
+		Prompt:     "redis>",
+		HistoryMax: 100,
+		Examples:   []string{"ZRANGE " + PendingKey("q") + " 0 -1", "HGETALL " + keyOf("q", "job:JOB-1")},
+		Lua:        luaDifferences,
+		Server:     serverDifferences,
+		Runaway:    serverDifferences[:1],
+	}
+}
+
+// luaDifferences are FIDELITY.md's known differences: the engine runs
+// scripts on gopher-lua, not on the Lua 5.1 inside Redis.
+var luaDifferences = []Difference{
+	{"A missing argument", "When a Lua library function is called with too few arguments, the error says 'got nil' where Redis says 'got no value'."},
+	{"Method calls", "An argument error in a method call such as s:rep() counts s as argument #1, so the number in the message is one higher than in Redis."},
+	{"Errors inside pcall or table.sort", "An error raised by a function that pcall or table.sort called gets the script's user_script:N: position in front; Redis adds none there."},
+	{"Syntax errors", "A few compile errors are worded otherwise ('<name>' expected, unfinished string, malformed number, a missing '}', 'end' or '(' and some more), and goto, which Redis's Lua 5.1 does not know, is handled otherwise."},
+	{"-(0/0)", "Negating a NaN prints -nan where Redis prints nan."},
+	{"-0.0 in a script", "Once a script writes -0.0 anywhere, Redis's Lua makes 1/0 in that script -inf; here it stays inf."},
+	{"Malformed patterns", "string.find, match and gsub word some broken patterns otherwise, and read a % at the very end of a pattern or replacement otherwise."},
+}
+
+// serverDifferences are what the console meets around the scripts: the
+// in-memory server under the page, and the console itself.
+var serverDifferences = []Difference{
+	{"Runaway scripts", "A script that runs for 900 ms is stopped with the error SCRIPT KILL gives, even after it has written (Redis would refuse SCRIPT KILL then, and only SHUTDOWN NOSAVE would stop it). What it wrote stays."},
+	{"Server commands", "The server under the page answers the data commands as Redis 7.0 does, but CONFIG, CLIENT, INFO, OBJECT and COMMAND are missing or partial, a few checks are looser (SET with both NX and XX, SELECT past database 15), and an unknown command's error quotes it with `backquotes`."},
+	{"Refused commands", "Blocking commands (BLPOP and the like), pub/sub, MULTI/EXEC, DEBUG, FUNCTION and SHUTDOWN answer an error that says why they cannot work here."},
+	{"The clock", "TIME and expiring keys follow the playground's clock, which starts at 2026-01-01 00:00 UTC and moves only when the round trip's Advance moves it."},
+	{"The console itself", "A number in front of a command (3 INCR n) is sent as the command, not taken as a repeat count; help, connect and quit are not the console's; and a RESP3 big number prints as (big number) N, which redis-cli 7.0 cannot print."},
+}
