@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"echomq.dev/playground/lua"
 	"echomq.dev/playground/wasm/resp"
@@ -53,9 +54,37 @@ func (r *Refusal) Error() string { return r.Reply.Str }
 // Unwrap lets errors.Is(err, ErrQueueName) see through a "queue" refusal.
 func (r *Refusal) Unwrap() error { return r.Err }
 
+// The two protocol scripts, looked up once: lua's registry is filled when
+// that package starts and never changes, and a lookup per call is a
+// string hash per call, slow in WebAssembly.
+var (
+	enqueueScript = lua.Enqueue()
+	claimScript   = lua.Claim()
+)
+
 // Jobs is the handle a producer and a flat worker use: EchoMQ.Jobs.
 type Jobs struct {
 	conn *Connector
+	keys atomic.Pointer[queueKeys] // the last queue's keys (see keysOf)
+}
+
+// queueKeys are the keys of one queue, spelt out once.
+type queueKeys struct {
+	queue, jobBase, pending, active, paused string
+}
+
+// keysOf returns the keys of k's queue. Enqueue and claim are called over
+// and over for the same queue, and building its keys each time was a
+// dozen small allocations per round trip, a measurable share of it in
+// WebAssembly; so the last queue's keys are kept. The pointer is atomic
+// because handles, like connections, may be shared between goroutines.
+func (j *Jobs) keysOf(k Keyspace) *queueKeys {
+	if q := j.keys.Load(); q != nil && q.queue == k.Queue {
+		return q
+	}
+	q := &queueKeys{queue: k.Queue, jobBase: k.JobBase(), pending: k.Pending(), active: k.Active(), paused: k.Paused()}
+	j.keys.Store(q)
+	return q
 }
 
 // NewJobs returns the handles over conn.
@@ -80,7 +109,8 @@ func (j *Jobs) Enqueue(queue, id, payload string) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	r, wire, err := j.conn.Eval(lua.Enqueue(), []string{k.Job(id), k.Pending()}, []string{id, payload})
+	q := j.keysOf(k)
+	r, wire, err := j.conn.Eval(enqueueScript, []string{q.jobBase + id, q.pending}, []string{id, payload})
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -115,7 +145,8 @@ func (j *Jobs) Claim(queue, lease string) (Outcome, error) {
 	if paused {
 		return Outcome{Verdict: Empty}, nil
 	}
-	r, wire, err := j.conn.Eval(lua.Claim(), []string{k.Pending(), k.Active()}, []string{k.JobBase(), lease})
+	q := j.keysOf(k)
+	r, wire, err := j.conn.Eval(claimScript, []string{q.pending, q.active}, []string{q.jobBase, lease})
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -137,7 +168,7 @@ func (j *Jobs) Claim(queue, lease string) (Outcome, error) {
 }
 
 func (j *Jobs) paused(k Keyspace) (bool, error) {
-	r, err := j.conn.Conn().Do("EXISTS", k.Paused())
+	r, err := j.conn.Conn().Do("EXISTS", j.keysOf(k).paused)
 	if err != nil {
 		return false, err
 	}

@@ -35,7 +35,7 @@ var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c
 // The tracer rides the same per-instruction call (onTick) to learn which
 // line of the script is running.
 type budget struct {
-	deadline time.Time
+	deadline time.Duration // since clockBase
 	armed    bool
 	expired  bool
 	why      int // stoppedTime or stoppedMemory, once expired
@@ -45,8 +45,14 @@ type budget struct {
 	heapMax  uint64
 }
 
+// clockBase is the origin of the budgets' clock. A budget measures time as
+// time.Since(clockBase), which reads only the monotonic clock; time.Now
+// reads the wall clock as well, and in WebAssembly each of those is a call
+// out to JavaScript (the wall clock's makes a Date), paid on every script.
+var clockBase = time.Now()
+
 func (b *budget) arm(d time.Duration) {
-	b.deadline, b.armed, b.expired, b.why, b.ticks = time.Now().Add(d), true, false, stoppedNot, 0
+	b.deadline, b.armed, b.expired, b.why, b.ticks = time.Since(clockBase)+d, true, false, stoppedNot, 0
 	// The heap is first read after 1024 instructions, not here: reading it
 	// costs microseconds in WebAssembly, and most scripts end sooner.
 	b.heapMax = 0
@@ -87,7 +93,7 @@ func (b *budget) Done() <-chan struct{} {
 	}
 	b.ticks++
 	if b.ticks&1023 == 0 {
-		if time.Now().After(b.deadline) {
+		if time.Since(clockBase) > b.deadline {
 			b.stop(stoppedTime)
 			return closed
 		}

@@ -80,6 +80,9 @@ func luaToReply(v glua.LValue, depth int, resp3 bool) resp.Reply {
 			return resp.Reply{Kind: resp.Verbatim, Format: string(format), Str: string(text)}
 		}
 		var elems []resp.Reply
+		if n := v.Len(); n > 0 {
+			elems = make([]resp.Reply, 0, n) // one allocation, not one per growth
+		}
 		for i := 1; ; i++ {
 			e := v.RawGetInt(i)
 			if e == glua.LNil {
@@ -117,7 +120,7 @@ func replyToLua(L *glua.LState, r resp.Reply, resp3 bool) glua.LValue {
 	}
 	switch r.Kind {
 	case resp.Int:
-		return glua.LNumber(r.Int)
+		return luaInteger(r.Int)
 	case resp.Bulk:
 		return glua.LString(r.Str)
 	case resp.Status:
@@ -160,6 +163,26 @@ func replyToLua(L *glua.LState, r resp.Reply, resp3 bool) glua.LValue {
 		}
 	}
 	return glua.LFalse
+}
+
+// smallIntegers are the Lua values of the integers 0 to 255, made once.
+// Turning a number into a Lua value allocates, and most integer replies a
+// script reads are small (EXISTS, HSET, ZADD, a first HINCRBY); a Lua
+// number is a value, so one copy serves every reply.
+var smallIntegers = func() (out [256]glua.LValue) {
+	for i := range out {
+		out[i] = glua.LNumber(i)
+	}
+	return out
+}()
+
+// luaInteger is glua.LNumber(n) as a Lua value, without an allocation for
+// a small n.
+func luaInteger(n int64) glua.LValue {
+	if n >= 0 && n < int64(len(smallIntegers)) {
+		return smallIntegers[n]
+	}
+	return glua.LNumber(n)
 }
 
 // formatArgNumber turns a Lua number passed to redis.call into the argument

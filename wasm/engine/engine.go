@@ -50,11 +50,16 @@ type Engine struct {
 	// hashOrder is each hash's field order, which miniredis does not keep
 	// (see fixups_hash.go).
 	hashOrder map[string][]string
+	orderBuf  []string // scratch for the next order (see trackHashOrder)
+	lastOrder []string // the order stored last (see internOrder)
 
 	// dbOf is each connection's selected database when it is not 0,
 	// learned from SELECT, so fixups know when miniredis's direct reads
 	// (which see database 0) speak of the connection's keys.
 	dbOf map[*server.Peer]int
+
+	// cmds caches what each command name needs looked up (see commands.go).
+	cmds map[string]*command
 }
 
 // New returns an engine with an empty keyspace, an empty script cache and
@@ -118,7 +123,9 @@ func (e *Engine) reset() {
 	e.setClock(Start)
 	e.runner.reset()
 	e.hashOrder = map[string][]string{}
+	e.lastOrder = nil
 	e.dbOf = map[*server.Peer]int{}
+	e.cmds = nil
 }
 
 // Reset empties the keyspace and the script cache and puts the clock back
@@ -174,46 +181,28 @@ func (e *Engine) do(peer *server.Peer, args []string) resp.Reply {
 	if len(args) == 0 {
 		return resp.ErrorReply("ERR empty command")
 	}
-	name := strings.ToUpper(args[0])
-	switch name {
+	c := e.lookup(args[0])
+	switch c.upper {
 	case "EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO":
-		return e.runner.eval(peer.Resp3, name, args[1:])
+		return e.runner.eval(peer.Resp3, c.upper, args[1:])
 	case "HELLO":
 		return hello(peer, args)
 	case "SCRIPT":
 		return e.runner.scriptCommand(args[1:])
 	}
-	if msg, refused := refusedFromClient[name]; refused && (name != "XREAD" && name != "XREADGROUP" || hasBlockOption(args)) {
-		return resp.ErrorReply(msg)
+	if c.refused && (c.upper != "XREAD" && c.upper != "XREADGROUP" || hasBlockOption(args)) {
+		return resp.ErrorReply(c.refusedMsg)
 	}
-	return e.dispatch(peer, args)
+	return e.dispatchCommand(peer, c, args)
 }
 
 // dispatch hands one command to miniredis on peer and returns its reply.
 // Every command the engine runs, from a client or from a script, comes
-// through here; the fixups correct the few commands whose miniredis answer
-// differs from Redis 7.0's.
+// through here (or through dispatchCommand, its form for a caller that
+// has looked the command up already); the fixups correct the few commands
+// whose miniredis answer differs from Redis 7.0's.
 func (e *Engine) dispatch(peer *server.Peer, args []string) resp.Reply {
-	name := strings.ToUpper(args[0])
-	fix, ok := fixups[name]
-	if !ok {
-		r := e.raw(peer, args)
-		if name == "SELECT" && r.Kind == resp.Status {
-			e.noteSelect(peer, args[1])
-		}
-		return r
-	}
-	if !peer.Resp3 {
-		return fix(e, peer, args)
-	}
-	// The fixups work on RESP2 replies; shape the result for RESP3 after.
-	peer.Resp3 = false
-	r := fix(e, peer, args)
-	peer.Resp3 = true
-	if shape := resp3Shapes[name]; shape != nil && !r.IsError() {
-		r = shape(args, r)
-	}
-	return r
+	return e.dispatchCommand(peer, e.lookup(args[0]), args)
 }
 
 // raw runs one command on miniredis as it is. It is the only place the

@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"strings"
+	"slices"
 
 	"github.com/alicebob/miniredis/v2/server"
 
@@ -26,7 +26,7 @@ import (
 
 func init() {
 	for _, name := range []string{"HSET", "HMSET", "HSETNX", "HINCRBY", "HINCRBYFLOAT", "HDEL"} {
-		fixups[name] = trackHashOrder(fixups[name])
+		fixups[name] = trackHashOrder(name, fixups[name])
 	}
 	fixups["HGETALL"] = orderedHash(2, 0)
 	fixups["HKEYS"] = orderedHash(1, 0)
@@ -46,7 +46,11 @@ func init() {
 // added follow the ones already there, in the order it named them; HDEL
 // takes its fields out. Fields a write named but did not add were there
 // before, so they keep their places.
-func trackHashOrder(next fixup) fixup {
+//
+// name is the command the fixup serves (upper-case), so that the command
+// is not recognised again from its arguments on every write.
+func trackHashOrder(name string, next fixup) fixup {
+	hdel := name == "HDEL"
 	return func(e *Engine, peer *server.Peer, args []string) resp.Reply {
 		if len(args) < 2 {
 			return runFixup(next, e, peer, args)
@@ -55,20 +59,32 @@ func trackHashOrder(next fixup) fixup {
 		if e.dbOf[peer] != 0 {
 			return runFixup(next, e, peer, args) // orders are kept for database 0
 		}
-		existed := e.m.Exists(key)
+		// Whether the hash existed before the write matters only when an
+		// order is known for the key: with none, the order starts afresh
+		// either way, and the direct read is skipped (a new job row).
+		known := e.hashOrder[key]
+		existed := len(known) > 0 && e.m.Exists(key)
 		r := runFixup(next, e, peer, args)
 		if r.IsError() {
 			return r
 		}
-		known := e.hashOrder[key]
-		order := known
-		if !existed {
-			order = nil
+		// The new order is worked out in a buffer the engine reuses, so a
+		// write that changes no field's place (a claim's HINCRBY and HSET
+		// on a job row) allocates nothing.
+		order := e.orderBuf[:0]
+		if existed {
+			order = append(order, known...)
 		}
-		if strings.EqualFold(args[0], "HDEL") {
-			order = without(order, args[2:])
+		if hdel {
+			kept := order[:0]
+			for _, f := range order {
+				if !contains(args[2:], f) {
+					kept = append(kept, f)
+				}
+			}
+			order = kept
 		} else {
-			first, step := commandFields(args)
+			first, step := commandFields(name, args)
 			for i := first; i < len(args); i += step {
 				if !contains(order, args[i]) {
 					order = append(order, args[i])
@@ -78,11 +94,30 @@ func trackHashOrder(next fixup) fixup {
 		switch {
 		case len(order) == 0:
 			delete(e.hashOrder, key)
-		case len(order) != len(known) || &order[0] != &known[0]:
-			e.hashOrder[key] = order
-		} // else: the write changed no field's place (a claim's HSET state)
+		case !slices.Equal(order, known):
+			e.hashOrder[key] = e.internOrder(order)
+		} // else: the write changed no field's place
+		clear(order) // the buffer keeps no field names alive
+		e.orderBuf = order[:0]
 		return r
 	}
+}
+
+// internOrder returns a stored copy of order. Hashes written alike have the
+// same order (every job row is state, attempts, payload), so the copy made
+// for the last new order is handed out again while orders keep matching:
+// thousands of job rows then share one slice instead of holding one each,
+// which is less to allocate and less for the garbage collector to walk.
+// A stored order is never changed in place (the next order is built in
+// orderBuf), and its capacity is its length, so sharing one is safe.
+func (e *Engine) internOrder(order []string) []string {
+	if slices.Equal(order, e.lastOrder) {
+		return e.lastOrder
+	}
+	stored := make([]string, len(order))
+	copy(stored, order)
+	e.lastOrder = stored
+	return stored
 }
 
 func contains(list []string, s string) bool {
@@ -94,17 +129,6 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// without returns list less the given fields, in a new slice.
-func without(list, fields []string) []string {
-	out := make([]string, 0, len(list))
-	for _, f := range list {
-		if !contains(fields, f) {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
 func runFixup(f fixup, e *Engine, peer *server.Peer, args []string) resp.Reply {
 	if f == nil {
 		return e.raw(peer, args)
@@ -114,8 +138,8 @@ func runFixup(f fixup, e *Engine, peer *server.Peer, args []string) resp.Reply {
 
 // commandFields says where a hash write names its fields: args[first],
 // then every step-th argument (HSET's field/value pairs), up to the end.
-func commandFields(args []string) (first, step int) {
-	switch strings.ToUpper(args[0]) {
+func commandFields(name string, args []string) (first, step int) {
+	switch name {
 	case "HSET", "HMSET":
 		if len(args)%2 != 0 {
 			return len(args), 1 // malformed: the command fails anyway

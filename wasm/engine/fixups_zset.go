@@ -83,6 +83,9 @@ const errNotFloat = "ERR value is not a valid float"
 func zaddFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	i, incr := 2, false
 	for ; i < len(args); i++ {
+		if a := args[i]; a == "" || a[0] < 'A' {
+			break // a digit, sign or point: the first score (no flag starts so)
+		}
 		switch strings.ToUpper(args[i]) {
 		case "NX", "XX", "GT", "LT", "CH":
 			continue

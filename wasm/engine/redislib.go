@@ -83,6 +83,7 @@ func statusReplyFn(L *glua.LState) int {
 // run through the engine's dispatch path on the script's own client.
 func (r *runner) call(L *glua.LState, raise bool) int {
 	rep := r.command(L)
+	r.releaseArgs()
 	if t := r.trace; t != nil {
 		t.call(L, rep)
 	}
@@ -106,7 +107,16 @@ func (r *runner) command(L *glua.LState) scriptCall {
 	if n == 0 {
 		return scriptCall{reply: resp.ErrorReply("ERR Please specify at least one argument for this redis lib call")}
 	}
-	args := make([]string, n)
+	var c *command
+	if name, ok := L.Get(1).(glua.LString); ok {
+		c = r.e.lookup(string(name))
+	}
+	var args []string
+	if c != nil && c.reuseArgs && r.trace == nil {
+		args = r.argBuffer(n)
+	} else {
+		args = make([]string, n)
+	}
 	for i := 1; i <= n; i++ {
 		switch v := L.Get(i).(type) {
 		case glua.LString:
@@ -117,24 +127,45 @@ func (r *runner) command(L *glua.LState) scriptCall {
 			return scriptCall{reply: resp.ErrorReply("ERR Lua redis lib command arguments must be strings or integers")}
 		}
 	}
-	name := strings.ToUpper(args[0])
-	if _, no := refusedInScript[name]; no {
+	if c == nil {
+		c = r.e.lookup(args[0]) // a number for a name
+	}
+	if c.refusedScript {
 		return scriptCall{args, resp.ErrorReply("ERR This Redis command is not allowed from script")}
 	}
-	if _, no := refusedFromClient[name]; no {
-		return scriptCall{args, resp.ErrorReply(refusedFromClient[name])}
+	if c.refused {
+		return scriptCall{args, resp.ErrorReply(c.refusedMsg)}
 	}
-	if !r.e.srv.IsRegisteredCommand(name) {
+	if !c.registered {
 		return scriptCall{args, resp.ErrorReply("ERR Unknown Redis command called from script")}
 	}
-	if r.readOnly && !r.e.srv.IsReadOnlyCommand(name) {
+	if r.readOnly && !c.readOnly {
 		return scriptCall{args, resp.ErrorReply("ERR Write commands are not allowed from read-only scripts.")}
 	}
-	rep := r.e.dispatch(r.e.script, args)
+	rep := r.e.dispatchCommand(r.e.script, c, args)
 	if rep.IsError() && strings.HasPrefix(rep.Str, "ERR wrong number of arguments for") {
 		rep = resp.ErrorReply("ERR Wrong number of args calling Redis command from script")
 	}
 	return scriptCall{args, rep}
+}
+
+// argBuffer returns the runner's one buffer for a redis.call's arguments,
+// n long. An allocation per redis.call is a measurable part of a script
+// run in WebAssembly, and the slice is needed only while the command runs.
+// command uses it for an untraced run (a traced run keeps every command's
+// arguments in its steps) of a command that keeps no part of the slice
+// (see reuseArgs in commands.go).
+func (r *runner) argBuffer(n int) []string {
+	if cap(r.args) < n {
+		r.args = make([]string, n)
+	}
+	return r.args[:n]
+}
+
+// releaseArgs forgets the strings of the last redis.call, so that a big
+// argument is not kept alive by the buffer after its command ran.
+func (r *runner) releaseArgs() {
+	clear(r.args)
 }
 
 // refusedInScript are the commands Redis marks "noscript".

@@ -49,6 +49,8 @@ type runner struct {
 	callErr  string  // the last error redis.call raised, kept verbatim
 	errLine  int     // script line of the error being raised
 	trace    *tracer // non-nil during a traced run
+
+	args []string // redis.call's argument buffer (see argBuffer)
 }
 
 // compiled is one script as the cache holds it.
@@ -58,6 +60,9 @@ type compiled struct {
 	flags scriptFlags
 	proto *glua.FunctionProto
 	fn    *glua.LFunction // the chunk as a function of the runner's state, made on first run
+
+	// The last run's KEYS and ARGV as Lua values (see stringTable).
+	lastKeys, lastArgv []glua.LValue
 }
 
 func newRunner(e *Engine) *runner {
@@ -244,6 +249,7 @@ func compile(src string) (*compiled, resp.Reply) {
 		return nil, resp.ErrorReply("ERR Error compiling script (new function): " + chunkName + ": " + oneLine(err.Error()))
 	}
 	x86Constants(proto)
+	noArgTable(proto)
 	return &compiled{sha: emqlua.SHA1Hex(src), src: src, flags: flags, proto: proto}, resp.Reply{}
 }
 
@@ -261,6 +267,20 @@ func x86Constants(p *glua.FunctionProto) {
 	for _, child := range p.FunctionPrototypes {
 		x86Constants(child)
 	}
+}
+
+// noArgTable stops gopher-lua from building Lua 5.0's "arg" table each
+// time the script's main chunk is called. gopher-lua compiles a chunk as a
+// vararg function whose varargs "need" that table (its compatibility mode
+// fills one with the extra arguments and an "n" field on every call), but
+// it gives the chunk no local to reach it by, so the table only ever sits
+// in a register the chunk's own code overwrites before reading. Lua 5.1
+// marks a main chunk vararg without that need, so nothing is lost; and a
+// table plus its string-keyed part per script run is a cost every EVAL
+// paid. Nested functions keep the flag: theirs is a real local ("arg"),
+// as in Lua 5.1 with LUA_COMPAT_VARARG.
+func noArgTable(p *glua.FunctionProto) {
+	p.IsVarArg &^= glua.VarArgNeedsArg
 }
 
 // describeSyntaxError words a gopher-lua parse error the way Lua 5.1's
@@ -291,8 +311,8 @@ func describeSyntaxError(err error, src string) string {
 // stay, as in Redis.
 func (r *runner) run(c *compiled, keys, argv []string, readOnly bool, t *tracer) resp.Reply {
 	L := r.L
-	L.G.Global.RawSetString("KEYS", stringTable(L, keys))
-	L.G.Global.RawSetString("ARGV", stringTable(L, argv))
+	L.G.Global.RawSetString("KEYS", stringTable(L, keys, &c.lastKeys))
+	L.G.Global.RawSetString("ARGV", stringTable(L, argv, &c.lastArgv))
 	r.running, r.readOnly, r.callErr, r.errLine, r.trace = c, readOnly, "", 0, t
 	r.setResp(false)
 	if t != nil {
@@ -391,13 +411,38 @@ func oneLine(s string) string {
 	return strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
 }
 
-func stringTable(L *glua.LState, items []string) *glua.LTable {
+// stringTable makes the KEYS or ARGV table of one run. last holds the
+// strings of the script's previous run as Lua values, and an item equal to
+// the one in its place last time reuses that value: a Go string becomes a
+// Lua value by a small allocation, and a script is mostly called with the
+// same keys (a queue's sets, a lease) run after run. A Lua string is
+// immutable, so sharing one between runs shows nowhere.
+func stringTable(L *glua.LState, items []string, last *[]glua.LValue) *glua.LTable {
 	t := L.CreateTable(len(items), 0)
+	prev := *last
+	if len(prev) != len(items) {
+		prev = make([]glua.LValue, len(items))
+		*last = prev
+	}
 	for i, s := range items {
-		t.RawSetInt(i+1, glua.LString(s))
+		v := prev[i]
+		if cur, ok := v.(glua.LString); !ok || string(cur) != s {
+			v = glua.LString(s)
+			if len(s) <= maxReusedArg {
+				prev[i] = v
+			} else {
+				prev[i] = nil // not kept alive by the cache
+			}
+		}
+		t.RawSetInt(i+1, v)
 	}
 	return t
 }
+
+// maxReusedArg bounds the strings stringTable keeps from one run to the
+// next, so that a script run once with a big argument does not hold on to
+// it for as long as it stays cached.
+const maxReusedArg = 256
 
 // badArgument matches gopher-lua's argument errors, which name the function
 // bare ("bad argument #1 to sub (...)") where Lua 5.1 quotes it.

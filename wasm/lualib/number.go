@@ -30,6 +30,9 @@ func FormatNumber(f float64) string {
 // floats (0x10, 0x1p4, 0x.8); then nothing but white space may follow.
 // "010" is 10; "0b11", "1_000", "1e" and "" are not numbers.
 func StringToNumber(s string) (float64, bool) {
+	if f, ok := plainDecimal(s); ok {
+		return f, true
+	}
 	s = cString(s)
 	i := skipSpace(s, 0)
 	f, n := strtod(s[i:])
@@ -38,6 +41,33 @@ func StringToNumber(s string) (float64, bool) {
 	}
 	if skipSpace(s, i+n) != len(s) {
 		return 0, false
+	}
+	return f, true
+}
+
+// plainDecimal reads the strings scripts convert most (a timestamp from
+// TIME, a count, a lease): an optional sign and 1 to 15 decimal digits,
+// nothing else. Such a number is exact in a double, so adding up its
+// digits gives what strtod gives, without the general parse.
+func plainDecimal(s string) (float64, bool) {
+	i, neg := 0, false
+	if len(s) > 0 && (s[0] == '-' || s[0] == '+') {
+		i, neg = 1, s[0] == '-'
+	}
+	if len(s) == i || len(s)-i > 15 {
+		return 0, false
+	}
+	var n int64
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	f := float64(n)
+	if neg {
+		f = -f // "-0" is minus zero, as strtod reads it
 	}
 	return f, true
 }

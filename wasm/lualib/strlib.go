@@ -39,6 +39,10 @@ func openString(L *lua.LState) {
 		}
 		gfn, kinds := orig.GFunction, kinds
 		clampInit := name == "find" || name == "match"
+		var memo *searchMemo
+		if clampInit {
+			memo = &searchMemo{}
+		}
 		t.RawSetString(name, L.NewFunction(func(L *lua.LState) int {
 			checkArgs(L, kinds)
 			if clampInit {
@@ -62,6 +66,7 @@ func openString(L *lua.LState) {
 					L.Push(lua.LNumber(init - 1))
 					return 2
 				}
+				return memo.call(L, gfn)
 			}
 			return gfn(L)
 		}))
@@ -72,6 +77,81 @@ func openString(L *lua.LState) {
 		"lower":  func(L *lua.LState) int { return mapBytes(L, 'A', 'Z', 32) },
 		"char":   strChar,
 	})
+}
+
+// searchMemo remembers what string.find or string.match answered for a
+// short subject and pattern. gopher-lua compiles the pattern afresh on
+// every call, which in WebAssembly costs several microseconds and a few
+// dozen allocations, and a script mostly matches the same few patterns
+// against the same few strings (a lease against '^[1-9]%d*$', run after
+// run). Both functions depend on nothing but their arguments, and their
+// answers are strings and numbers, which are values, so a remembered
+// answer is the answer; a call that raises an error is never remembered.
+type searchMemo struct {
+	answers map[searchKey][]lua.LValue
+
+	// The last call's key and answer, checked before the map: a script
+	// that runs over and over asks the same question each time, and
+	// comparing two strings is cheaper than hashing them.
+	lastKey    searchKey
+	lastAnswer []lua.LValue
+}
+
+type searchKey struct {
+	s, pattern string
+	init       lua.LNumber
+}
+
+// Bounds of what a searchMemo keeps: only short strings, and a handful of
+// them; when it is full it starts over.
+const (
+	memoMaxLen     = 64
+	memoMaxAnswers = 64
+)
+
+// call runs search (the library's find or match, arguments checked) or
+// answers from memory. Only the plain form is remembered: a string, a
+// pattern and an optional start, so the answer cannot depend on anything
+// else (find's fourth argument is not remembered).
+func (m *searchMemo) call(L *lua.LState, search lua.LGFunction) int {
+	top := L.GetTop()
+	s, ok1 := L.Get(1).(lua.LString)
+	p, ok2 := L.Get(2).(lua.LString)
+	if top > 3 || !ok1 || !ok2 || len(s) > memoMaxLen || len(p) > memoMaxLen {
+		return search(L)
+	}
+	key := searchKey{s: string(s), pattern: string(p), init: 1}
+	if top == 3 {
+		switch v := L.Get(3).(type) {
+		case lua.LNumber:
+			key.init = v
+		case *lua.LNilType:
+		default:
+			return search(L)
+		}
+	}
+	answer, ok := m.lastAnswer, m.lastAnswer != nil && key == m.lastKey
+	if !ok {
+		answer, ok = m.answers[key]
+	}
+	if ok {
+		m.lastKey, m.lastAnswer = key, answer
+		for _, v := range answer {
+			L.Push(v)
+		}
+		return len(answer)
+	}
+	n := search(L)
+	answer = make([]lua.LValue, n)
+	for i := range answer {
+		answer[i] = L.Get(-n + i)
+	}
+	if m.answers == nil || len(m.answers) >= memoMaxAnswers {
+		m.answers = make(map[searchKey][]lua.LValue, memoMaxAnswers)
+	}
+	m.answers[key] = answer
+	m.lastKey, m.lastAnswer = key, answer
+	return n
 }
 
 // checkArgs checks and converts the arguments as kinds says.
@@ -86,8 +166,12 @@ func checkArgs(L *lua.LState, kinds string) {
 				continue
 			}
 		case lua.LNumber:
-			if (kinds[i] == 'i' || kinds[i] == 'I') && float64(v) == math.Trunc(float64(v)) && math.Abs(float64(v)) < 1<<31 {
+			whole := float64(v) == math.Trunc(float64(v))
+			if (kinds[i] == 'i' || kinds[i] == 'I') && whole && math.Abs(float64(v)) < 1<<31 {
 				continue
+			}
+			if (kinds[i] == 'n' || kinds[i] == 'N') && whole && math.Abs(float64(v)) < 1<<63 {
+				continue // the integer it already is: string.sub's positions
 			}
 		}
 		switch kinds[i] {

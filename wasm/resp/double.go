@@ -23,6 +23,13 @@ func FormatDouble(f float64) string {
 		}
 		return "nan"
 	}
+	if f == math.Trunc(f) && math.Abs(f) < 1e15 && !(f == 0 && math.Signbit(f)) {
+		// A whole number below 10^15 is exact in a double and has fewer
+		// than 17 digits, so %.17g prints its digits and nothing else;
+		// FormatInt does that without the float formatting. (The common
+		// case: a ZADD score of 0, a deadline, an HINCRBY step.)
+		return strconv.FormatInt(int64(f), 10)
+	}
 	s := strconv.FormatFloat(f, 'g', 17, 64)
 	mant, exp, hasExp := strings.Cut(s, "e")
 	// C drops the trailing zeros of %g's fraction; Go keeps them when the

@@ -273,25 +273,28 @@ func decode(src *source) (Reply, error) {
 	if len(line) == 0 {
 		return Reply{}, fmt.Errorf("%w: empty line", ErrProtocol)
 	}
-	body := string(line[1:])
+	// The line's text becomes a string only where the reply keeps it: the
+	// lengths and integers are read from the bytes, which allocates
+	// nothing, and the engine parses a reply for every command it runs.
 	switch line[0] {
 	case '+':
-		return StatusReply(body), nil
+		return StatusReply(string(line[1:])), nil
 	case '-':
-		return ErrorReply(body), nil
+		return ErrorReply(string(line[1:])), nil
 	case ':':
-		n, err := strconv.ParseInt(body, 10, 64)
+		n, err := strconv.ParseInt(string(line[1:]), 10, 64)
 		if err != nil {
-			return Reply{}, fmt.Errorf("%w: bad integer %q", ErrProtocol, body)
+			return Reply{}, fmt.Errorf("%w: bad integer %q", ErrProtocol, line[1:])
 		}
 		return IntReply(n), nil
 	case '_':
 		return NilReply(), nil
 	case ',':
-		return Reply{Kind: Double, Str: body}, nil
+		return Reply{Kind: Double, Str: string(line[1:])}, nil
 	case '(':
-		return Reply{Kind: BigNumber, Str: body}, nil
+		return Reply{Kind: BigNumber, Str: string(line[1:])}, nil
 	case '#':
+		body := string(line[1:])
 		if body != "t" && body != "f" {
 			return Reply{}, fmt.Errorf("%w: bad boolean %q", ErrProtocol, body)
 		}
@@ -301,9 +304,9 @@ func decode(src *source) (Reply, error) {
 		}
 		return r, nil
 	case '$', '=':
-		n, err := strconv.Atoi(body)
+		n, err := strconv.Atoi(string(line[1:]))
 		if err != nil || n < -1 || line[0] == '=' && n < 4 {
-			return Reply{}, fmt.Errorf("%w: bad string length %q", ErrProtocol, body)
+			return Reply{}, fmt.Errorf("%w: bad string length %q", ErrProtocol, line[1:])
 		}
 		if n == -1 {
 			return NilReply(), nil
@@ -317,9 +320,9 @@ func decode(src *source) (Reply, error) {
 		}
 		return BulkReply(string(data)), nil
 	case '*', '~', '%', '>':
-		n, err := strconv.Atoi(body)
+		n, err := strconv.Atoi(string(line[1:]))
 		if err != nil || n < -1 {
-			return Reply{}, fmt.Errorf("%w: bad aggregate length %q", ErrProtocol, body)
+			return Reply{}, fmt.Errorf("%w: bad aggregate length %q", ErrProtocol, line[1:])
 		}
 		if n == -1 {
 			return NilReply(), nil

@@ -1,0 +1,97 @@
+package engine
+
+import (
+	"strings"
+
+	"github.com/alicebob/miniredis/v2/server"
+
+	"echomq.dev/playground/wasm/resp"
+)
+
+// command is what the engine needs to know about one command name before
+// it runs it: its upper-case form, its fixup and RESP3 shape if any,
+// whether clients or scripts may call it, and how miniredis files it.
+//
+// Finding it out takes half a dozen map lookups on the upper-cased name
+// (two of them inside miniredis, under its lock), and a script pays for
+// it on every redis.call: in WebAssembly, where hashing a string is slow,
+// that shows. So it is worked out once per name and kept. None of it can
+// change while an engine lives: the tables are fixed at start-up, and
+// miniredis registers its commands when it starts.
+type command struct {
+	upper         string
+	fix           fixup
+	shape         func(args []string, r resp.Reply) resp.Reply
+	refusedMsg    string // why clients cannot use it; "" if they can
+	refused       bool   // it is in refusedFromClient
+	refusedScript bool   // Redis marks it "noscript"
+	registered    bool   // miniredis knows it
+	readOnly      bool   // miniredis files it as read-only
+	reuseArgs     bool   // see argsNotKept
+}
+
+// maxCommandCache bounds the cache of command names: a learner can type
+// any name at all, and unknown ones need not be remembered forever.
+const maxCommandCache = 512
+
+// lookup returns what the engine knows of the command called name, spelt
+// as the caller spelt it. The engine lock must be held.
+func (e *Engine) lookup(name string) *command {
+	if c := e.cmds[name]; c != nil {
+		return c
+	}
+	up := strings.ToUpper(name)
+	c := &command{
+		upper:      up,
+		fix:        fixups[up],
+		shape:      resp3Shapes[up],
+		registered: e.srv.IsRegisteredCommand(up),
+		readOnly:   e.srv.IsReadOnlyCommand(up),
+	}
+	c.refusedMsg, c.refused = refusedFromClient[up]
+	_, c.refusedScript = refusedInScript[up]
+	c.reuseArgs = argsNotKept[up]
+	if e.cmds == nil {
+		e.cmds = map[string]*command{}
+	}
+	if len(e.cmds) < maxCommandCache {
+		e.cmds[name] = c
+	}
+	return c
+}
+
+// argsNotKept are the commands a script may call with arguments in a
+// reused slice (see runner.argBuffer): neither their fixups nor their
+// miniredis handlers keep the slice, or a part of it, after they return;
+// they keep the strings, which do not change. These were read for that,
+// and they are the commands queue scripts are made of; any other command
+// gets a slice of its own, so a handler that did keep its arguments (a
+// stream entry, say) could never see them overwritten.
+var argsNotKept = map[string]bool{
+	"EXISTS": true, "GET": true, "SET": true, "DEL": true, "TIME": true,
+	"HGET": true, "HSET": true, "HDEL": true, "HINCRBY": true, "HGETALL": true,
+	"ZADD": true, "ZREM": true, "ZSCORE": true, "ZCARD": true, "ZRANGE": true,
+	"ZPOPMIN": true, "ZPOPMAX": true, "LPUSH": true, "RPUSH": true, "SADD": true,
+}
+
+// dispatchCommand is dispatch for a caller that has looked the command up.
+func (e *Engine) dispatchCommand(peer *server.Peer, c *command, args []string) resp.Reply {
+	if c.fix == nil {
+		r := e.raw(peer, args)
+		if c.upper == "SELECT" && r.Kind == resp.Status {
+			e.noteSelect(peer, args[1])
+		}
+		return r
+	}
+	if !peer.Resp3 {
+		return c.fix(e, peer, args)
+	}
+	// The fixups work on RESP2 replies; shape the result for RESP3 after.
+	peer.Resp3 = false
+	r := c.fix(e, peer, args)
+	peer.Resp3 = true
+	if c.shape != nil && !r.IsError() {
+		r = c.shape(args, r)
+	}
+	return r
+}
