@@ -26,15 +26,17 @@ func TestCliRunsALineAndPrintsWhatRedisCliPrints(t *testing.T) {
 	if pending := snap["pending"].([]any); len(pending) != 1 || pending[0].(map[string]any)["id"] != "JOB-9" {
 		t.Fatalf("snapshot after the console's ZADD: %v", snap)
 	}
-	for line, text := range map[string]string{
-		`ZRANGE emq:{q}:pending 0 -1`:                         `1) "JOB-9"`,
-		`HGET emq:{q}:job:JOB-9 state`:                        `(nil)`,
-		`SET greeting "hi\tthere"`:                            `OK`,
-		`GET greeting`:                                        `"hi\tthere"`,
-		`EVAL "return {1,{2}}" 0`:                             "1) (integer) 1\n2) 1) (integer) 2",
-		`EVAL "return redis.call('GET', KEYS[1])" 1 greeting`: `"hi\tthere"`,
-		`INCR greeting`:                                       `(error) ERR value is not an integer or out of range`,
+	// In this order: the later lines read what the earlier ones wrote.
+	for _, tc := range []struct{ line, text string }{
+		{`ZRANGE emq:{q}:pending 0 -1`, `1) "JOB-9"`},
+		{`HGET emq:{q}:job:JOB-9 state`, `(nil)`},
+		{`SET greeting "hi\tthere"`, `OK`},
+		{`GET greeting`, `"hi\tthere"`},
+		{`EVAL "return {1,{2}}" 0`, "1) (integer) 1\n2) 1) (integer) 2"},
+		{`EVAL "return redis.call('GET', KEYS[1])" 1 greeting`, `"hi\tthere"`},
+		{`INCR greeting`, `(error) ERR value is not an integer or out of range`},
 	} {
+		line, text := tc.line, tc.text
 		if got := call(t, p, "cli", line); got["text"] != text {
 			t.Errorf("cli(%q) text = %q, want %q (%v)", line, got["text"], text, got)
 		}

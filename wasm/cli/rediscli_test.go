@@ -9,6 +9,7 @@ package cli
 // alone, under RESP2 and, with -3, under RESP3.
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"echomq.dev/playground/internal/redisnet"
 	"echomq.dev/playground/internal/redisserver"
@@ -78,7 +80,7 @@ func TestPromptMatchesRedisCli(t *testing.T) {
 	}
 	// With no command on its command line redis-cli reads lines, as its
 	// prompt does; --no-raw keeps the human format without a terminal.
-	cmd := exec.Command(bin, "--no-raw", "-p", port)
+	cmd := exec.CommandContext(cliContext(t), bin, "--no-raw", "-p", port)
 	cmd.Stdin = strings.NewReader(in.String())
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -119,7 +121,7 @@ func TestArgumentsMatchRedisCli(t *testing.T) {
 		if resp3 {
 			flags = append(flags, "-3") // redis-cli sends HELLO 3 when it connects
 		}
-		out, err := exec.Command(bin, append(flags, args...)...).CombinedOutput()
+		out, err := exec.CommandContext(cliContext(t), bin, append(flags, args...)...).CombinedOutput()
 		if err != nil {
 			t.Fatalf("redis-cli %q: %v\n%s", args, err, out)
 		}
@@ -130,4 +132,13 @@ func TestArgumentsMatchRedisCli(t *testing.T) {
 			resp3 = args[1] == "3"
 		}
 	}
+}
+
+// cliContext bounds one redis-cli run: a redis-cli that waits for ever (a
+// server that stopped answering) fails the test with its name instead of
+// hanging the whole package until go test's own timeout.
+func cliContext(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	return ctx
 }

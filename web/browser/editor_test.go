@@ -89,8 +89,9 @@ func TestEditorDropExistsWritesTheDuplicateTwice(t *testing.T) {
 	ed.wantText(editorState, "edited")
 	ed.wantText(diffSummary, "Against enqueue.lua: 5 lines removed.")
 	removed := ed.texts(diffRemoved)
-	if len(removed) != 5 || !strings.Contains(removed[2], "removed was line 15 if redis.call('EXISTS', KEYS[1]) == 1 then") {
-		t.Errorf("the diff's removed lines are %q; want five, the third being line 15, the EXISTS check, marked in words", removed)
+	n, check := scriptLineAt(t, "EXISTS")
+	if want := fmt.Sprintf("removed was line %d %s", n, check); len(removed) != 5 || !strings.Contains(removed[2], want) {
+		t.Errorf("the diff's removed lines are %q; want five, the third reading %q: the EXISTS check, marked in words", removed, want)
 	}
 
 	ed.click("Run")
@@ -122,7 +123,8 @@ func TestEditorDropExistsWritesTheDuplicateTwice(t *testing.T) {
 	ed.click("Reset to original")
 	ed.wantText(editorState, "unchanged")
 	ed.wantText(diffSummary, "No changes")
-	if src := ed.value("Script"); !strings.Contains(src, "redis.call('EXISTS', KEYS[1]) == 1") {
+	if _, check := scriptLineAt(t, "EXISTS"); !strings.Contains(ed.value("Script"), check) {
+		src := ed.value("Script")
 		t.Errorf("after Reset to original the script has no EXISTS check:\n%s", src)
 	}
 	ed.wantAnnounced("Back to enqueue.lua as it was")

@@ -159,13 +159,20 @@ func TestBeats(t *testing.T) {
 // embedded script: the tests never keep a copy of the protocol.
 func scriptLine(t *testing.T, marker string) string {
 	t.Helper()
-	for _, l := range strings.Split(lua.Enqueue().Source, "\n") {
+	_, text := scriptLineAt(t, marker)
+	return text
+}
+
+// scriptLineAt is scriptLine with its 1-based line number in enqueue.lua.
+func scriptLineAt(t *testing.T, marker string) (int, string) {
+	t.Helper()
+	for i, l := range strings.Split(lua.Enqueue().Source, "\n") {
 		if strings.Contains(l, marker) && !strings.HasPrefix(strings.TrimSpace(l), "--") {
-			return strings.TrimSpace(l)
+			return i + 1, strings.TrimSpace(l)
 		}
 	}
 	t.Fatalf("enqueue.lua has no code line with %q", marker)
-	return ""
+	return 0, ""
 }
 
 // The server clock's panel, and its own status line: what the last press

@@ -11,15 +11,16 @@ const unified = (ops) => ops.map((o) => ({ same: " ", del: "-", add: "+" })[o.op
 const applied = (ops) => ops.filter((o) => o.op !== "del").map((o) => o.text);
 const original = (ops) => ops.filter((o) => o.op !== "add").map((o) => o.text);
 
+// An enqueue-like script, not the protocol's own text (lua/ holds the only copy).
 const ENQUEUE = `if string.sub(ARGV[1], 1, 3) ~= 'JOB' then
   return redis.error_reply('EMQKIND')
 end
 -- @move 2 idempotency
-if redis.call('EXISTS', KEYS[1]) == 1 then
+if redis.call('EXISTS', KEYS[1]) > 0 then
   return 0
 end
 redis.call('HSET', KEYS[1], 'state', 'pending')
-redis.call('ZADD', KEYS[2], 0, ARGV[1])
+redis.call('ZADD', KEYS[2], 1, ARGV[1])
 return 1
 `;
 
@@ -48,7 +49,7 @@ test("removing the EXISTS check shows four removed lines with their old numbers"
   const removed = ops.filter((o) => o.op === "del");
   assert.deepEqual(removed.map((o) => [o.old, o.text]), [
     [4, "-- @move 2 idempotency"],
-    [5, "if redis.call('EXISTS', KEYS[1]) == 1 then"],
+    [5, "if redis.call('EXISTS', KEYS[1]) > 0 then"],
     [6, "  return 0"],
     [7, "end"],
   ]);
