@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/alicebob/miniredis/v2/server"
@@ -77,9 +78,15 @@ var argsNotKept = map[string]bool{
 // dispatchCommand is dispatch for a caller that has looked the command up.
 func (e *Engine) dispatchCommand(peer *server.Peer, c *command, args []string) resp.Reply {
 	if c.fix == nil {
+		if c.upper == "SELECT" && len(args) == 2 && !selectable(args[1]) {
+			return resp.ErrorReply("ERR DB index is out of range")
+		}
 		r := e.raw(peer, args)
 		if c.upper == "SELECT" && r.Kind == resp.Status {
 			e.noteSelect(peer, args[1])
+		}
+		if !c.registered && r.Kind == resp.Error && strings.HasPrefix(r.Str, "ERR unknown command `") {
+			r = unknownCommand(args)
 		}
 		return r
 	}
@@ -94,4 +101,46 @@ func (e *Engine) dispatchCommand(peer *server.Peer, c *command, args []string) r
 		r = c.shape(args, r)
 	}
 	return r
+}
+
+// databases is how many databases the server has: Redis's default, 16.
+const databases = 16
+
+// selectable reports whether SELECT may switch to index, or, for an index
+// that is not a number, leaves the error to miniredis. miniredis has no
+// upper bound; Redis refuses any database past its last.
+func selectable(index string) bool {
+	n, err := strconv.ParseInt(index, 10, 64)
+	return err != nil || (n >= 0 && n < databases)
+}
+
+// unknownCommand is Redis 7.0's reply to a command name it does not know:
+// the name and the first arguments in single quotes, each cut so that the
+// list stops near 128 bytes, and no line breaks (miniredis quotes with
+// backquotes and lists every argument). Like the C it mirrors, a NUL ends
+// a name or an argument.
+func unknownCommand(args []string) resp.Reply {
+	cString := func(s string) string {
+		if i := strings.IndexByte(s, 0); i >= 0 {
+			return s[:i]
+		}
+		return s
+	}
+	var list strings.Builder
+	for _, a := range args[1:] {
+		if list.Len() >= 128 {
+			break
+		}
+		a = cString(a)
+		if room := 128 - list.Len(); len(a) > room {
+			a = a[:room]
+		}
+		list.WriteString("'" + a + "' ")
+	}
+	name := cString(args[0])
+	if len(name) > 128 {
+		name = name[:128]
+	}
+	msg := "ERR unknown command '" + name + "', with args beginning with: " + list.String()
+	return resp.ErrorReply(strings.NewReplacer("\r", " ", "\n", " ").Replace(msg))
 }

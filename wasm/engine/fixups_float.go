@@ -60,8 +60,10 @@ func formatLongDouble(f *big.Float) string {
 }
 
 // addLongDouble adds incr (text) to the stored value (text, or absent) and
-// returns the new text, or the error Redis gives.
-func addLongDouble(stored resp.Reply, incr string) (string, *resp.Reply) {
+// returns the new text, or the error Redis gives. notStored is the error
+// for a stored value that is not a number, which Redis words differently
+// for a string key and for a hash field.
+func addLongDouble(stored resp.Reply, incr, notStored string) (string, *resp.Reply) {
 	inc, ok := parseLongDouble(incr)
 	if !ok {
 		r := resp.ErrorReply(errNotFloat)
@@ -71,7 +73,7 @@ func addLongDouble(stored resp.Reply, incr string) (string, *resp.Reply) {
 	if stored.Kind == resp.Bulk {
 		cur, ok := parseLongDouble(stored.Str)
 		if !ok {
-			r := resp.ErrorReply(errNotFloat)
+			r := resp.ErrorReply(notStored)
 			return "", &r
 		}
 		sum.Add(cur, inc)
@@ -93,7 +95,7 @@ func incrbyfloatFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	if cur.IsError() {
 		return cur
 	}
-	v, errRep := addLongDouble(cur, args[2])
+	v, errRep := addLongDouble(cur, args[2], errNotFloat)
 	if errRep != nil {
 		return *errRep
 	}
@@ -111,7 +113,7 @@ func hincrbyfloatFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	if cur.IsError() {
 		return cur
 	}
-	v, errRep := addLongDouble(cur, args[3])
+	v, errRep := addLongDouble(cur, args[3], "ERR hash value is not a float")
 	if errRep != nil {
 		return *errRep
 	}

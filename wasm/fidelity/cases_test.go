@@ -556,6 +556,22 @@ return r`)}},
 			cmds: [][]string{{"HELLO", "3", "SETNAME", "x"}, {"HELLO", "2", "AUTH", "default", "pw"}, {"HELLO", "2", "NOPE"}}},
 		{id: "commands/keys-patterns", desc: "KEYS and SCAN MATCH with awkward glob patterns, matched byte by byte (the order of KEYS is undefined: compared as a set)",
 			cmds: keysPatternCmds()},
+
+		// ---- what a learner types at the console
+		{id: "console/unknown-command", desc: "An unknown command's error quotes it and its first arguments as Redis 7.0 does, cut at 128 bytes, newlines made spaces",
+			cmds: [][]string{{"FOO"}, {"foo", "a", "b"}, {"NOPE", strings.Repeat("x", 200), "y"}, {"X", "a\nb", "c\r\nd"},
+				{strings.Repeat("Z", 150)}, {"ZADDD", "emq:{q}:pending", "0", "JOB-1"}}},
+		{id: "console/set-options", desc: "SET with options that cannot go together (NX with XX, EX with PX, KEEPTTL with EX) is a syntax error",
+			cmds: [][]string{{"SET", "k", "v", "XX", "NX"}, {"SET", "k", "v", "nx", "xx"}, {"SET", "k", "v", "EX", "10", "PX", "100"},
+				{"SET", "k", "v", "KEEPTTL", "EX", "10"}, {"SET", "k", "v", "NX"}, {"SET", "k", "w", "XX", "GET"}, {"GET", "k"},
+				{"SET", "k", "v", "NX", "NX"}, {"SET", "k", "x", "XX", "xx", "EX", "10", "ex", "20"}, {"TTL", "k"}, {"SET", "k", "v", "EX"},
+				{"SET", "k", "v", "EX", "0"}, {"SET", "k", "v", "PX", "abc"}, {"SET", "k", "v", "NOPE"}, {"SET", "k", "v", "GET", "GET"},
+				{"SET", "n", "v", "XX"}, {"EXISTS", "n"}, {"SET", "k", "v", "KEEPTTL", "KEEPTTL"}, {"SET", "k", "v", "EXAT", "9999999999"}}},
+		{id: "console/select", desc: "SELECT past the last of the 16 databases, negative, or not a number, is refused",
+			cmds: [][]string{{"SELECT", "16"}, {"SELECT", "99"}, {"SELECT", "-1"}, {"SELECT", "x"}, {"SELECT", "15"}, {"SET", "k", "v"}, {"SELECT", "0"}, {"GET", "k"}}},
+		{id: "console/incrbyfloat-errors", desc: "INCRBYFLOAT and HINCRBYFLOAT on a value that is not a number, and with an increment that is not one",
+			cmds: [][]string{{"SET", "s", "abc"}, {"INCRBYFLOAT", "s", "1"}, {"INCRBYFLOAT", "n", "x"},
+				{"HSET", "h", "f", "abc"}, {"HINCRBYFLOAT", "h", "f", "1"}, {"HINCRBYFLOAT", "h", "g", "x"}, {"HINCRBYFLOAT", "h", "g", "1.5"}}},
 	}
 }
 

@@ -1,0 +1,73 @@
+package engine
+
+import (
+	"strings"
+
+	"github.com/alicebob/miniredis/v2/server"
+
+	"echomq.dev/playground/wasm/resp"
+)
+
+func init() {
+	fixups["SET"] = setOptionsFixup
+}
+
+// setOptionsFixup reads SET's options the way Redis 7.0 does before
+// miniredis sees them. Redis refuses NX with XX, an expiry next to another
+// kind of expiry (EX, PX, EXAT, PXAT, KEEPTTL), an expiry with no value
+// after it, and any word it does not know, with "syntax error"; the same
+// option twice is fine, and the last expiry's value counts. miniredis lets
+// clashing options through, so a learner typing SET k v XX NX at the
+// console would get (nil). The options that pass go on to miniredis in one
+// plain order, which also gives it the last expiry's value.
+func setOptionsFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
+	if len(args) < 3 {
+		return e.raw(peer, args)
+	}
+	var cond, expiry, expiryValue string
+	get := false
+	syntax := resp.ErrorReply("ERR syntax error")
+	for i := 3; i < len(args); i++ {
+		switch opt := strings.ToUpper(args[i]); opt {
+		case "NX", "XX":
+			if cond != "" && cond != opt {
+				return syntax
+			}
+			cond = opt
+		case "GET":
+			get = true
+		case "KEEPTTL":
+			if expiry != "" && expiry != opt {
+				return syntax
+			}
+			expiry = opt
+		case "EX", "PX", "EXAT", "PXAT":
+			if (expiry != "" && expiry != opt) || i == len(args)-1 {
+				return syntax
+			}
+			expiry, expiryValue = opt, args[i+1]
+			i++
+		default:
+			return syntax
+		}
+	}
+	out := append(make([]string, 0, 7), args[:3]...)
+	if cond != "" {
+		out = append(out, cond)
+	}
+	if get {
+		out = append(out, "GET")
+	}
+	switch expiry {
+	case "":
+	case "KEEPTTL":
+		out = append(out, expiry)
+	default:
+		out = append(out, expiry, expiryValue)
+	}
+	r := e.raw(peer, out)
+	if r.Kind == resp.Error && r.Str == "ERR invalid expire time in set" {
+		r = resp.ErrorReply("ERR invalid expire time in 'set' command") // Redis names the command so
+	}
+	return r
+}
