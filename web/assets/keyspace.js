@@ -274,3 +274,21 @@ export function fillActive(tbody, active, now, marks = new Map()) {
     }),
   );
 }
+
+/**
+ * Draws a queue's snapshot into a widget's tables: whichever of pending,
+ * active and rows the widget has. What changed since prev is marked; a
+ * null prev (a first drawing) marks nothing.
+ */
+export function drawQueue(tables, prev, next) {
+  const marks = snapshotMarks(prev, next);
+  if (tables.pending) {
+    fillPending(
+      tables.pending,
+      next.pending.map((p) => ({ member: p.id, score: p.score })),
+      marks.pending,
+    );
+  }
+  if (tables.active) fillActive(tables.active, next.active, next.now, marks.active);
+  if (tables.rows) fillRows(tables.rows, next.rows, marks.rows);
+}

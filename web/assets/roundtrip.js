@@ -5,7 +5,7 @@
 
 import { announce, byId, h, setText, toggleAttr } from "./dom.js";
 import { claimVerdict, duration, enqueueVerdict, formatReply, numberOrText, relative, utc, wholeMs } from "./format.js";
-import { fillActive, fillPending, fillRows, freshId, snapshotMarks } from "./keyspace.js";
+import { drawQueue, freshId } from "./keyspace.js";
 
 const WIRE_KEEP = 12;
 
@@ -221,14 +221,7 @@ export function mountRoundTrip(root, ctx) {
   // ---- drawing --------------------------------------------------------------
 
   function draw(next, marked) {
-    const marks = snapshotMarks(marked ? snapshot : null, next);
-    fillPending(
-      el.pending,
-      next.pending.map((p) => ({ member: p.id, score: p.score })),
-      marks.pending,
-    );
-    fillActive(el.active, next.active, next.now, marks.active);
-    fillRows(el.rows, next.rows, marks.rows);
+    drawQueue(el, marked ? snapshot : null, next);
 
     const clock = h(
       "span",

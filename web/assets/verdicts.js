@@ -8,7 +8,7 @@
 
 import { announce, byId, h, setText, toggleAttr } from "./dom.js";
 import { enqueueVerdict, exString, formatReply } from "./format.js";
-import { fillPending, fillRows, freshId, malformedId, snapshotMarks } from "./keyspace.js";
+import { drawQueue, freshId, malformedId } from "./keyspace.js";
 
 export function mountVerdicts(root, ctx) {
   const queue = root.dataset.queue || "q";
@@ -101,13 +101,7 @@ export function mountVerdicts(root, ctx) {
   });
 
   function draw(next, marked) {
-    const marks = marked ? snapshotMarks(snapshot, next) : snapshotMarks(null, next);
-    fillPending(
-      el.pending,
-      next.pending.map((p) => ({ member: p.id, score: p.score })),
-      marks.pending,
-    );
-    fillRows(el.rows, next.rows, marks.rows);
+    drawQueue(el, marked ? snapshot : null, next);
     snapshot = next;
     suggest();
   }

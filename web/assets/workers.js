@@ -15,7 +15,7 @@
 
 import { announce, byId, h, setText, toggleAttr } from "./dom.js";
 import { formatCommand, formatReply } from "./format.js";
-import { fillActive, fillPending, fillRows, keysOf, snapshotMarks } from "./keyspace.js";
+import { drawQueue, keysOf } from "./keyspace.js";
 
 /** The workers, as the page names them, and the ids of their panels. */
 const WORKERS = ["A", "B"];
@@ -575,14 +575,7 @@ export function mountWorkers(root, ctx) {
 
   /** The keyspace tables of the race queue, with what changed marked. */
   function drawKeys(next, marked) {
-    const marks = snapshotMarks(marked ? snapshot : null, next);
-    fillPending(
-      el.pending,
-      next.pending.map((p) => ({ member: p.id, score: p.score })),
-      marks.pending,
-    );
-    fillActive(el.active, next.active, next.now, marks.active);
-    fillRows(el.rows, next.rows, marks.rows);
+    drawQueue(el, marked ? snapshot : null, next);
     snapshot = next;
   }
 

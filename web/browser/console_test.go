@@ -163,12 +163,7 @@ func TestConsolePermalink(t *testing.T) {
 	typeLine(c, `SET "a"b`)
 	typeLine(c, "ZCARD emq:{q}:pending")
 	wantOut(c, "(integer) 1")
-	c.click("Copy link")
-	c.wantText(".permalink-status", "address bar")
-	link, err := eval[string](tb, `document.getElementById("console-link").value`)
-	if err != nil {
-		t.Fatal(err)
-	}
+	link := copyLink(c, "console")
 
 	fresh := newTab(t)
 	fresh.openURL(link)

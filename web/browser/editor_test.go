@@ -302,19 +302,10 @@ func TestEditorPermalink(t *testing.T) {
 	ed.wantText(editorOutcome, "Run 1 had the same KEYS and ARGV")
 	ed.click("Back")
 	ed.wantText(editorPosition, "Step 2 of 3 · move 3 · row · line 15 · run 2")
-	ed.click("Copy link")
-	var link string
-	tb.eventually("a link in the address bar", func() (string, bool) {
-		got, err := eval[string](tb, "location.pathname + location.hash")
-		if err != nil {
-			return errString(err), false
-		}
-		link = got
-		return got, strings.Contains(got, "#v1.")
-	})
+	link := copyLink(ed, "editor")
 
 	opened := newTab(t)
-	opened.open(link)
+	opened.openURL(link)
 	opened.whole().click("Run it and open the link")
 	ready(opened)
 	o := opened.in(editorSection)

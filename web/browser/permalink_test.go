@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -23,6 +24,24 @@ func linkFragment(t *testing.T, state any) string {
 	w.Write(js)
 	w.Close()
 	return "#v1." + base64.RawURLEncoding.EncodeToString(buf.Bytes())
+}
+
+// copyLink presses "Copy link" in a widget, as a learner does, and returns
+// the link: the page shows it in the widget's field (and puts it in the
+// address bar) whether or not the clipboard took it.
+func copyLink(w scope, widget string) string {
+	w.tb.t.Helper()
+	w.click("Copy link")
+	w.wantText(".permalink-status", "address bar")
+	link, err := eval[string](w.tb, `document.getElementById(`+jsArgs(widget+"-link")+`).value`)
+	if err != nil {
+		w.tb.t.Fatal(err)
+	}
+	hash, _ := eval[string](w.tb, `location.hash`)
+	if hash == "" || !strings.HasSuffix(link, hash) {
+		w.tb.t.Fatalf("the address bar's fragment %q is not the copied link's %q", hash, link)
+	}
+	return link
 }
 
 // TestPermalinkRoundTrip builds up state the way a learner does (jobs
@@ -59,15 +78,7 @@ func TestPermalinkRoundTrip(t *testing.T) {
 		s.text(stepPosition), s.text("[data-testid=step-command]"),
 	}
 
-	s.click("Copy link")
-	s.wantText(".permalink-status", "address bar")
-	link, err := eval[string](tb, `document.getElementById("stepper-link").value`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, _ := eval[string](tb, `location.hash`); got == "" || !bytes.Contains([]byte(link), []byte(got)) {
-		t.Fatalf("the address bar's fragment %q is not the copied link %q", got, link)
-	}
+	link := copyLink(s, "stepper")
 
 	fresh := newTab(t)
 	fresh.openURL(link)

@@ -275,19 +275,10 @@ func TestWorkersPermalink(t *testing.T) {
 	w.click("Play: take turns")
 	w.wantText(workersVerdict, doubleClaimJob1)
 	steps := wantSteps(w, 6)
-	w.click("Copy link")
-	var link string
-	tb.eventually("a link in the address bar", func() (string, bool) {
-		got, err := eval[string](tb, "location.pathname + location.hash")
-		if err != nil {
-			return errString(err), false
-		}
-		link = got
-		return got, strings.Contains(got, "#v1.")
-	})
+	link := copyLink(w, "workers")
 
 	opened := newTab(t)
-	opened.open(link)
+	opened.openURL(link)
 	ready(opened)
 	o := opened.in(workers)
 	o.wantText(workersVerdict, doubleClaimJob1)
