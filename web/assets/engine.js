@@ -1,10 +1,16 @@
-// The page's end of the engine worker (web/assets/worker.js).
+// The page's end of the engine: it compiles the Go program and runs it in
+// a Web Worker (web/assets/worker.js).
 //
-// startEngine starts the worker, forwards its download progress, and
-// resolves with an Engine once globalThis.echomq is up inside it. Every
-// call is a message; the worker answers in order, one call at a time, so a
-// page never sees two calls interleave, just as clients of one Redis never
-// see two commands interleave.
+// The module is downloaded and compiled here, on the page, while its bytes
+// arrive (compileStreaming): the download starts from the page's
+// <link rel=preload> while the HTML is still being parsed, and a counter
+// on the way fills the progress bar. Meanwhile the worker starts and loads
+// Go's wasm_exec.js. The compiled WebAssembly.Module then goes to the
+// worker, which instantiates and runs it.
+//
+// Every call is a message; the worker answers in order, one call at a
+// time, so a page never sees two calls interleave, just as clients of one
+// Redis never see two commands interleave.
 
 /**
  * @typedef {object} Engine
@@ -27,19 +33,37 @@
  * @param {ArrayBuffer} [o.gzip]     or the module itself, gzip-compressed (offline)
  * @param {(loaded: number, total: number) => void} [o.onProgress]
  * @param {() => void} [o.onCompiling]
- * @param {(message: string) => void} o.onFailure  the engine died or could not start
+ * @param {(message: string) => void} o.onFailure  the engine died after it was ready
  * @returns {Promise<Engine>}
  */
-export function startEngine(o) {
+export async function startEngine(o) {
   let worker;
   try {
     worker = o.workerSource
       ? new Worker(URL.createObjectURL(new Blob([o.workerSource], { type: "text/javascript" })))
       : new Worker(o.workerUrl);
   } catch (err) {
-    return Promise.reject(new Error(`the engine's worker could not start: ${err && err.message ? err.message : err}`));
+    throw new Error(`the engine's worker could not start: ${err && err.message ? err.message : err}`);
   }
+  worker.postMessage({ type: "init", wasmExecUrl: o.wasmExecUrl });
+  const running = connect(worker, o.onFailure);
+  running.catch(() => {}); // awaited below, after the compile; not an unhandled rejection meanwhile
+  let module;
+  try {
+    module = o.gzip ? await compileGzip(o.gzip, o.onCompiling) : await compileUrl(o.wasmUrl, o.wasmBytes, o.onProgress, o.onCompiling);
+  } catch (err) {
+    worker.terminate();
+    throw err;
+  }
+  worker.postMessage({ type: "start", module });
+  return running;
+}
 
+/**
+ * Wires the worker's messages: resolves with the Engine once the worker
+ * says it is ready, and rejects if it fails before.
+ */
+function connect(worker, onFailure) {
   const pending = new Map();
   let nextId = 1;
   let dead = null;
@@ -57,8 +81,24 @@ export function startEngine(o) {
       dead = message;
       for (const done of pending.values()) done({ error: "js", message });
       pending.clear();
-      if (ready) o.onFailure(message);
+      if (ready) onFailure(message);
       else reject(new Error(message));
+    }
+
+    function call(method, args) {
+      if (dead) return Promise.resolve({ error: "js", message: dead });
+      const id = nextId++;
+      return new Promise((done) => {
+        pending.set(id, done);
+        try {
+          worker.postMessage({ type: "call", id, method, args });
+        } catch (err) {
+          // Arguments that cannot be cloned (a function, a DOM node): the
+          // caller's mistake, answered as the API answers one.
+          pending.delete(id);
+          done({ error: "args", message: `${method}: the arguments cannot be sent to the engine (${err && err.message ? err.message : err})` });
+        }
+      });
     }
 
     worker.onerror = (event) => {
@@ -69,33 +109,9 @@ export function startEngine(o) {
     worker.onmessage = (event) => {
       const msg = event.data || {};
       switch (msg.type) {
-        case "progress":
-          if (o.onProgress) o.onProgress(msg.loaded, msg.total);
-          break;
-        case "compiling":
-          if (o.onCompiling) o.onCompiling();
-          break;
         case "ready":
           ready = true;
-          resolve({
-            version: msg.version,
-            scripts: Array.isArray(msg.scripts) ? msg.scripts : [],
-            call(method, args) {
-              if (dead) return Promise.resolve({ error: "js", message: dead });
-              const id = nextId++;
-              return new Promise((done) => {
-                pending.set(id, done);
-                try {
-                  worker.postMessage({ type: "call", id, method, args });
-                } catch (err) {
-                  // Arguments that cannot be cloned (a function, a DOM node):
-                  // the caller's mistake, answered as the API answers one.
-                  pending.delete(id);
-                  done({ error: "args", message: `${method}: the arguments cannot be sent to the engine (${err && err.message ? err.message : err})` });
-                }
-              });
-            },
-          });
+          resolve({ version: msg.version, scripts: Array.isArray(msg.scripts) ? msg.scripts : [], call });
           break;
         case "reply": {
           const done = pending.get(msg.id);
@@ -110,7 +126,90 @@ export function startEngine(o) {
           break;
       }
     };
-    const start = { type: "start", wasmUrl: o.wasmUrl, wasmBytes: o.wasmBytes, wasmExecUrl: o.wasmExecUrl, gzip: o.gzip };
-    worker.postMessage(start, o.gzip ? [o.gzip] : []);
   });
+}
+
+// ---- download and compile -----------------------------------------------------
+
+/** The byte count the body will yield, or 0 when the headers cannot say. */
+function expectedBytes(response, hint) {
+  const encoding = (response.headers.get("Content-Encoding") || "identity").trim().toLowerCase();
+  const length = Number(response.headers.get("Content-Length"));
+  if (encoding === "identity" && Number.isSafeInteger(length) && length > 0) return length;
+  return Number.isSafeInteger(hint) && hint > 0 ? hint : 0;
+}
+
+/** Passes a stream through, reporting how many bytes went by. */
+function counted(body, total, onProgress, onDone) {
+  let loaded = 0;
+  let known = total;
+  return body.pipeThrough(
+    new TransformStream({
+      transform(chunk, controller) {
+        loaded += chunk.byteLength;
+        if (known > 0 && loaded > known) known = 0; // the hint was wrong: stop pretending
+        if (onProgress) onProgress(loaded, known);
+        controller.enqueue(chunk);
+      },
+      flush() {
+        if (onProgress) onProgress(loaded, loaded);
+        if (onDone) onDone();
+      },
+    }),
+  );
+}
+
+/** Reads a stream to its end and drops the bytes: the count is the point. */
+async function drain(stream) {
+  const reader = stream.getReader();
+  while (!(await reader.read()).done);
+}
+
+/** Fetches url; a network error names the file, since "Failed to fetch" alone says nothing. */
+async function fetchOk(url) {
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (err) {
+    throw new Error(`${url} could not be downloaded (${err && err.message ? err.message : err})`);
+  }
+  if (!response.ok) throw new Error(`${url}: the server answered ${response.status} ${response.statusText}`.trim());
+  return response;
+}
+
+/**
+ * Downloads and compiles the module while its bytes arrive. When the server
+ * labels it application/wasm, the response itself goes to the compiler (a
+ * response that keeps its URL lets the browser cache the compiled code) and
+ * a clone is counted; otherwise the counted stream is handed over, typed.
+ * Without streaming support it compiles the downloaded bytes.
+ */
+async function compileUrl(url, hint, onProgress, onCompiling) {
+  const response = await fetchOk(url);
+  const total = expectedBytes(response, hint);
+  if (onProgress) onProgress(0, total);
+  if (!response.body || typeof WebAssembly.compileStreaming !== "function") {
+    const body = response.body ? counted(response.body, total, onProgress, onCompiling) : null;
+    return WebAssembly.compile(body ? await new Response(body).arrayBuffer() : await response.arrayBuffer());
+  }
+  const type = (response.headers.get("Content-Type") || "").split(";")[0].trim().toLowerCase();
+  if (type === "application/wasm") {
+    const copy = response.clone();
+    const counting = drain(counted(copy.body, total, onProgress, onCompiling)).catch(() => {}); // the compiler reports a broken download
+    const module = await WebAssembly.compileStreaming(response);
+    await counting;
+    return module;
+  }
+  const typed = new Response(counted(response.body, total, onProgress, onCompiling), { headers: { "Content-Type": "application/wasm" } });
+  return WebAssembly.compileStreaming(typed);
+}
+
+/** Inflates the offline lesson's gzip-compressed module and compiles it as it inflates. */
+async function compileGzip(gzip, onCompiling) {
+  if (typeof DecompressionStream !== "function") {
+    throw new Error("this browser cannot unpack the engine inside the lesson (it has no DecompressionStream)");
+  }
+  if (onCompiling) onCompiling();
+  const stream = new Blob([gzip]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return WebAssembly.compileStreaming(new Response(stream, { headers: { "Content-Type": "application/wasm" } }));
 }

@@ -5,17 +5,19 @@
 // other widgets: like a Redis server, the worker is busy and the clients
 // (the page) wait for their replies.
 //
-// The page talks to it in messages (web/assets/engine.js is the other end):
+// The page downloads and compiles the module itself (engine.js), where the
+// download can start from the page's preload while the HTML is still
+// parsed, and hands the compiled WebAssembly.Module over; this worker only
+// instantiates and runs it. The messages (engine.js is the other end):
 //
-//   page → worker  {type:"start", wasmUrl, wasmBytes, wasmExecUrl}
-//                    fetch the module (counting bytes) and start it; or
-//                  {type:"start", gzip: ArrayBuffer}
-//                    the module inlined, gzip-compressed (the offline lesson)
+//   page → worker  {type:"init", wasmExecUrl}
+//                    import Go's wasm_exec.js now, while the page compiles,
+//                    unless it is already here (the offline lesson prepends it)
+//                  {type:"start", module}
+//                    run the compiled module
 //                  {type:"call", id, method, args}
 //                    one call of the JS API in wasm/echomq.d.ts
-//   worker → page  {type:"progress", loaded, total}   while downloading
-//                  {type:"compiling"}                  the last byte arrived
-//                  {type:"ready", version, scripts}    globalThis.echomq is up
+//   worker → page  {type:"ready", version, scripts}    globalThis.echomq is up
 //                  {type:"reply", id, result}          one call's result
 //                  {type:"failed", message}            it could not start, or Go exited
 //
@@ -31,95 +33,6 @@ function failed(message) {
   if (failedOnce) return;
   failedOnce = true;
   postMessage({ type: "failed", message });
-}
-
-/** The byte count the body will yield, or 0 when the headers cannot say. */
-function expectedBytes(response, hint) {
-  const encoding = (response.headers.get("Content-Encoding") || "identity").trim().toLowerCase();
-  const length = Number(response.headers.get("Content-Length"));
-  if (encoding === "identity" && Number.isSafeInteger(length) && length > 0) return length;
-  return Number.isSafeInteger(hint) && hint > 0 ? hint : 0;
-}
-
-/** Passes a stream through, posting its progress at most every 50 ms. */
-function counted(body, total) {
-  let loaded = 0;
-  let known = total;
-  let last = 0;
-  return body.pipeThrough(
-    new TransformStream({
-      transform(chunk, controller) {
-        loaded += chunk.byteLength;
-        if (known > 0 && loaded > known) known = 0; // the hint was wrong: stop pretending
-        const now = Date.now();
-        if (now - last >= 50) {
-          last = now;
-          postMessage({ type: "progress", loaded, total: known });
-        }
-        controller.enqueue(chunk);
-      },
-      flush() {
-        postMessage({ type: "progress", loaded, total: loaded });
-        postMessage({ type: "compiling" });
-      },
-    }),
-  );
-}
-
-/** Reads a stream to its end and drops the bytes: the count is the point. */
-async function drain(stream) {
-  const reader = stream.getReader();
-  while (!(await reader.read()).done);
-}
-
-/** Fetches url; a network error names the file, since "Failed to fetch" alone says nothing. */
-async function fetchOk(url) {
-  let response;
-  try {
-    response = await fetch(url);
-  } catch (err) {
-    throw new Error(`${url} could not be downloaded (${err && err.message ? err.message : err})`);
-  }
-  if (!response.ok) throw new Error(`${url}: the server answered ${response.status} ${response.statusText}`.trim());
-  return response;
-}
-
-/**
- * Downloads and compiles the module while its bytes arrive. When the server
- * labels it application/wasm, the response itself goes to the compiler (a
- * response that keeps its URL lets the browser cache the compiled code) and
- * a clone is counted; otherwise the counted stream is handed over, typed.
- * Without streaming support it compiles the downloaded bytes.
- */
-async function instantiateUrl(url, hint, imports) {
-  const response = await fetchOk(url);
-  const total = expectedBytes(response, hint);
-  postMessage({ type: "progress", loaded: 0, total });
-  if (!response.body || typeof WebAssembly.instantiateStreaming !== "function") {
-    const bytes = response.body ? await new Response(counted(response.body, total)).arrayBuffer() : await response.arrayBuffer();
-    return WebAssembly.instantiate(bytes, imports);
-  }
-  const type = (response.headers.get("Content-Type") || "").split(";")[0].trim().toLowerCase();
-  if (type === "application/wasm") {
-    const copy = response.clone();
-    const counting = drain(counted(copy.body, total)).catch(() => {}); // the compiler reports a broken download
-    const result = await WebAssembly.instantiateStreaming(response, imports);
-    await counting;
-    return result;
-  }
-  const typed = new Response(counted(response.body, total), { headers: { "Content-Type": "application/wasm" } });
-  return WebAssembly.instantiateStreaming(typed, imports);
-}
-
-/** Inflates the gzip-compressed module of the offline lesson and compiles it. */
-async function instantiateGzip(gzip, imports) {
-  if (typeof DecompressionStream !== "function") {
-    throw new Error("this browser cannot decompress the inlined engine (no DecompressionStream)");
-  }
-  postMessage({ type: "compiling" });
-  const stream = new Blob([gzip]).stream().pipeThrough(new DecompressionStream("gzip"));
-  const bytes = await new Response(stream).arrayBuffer();
-  return WebAssembly.instantiate(bytes, imports);
 }
 
 /** Resolves once the Go program has published globalThis.echomq. */
@@ -140,10 +53,10 @@ async function start(msg) {
   if (typeof WebAssembly !== "object") {
     throw new Error("WebAssembly is turned off or missing in this browser.");
   }
-  if (typeof self.Go !== "function") {
-    if (!msg.wasmExecUrl) throw new Error("Go's wasm_exec.js is missing.");
-    importScripts(msg.wasmExecUrl);
+  if (!(msg.module instanceof WebAssembly.Module)) {
+    throw new Error("the page sent no compiled module");
   }
+  if (typeof self.Go !== "function") throw new Error(`Go's wasm_exec.js did not load${initProblem ? ` (${initProblem})` : ""}.`);
   const go = new self.Go();
   const exit = { settled: false, code: undefined };
   const goExit = go.exit;
@@ -151,9 +64,7 @@ async function start(msg) {
     exit.code = code;
     goExit.call(go, code);
   };
-  const { instance } = msg.gzip
-    ? await instantiateGzip(msg.gzip, go.importObject)
-    : await instantiateUrl(msg.wasmUrl, msg.wasmBytes, go.importObject);
+  const instance = await WebAssembly.instantiate(msg.module, go.importObject);
   go.run(instance).then(
     () => {
       exit.settled = true;
@@ -192,9 +103,23 @@ function call(msg) {
   postMessage({ type: "reply", id: msg.id, result });
 }
 
+/** Why wasm_exec.js could not be imported, for the start's error. */
+let initProblem = "";
+
+/** Imports Go's runtime support, unless the worker's own text carried it. */
+function init(msg) {
+  if (typeof self.Go === "function" || !msg.wasmExecUrl) return;
+  try {
+    importScripts(msg.wasmExecUrl);
+  } catch (err) {
+    initProblem = `${msg.wasmExecUrl}: ${err && err.message ? err.message : err}`;
+  }
+}
+
 self.onmessage = (event) => {
   const msg = event.data || {};
   if (msg.type === "call") return call(msg);
+  if (msg.type === "init") return init(msg);
   if (msg.type === "start") {
     // The page words it: "The playground could not start: <this>".
     start(msg).catch((err) => failed(String(err && err.message ? err.message : err)));
