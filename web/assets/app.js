@@ -124,15 +124,6 @@ const ctx = {
   },
 };
 
-for (const [name, mount] of Object.entries(mounts)) {
-  const section = document.getElementById(name);
-  if (!section) continue;
-  if (section.dataset.queue) section.dataset.queue = options.queue;
-  widgets.set(name, mount(section, ctx));
-}
-if (options.queue !== "q") renameQueue(options.queue);
-for (const el of document.querySelectorAll('input[data-option="lease"]')) el.value = options.lease;
-
 /**
  * Rewrites the key names the templates printed for the default queue "q"
  * (captions such as emq:{q}:pending) to the queue chosen in the URL.
@@ -251,7 +242,11 @@ async function seed() {
   }
 }
 
-async function start() {
+/**
+ * Checks the browser and starts the engine: the download and the compile
+ * run while the widgets mount and the page settles.
+ */
+async function boot() {
   if (typeof WebAssembly !== "object") {
     throw unsupported("this browser has WebAssembly turned off or does not support it, and the engine is a WebAssembly program.");
   }
@@ -259,12 +254,17 @@ async function start() {
     throw unsupported("this browser cannot run Web Workers, which the engine runs in.");
   }
   setStatus("Downloading the engine…");
-  engine = await startEngine({
+  return startEngine({
     ...engineSource(),
     onProgress: showProgress,
     onCompiling: () => setStatus("Compiling the engine…"),
     onFailure: (message) => fail(message),
   });
+}
+
+/** Waits for the engine, then opens a link or seeds the queue, and starts the widgets. */
+async function start(booting) {
+  engine = await booting;
   if (failed) return;
   performance.mark("echomq:published");
   for (const s of engine.scripts) ctx.scripts.set(s.name, s);
@@ -295,6 +295,19 @@ async function startWidgets() {
   }
 }
 
+// In this order: the engine starts first, so it downloads and compiles
+// while the widgets mount.
+const booting = boot();
+booting.catch(() => {}); // start() reports it
+for (const [name, mount] of Object.entries(mounts)) {
+  const section = document.getElementById(name);
+  if (!section) continue;
+  if (section.dataset.queue) section.dataset.queue = options.queue;
+  widgets.set(name, mount(section, ctx));
+}
+if (options.queue !== "q") renameQueue(options.queue);
+for (const el of document.querySelectorAll('input[data-option="lease"]')) el.value = options.lease;
+
 const links = mountPermalinks({ ctx, widgets, startWidgets, notice });
 
 for (const p of problems) notice(p);
@@ -308,4 +321,4 @@ function unsupported(message) {
   return Object.assign(new Error(message), { unsupported: true });
 }
 
-start().catch((err) => fail(`The playground could not start: ${err && err.message ? err.message : err}`, err && err.unsupported ? undefined : err));
+start(booting).catch((err) => fail(`The playground could not start: ${err && err.message ? err.message : err}`, err && err.unsupported ? undefined : err));

@@ -55,6 +55,7 @@ export async function startEngine(o) {
     worker.terminate();
     throw err;
   }
+  performance.mark("echomq:compiled");
   worker.postMessage({ type: "start", module });
   return running;
 }
