@@ -1,6 +1,9 @@
 // The JavaScript API of the EchoMQ Playground: globalThis.echomq.
 //
-// It exists once static/echomq.wasm has started (after `go.run(instance)`).
+// It exists once static/echomq.wasm has started (after `go.run(instance)`),
+// in the context that runs the module: on the playground's pages that is the
+// engine's Web Worker (web/assets/worker.js), which the page calls by message
+// (web/assets/engine.js); under Node it is the process's global.
 // Every function returns a plain object and never throws. A caller's mistake
 // (wrong number or type of arguments) comes back as ArgsError; a bug inside
 // the module comes back as InternalError, and the module keeps serving.
