@@ -38,7 +38,7 @@ export function mountPermalinks({ ctx, widgets, startWidgets, notice }) {
       if (status) status.textContent = text;
     };
     if (ctx.journal.ops.length > LIMITS.ops) {
-      say(`Too much history for a link: ${ctx.journal.ops.length} operations (at most ${LIMITS.ops}). Reset the playground and rebuild the state you want to share.`);
+      say(`Too much history for a link: ${ctx.journal.ops.length} operations (at most ${LIMITS.ops}). Open the page afresh (without a link in its address) and rebuild just the state you want to share.`);
       return;
     }
     const fragment = await encode(await stateFor(widget));
