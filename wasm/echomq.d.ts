@@ -97,6 +97,8 @@ export interface Step {
   /** The command and its arguments; null for a move that called nothing (the @enqueue gate). */
   command: string[] | null;
   reply: Reply | null;
+  /** The command ran and is one Redis counts as a write (what a flags=no-writes script is refused). */
+  write: boolean;
   /** The whole keyspace after this step. */
   keyspace: Entry[];
 }

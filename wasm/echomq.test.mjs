@@ -207,6 +207,8 @@ test("trace walks the four enqueue moves and ends where EVAL would", () => {
   assert.deepEqual(t.steps.map((s) => [s.move, s.name]), [[1, "gate"], [2, "idempotency"], [3, "row"], [4, "pending"]]);
   assert.equal(t.steps[0].command, null);
   assert.deepEqual(t.steps[1].command, ["EXISTS", "emq:{q}:job:JOB-1"]);
+  // The engine says which calls are writes: EXISTS reads, HSET and ZADD write.
+  assert.deepEqual(t.steps.map((s) => s.write), [false, false, true, true]);
   assert.deepEqual(t.steps[1].keyspace, []);
   assert.deepEqual(t.steps[2].keyspace.map((e) => e.key), ["emq:{q}:job:JOB-1"]);
   assert.deepEqual(t.steps[3].keyspace.find((e) => e.type === "zset").members, [{ member: "JOB-1", score: "0" }]);

@@ -296,7 +296,7 @@ func (p *Playground) trace(args []any) (any, error) {
 	t := p.engine.Trace(src, keys, argv)
 	steps := make([]Object, len(t.Steps))
 	for i, s := range t.Steps {
-		step := Object{"move": s.Move, "name": s.Name, "line": s.Line, "command": nil, "reply": nil, "keyspace": s.Keyspace}
+		step := Object{"move": s.Move, "name": s.Name, "line": s.Line, "command": nil, "reply": nil, "write": s.Write, "keyspace": s.Keyspace}
 		if s.Command != nil {
 			step["command"] = s.Command
 		}

@@ -100,6 +100,9 @@ func (r *runner) call(L *glua.LState, raise bool) int {
 type scriptCall struct {
 	args  []string // nil when the arguments never formed a command
 	reply resp.Reply
+	// write says the command ran and is one Redis counts as a write: what
+	// a flags=no-writes script is refused.
+	write bool
 }
 
 func (r *runner) command(L *glua.LState) scriptCall {
@@ -131,22 +134,22 @@ func (r *runner) command(L *glua.LState) scriptCall {
 		c = r.e.lookup(args[0]) // a number for a name
 	}
 	if c.refusedScript {
-		return scriptCall{args, resp.ErrorReply("ERR This Redis command is not allowed from script")}
+		return scriptCall{args: args, reply: resp.ErrorReply("ERR This Redis command is not allowed from script")}
 	}
 	if c.refused {
-		return scriptCall{args, resp.ErrorReply(c.refusedMsg)}
+		return scriptCall{args: args, reply: resp.ErrorReply(c.refusedMsg)}
 	}
 	if !c.registered {
-		return scriptCall{args, resp.ErrorReply("ERR Unknown Redis command called from script")}
+		return scriptCall{args: args, reply: resp.ErrorReply("ERR Unknown Redis command called from script")}
 	}
 	if r.readOnly && !c.readOnly {
-		return scriptCall{args, resp.ErrorReply("ERR Write commands are not allowed from read-only scripts.")}
+		return scriptCall{args: args, reply: resp.ErrorReply("ERR Write commands are not allowed from read-only scripts.")}
 	}
 	rep := r.e.dispatchCommand(r.e.script, c, args)
 	if rep.IsError() && strings.HasPrefix(rep.Str, "ERR wrong number of arguments for") {
 		rep = resp.ErrorReply("ERR Wrong number of args calling Redis command from script")
 	}
-	return scriptCall{args, rep}
+	return scriptCall{args: args, reply: rep, write: !c.readOnly}
 }
 
 // argBuffer returns the runner's one buffer for a redis.call's arguments,

@@ -22,6 +22,7 @@ type Step struct {
 	Line     int         // the script line that made the call, or the first line run in the move
 	Command  []string    // the command and its arguments; nil for a move that called nothing
 	Reply    *resp.Reply // the command's reply; nil for a move that called nothing
+	Write    bool        // the command ran and is a write (what flags=no-writes refuses)
 	Keyspace []Entry     // the whole keyspace after this step
 }
 
@@ -80,7 +81,7 @@ func (t *tracer) closeMove() {
 
 func (t *tracer) call(L *glua.LState, c scriptCall) {
 	line := scriptLine(L)
-	s := Step{Line: line, Command: c.args, Keyspace: t.e.keyspace()}
+	s := Step{Line: line, Command: c.args, Write: c.write, Keyspace: t.e.keyspace()}
 	rep := c.reply
 	s.Reply = &rep
 	if m, ok := t.script.MoveAt(line); ok {

@@ -36,19 +36,6 @@ return redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
 
 const FILES = { enqueue: "enqueue.lua", claim: "claim.lua", new: "untitled.lua" };
 
-/** Commands Redis flags as writes: what "the script wrote" counts. */
-const WRITES = new Set(
-  (
-    "SET SETNX SETEX PSETEX GETSET GETDEL GETEX MSET MSETNX APPEND SETRANGE SETBIT INCR INCRBY INCRBYFLOAT DECR DECRBY " +
-    "DEL UNLINK EXPIRE PEXPIRE EXPIREAT PEXPIREAT PERSIST RENAME RENAMENX COPY MOVE RESTORE FLUSHALL FLUSHDB " +
-    "HSET HSETNX HMSET HDEL HINCRBY HINCRBYFLOAT " +
-    "ZADD ZREM ZINCRBY ZPOPMIN ZPOPMAX ZREMRANGEBYSCORE ZREMRANGEBYRANK ZREMRANGEBYLEX ZUNIONSTORE ZINTERSTORE ZDIFFSTORE ZRANGESTORE " +
-    "SADD SREM SPOP SMOVE SUNIONSTORE SINTERSTORE SDIFFSTORE " +
-    "LPUSH RPUSH LPUSHX RPUSHX LPOP RPOP LSET LREM LTRIM LINSERT RPOPLPUSH LMOVE " +
-    "XADD XDEL XTRIM PFADD PFMERGE"
-  ).split(" "),
-);
-
 /** How many runs the history keeps, newest first. */
 const HISTORY = 12;
 
@@ -151,9 +138,9 @@ function keysShown(run) {
   return [...first, ...rest];
 }
 
-/** The write commands a run sent, in order. */
+/** The write commands a run sent, in order, as the engine classes them. */
 function writesOf(steps) {
-  return steps.filter((s) => s.command && WRITES.has(String(s.command[0]).toUpperCase()));
+  return steps.filter((s) => s.command && s.write === true);
 }
 
 /** "HSET emq:{q}:job:JOB-1 (answered 0), ZADD emq:{q}:pending (answered 0)". */
