@@ -77,6 +77,9 @@ var argsNotKept = map[string]bool{
 
 // dispatchCommand is dispatch for a caller that has looked the command up.
 func (e *Engine) dispatchCommand(peer *server.Peer, c *command, args []string) resp.Reply {
+	if !c.registered {
+		return unknownCommand(args)
+	}
 	if c.fix == nil {
 		if c.upper == "SELECT" && len(args) == 2 && !selectable(args[1]) {
 			return resp.ErrorReply("ERR DB index is out of range")
@@ -84,9 +87,6 @@ func (e *Engine) dispatchCommand(peer *server.Peer, c *command, args []string) r
 		r := e.raw(peer, args)
 		if c.upper == "SELECT" && r.Kind == resp.Status {
 			e.noteSelect(peer, args[1])
-		}
-		if !c.registered && r.Kind == resp.Error && strings.HasPrefix(r.Str, "ERR unknown command `") {
-			r = unknownCommand(args)
 		}
 		return r
 	}
@@ -114,11 +114,11 @@ func selectable(index string) bool {
 	return err != nil || (n >= 0 && n < databases)
 }
 
-// unknownCommand is Redis 7.0's reply to a command name it does not know:
-// the name and the first arguments in single quotes, each cut so that the
-// list stops near 128 bytes, and no line breaks (miniredis quotes with
-// backquotes and lists every argument). Like the C it mirrors, a NUL ends
-// a name or an argument.
+// unknownCommand is Redis 7.0's reply to a command name it does not know,
+// given instead of miniredis's (which quotes with backquotes and lists
+// every argument): the name and the first arguments in single quotes, each
+// cut so that the list stops near 128 bytes, and no line breaks. Like the
+// C it mirrors, a NUL ends a name or an argument.
 func unknownCommand(args []string) resp.Reply {
 	cString := func(s string) string {
 		if i := strings.IndexByte(s, 0); i >= 0 {
