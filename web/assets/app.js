@@ -306,7 +306,9 @@ for (const [name, mount] of Object.entries(mounts)) {
   widgets.set(name, mount(section, ctx));
 }
 if (options.queue !== "q") renameQueue(options.queue);
-for (const el of document.querySelectorAll('input[data-option="lease"]')) el.value = options.lease;
+if (options.lease !== null) {
+  for (const el of document.querySelectorAll('input[data-option="lease"]')) el.value = options.lease;
+}
 
 const links = mountPermalinks({ ctx, widgets, startWidgets, notice });
 

@@ -9,12 +9,13 @@
 //          20 of at most 64 characters each; the engine judges them like
 //          any id (one without the JOB prefix is refused, and says so)
 //   lease  the lease the claim controls start with: 1–15 digits of ms
+//          (none: each control keeps the lease its page was rendered with)
 //   theme  light, dark or auto (default: the reader's system setting)
 //
 // An option that does not pass is dropped with a sentence saying why, and
 // the page goes on with the default: a typo in an embed never blanks it.
 
-export const DEFAULTS = Object.freeze({ queue: "q", ids: Object.freeze([]), lease: "30000", theme: "auto" });
+export const DEFAULTS = Object.freeze({ queue: "q", ids: Object.freeze([]), lease: null, theme: "auto" });
 
 const QUEUE = /^[\x21-\x7a\x7c\x7e]{1,64}$/; // printable ASCII minus space, "{" and "}"
 const LEASE = /^[1-9][0-9]{0,14}$/;

@@ -15,7 +15,7 @@ test("good options are taken", () => {
 
 test("each bad option is dropped with its own reason; the good ones stay", () => {
   const { options, problems } = readOptions("?queue=a%7Bb%7D&ids=JOB-1&lease=1e3&theme=pink");
-  assert.deepEqual(options, { queue: "q", ids: ["JOB-1"], lease: "30000", theme: "auto" });
+  assert.deepEqual(options, { queue: "q", ids: ["JOB-1"], lease: null, theme: "auto" });
   assert.equal(problems.length, 3);
   assert.match(problems[0], /queue was ignored: .*\{ or \}/);
   assert.match(problems[1], /lease was ignored: .*whole number/);
