@@ -98,11 +98,10 @@ const ctx = {
    * the widget that changed it. One snapshot per queue serves them all.
    */
   async changed(source) {
-    const snaps = new Map();
+    const snapshotOf = oncePerQueue();
     for (const w of widgets.values()) {
       if (w.queue && w.update) {
-        if (!snaps.has(w.queue)) snaps.set(w.queue, await ctx.snapshot(w.queue));
-        const snap = snaps.get(w.queue);
+        const snap = await snapshotOf(w.queue);
         if (snap) w.update(snap, source);
       }
       if (w.refresh) await w.refresh(source);
@@ -286,12 +285,23 @@ async function start(booting) {
   performance.mark("echomq:ready");
 }
 
+/**
+ * A snapshot getter that asks the engine once per queue, however many
+ * widgets show that queue: one drawing of the page, one snapshot each.
+ */
+function oncePerQueue() {
+  const taken = new Map();
+  return async (queue) => {
+    if (!taken.has(queue)) taken.set(queue, await ctx.snapshot(queue));
+    return taken.get(queue);
+  };
+}
+
 /** Hands every widget its first snapshot. */
 async function startWidgets() {
-  const snaps = new Map();
+  const snapshotOf = oncePerQueue();
   for (const w of widgets.values()) {
-    if (w.queue && !snaps.has(w.queue)) snaps.set(w.queue, await ctx.snapshot(w.queue));
-    await w.start(w.queue ? snaps.get(w.queue) : null);
+    await w.start(w.queue ? await snapshotOf(w.queue) : null);
   }
 }
 
