@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"runtime"
 	"runtime/metrics"
 	"time"
 
@@ -14,8 +15,12 @@ var errKilled = errors.New("Script killed by user with SCRIPT KILL...")
 
 // MemoryBudget is how much a script may grow the heap before the engine
 // stops it. Redis sets no such limit on Lua; a browser tab has one, and
-// a script that fills it takes the page down with it.
-const MemoryBudget = 256 << 20
+// a script that fills it takes the page down with it. WebAssembly memory
+// never shrinks, so whatever a runaway grows stays with the tab until it
+// closes; and fresh memory is slow to get (about 3 ms per MiB under V8),
+// so a bigger budget would let the 900 ms time budget end a runaway
+// allocation first, with the wrong reason, on a slow machine.
+const MemoryBudget = 64 << 20
 
 // Why a script was stopped.
 const (
@@ -41,8 +46,9 @@ type budget struct {
 	why      int // stoppedTime or stoppedMemory, once expired
 	ticks    uint32
 	onTick   func()
-	heap     []metrics.Sample
-	heapMax  uint64
+	heap     []metrics.Sample // live heap, then heap objects; see readHeap
+	liveMax  uint64           // the live heap past which the script is stopped
+	lookAt   uint64           // the heap objects past which overMemory collects to see
 }
 
 // clockBase is the origin of the budgets' clock. A budget measures time as
@@ -55,23 +61,30 @@ func (b *budget) arm(d time.Duration) {
 	b.deadline, b.armed, b.expired, b.why, b.ticks = time.Since(clockBase)+d, true, false, stoppedNot, 0
 	// The heap is first read after 1024 instructions, not here: reading it
 	// costs microseconds in WebAssembly, and most scripts end sooner.
-	b.heapMax = 0
+	b.liveMax, b.lookAt = 0, 0
 }
 
-// heapBytes is the heap the last garbage collection found live: what a
-// script keeps, not the garbage it churns (a traced run allocates on every
-// instruction and keeps none of it). Cheap to read, with no
-// stop-the-world, unlike runtime.ReadMemStats; a script that allocates
-// fast makes collections, and so fresh readings, come often.
-func (b *budget) heapBytes() uint64 {
+// readHeap reads two figures the runtime keeps without a stop-the-world
+// (unlike runtime.ReadMemStats):
+//   - live: what the last garbage collection found reachable;
+//   - objects: every heap object now, reachable or not yet swept.
+//
+// Neither alone can judge a script. live is only as fresh as the last
+// collection, and in WebAssembly the collector's own goroutines never get
+// the thread while a script loops, so a script can grow the heap by
+// gigabytes before live moves. objects moves at once but counts garbage: a
+// traced run allocates on every instruction and keeps none of it.
+func (b *budget) readHeap() (live, objects uint64) {
 	if b.heap == nil {
-		b.heap = []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		b.heap = []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/heap/objects:bytes"}}
 	}
 	metrics.Read(b.heap)
-	if b.heap[0].Value.Kind() != metrics.KindUint64 {
-		return 0
+	for _, s := range b.heap {
+		if s.Value.Kind() != metrics.KindUint64 {
+			return 0, 0
+		}
 	}
-	return b.heap[0].Value.Uint64()
+	return b.heap[0].Value.Uint64(), b.heap[1].Value.Uint64()
 }
 
 // stop ends the script at its next instruction.
@@ -108,19 +121,34 @@ func (b *budget) Done() <-chan struct{} {
 // the script when it is over. The VM calls it every 1024 instructions, and
 // the functions that can make a big string in one step call it too (see
 // bigAlloc), since a thousand such steps could fill any memory.
+//
+// The first reading sets the limits. After that, heap objects growing by
+// the budget is the cue to collect garbage and read the live heap fresh: a
+// script that keeps what it makes is stopped once it holds MemoryBudget more
+// than when it started, with the tab's memory near that much and not
+// several times it. A script that only churns garbage costs a collection
+// per MemoryBudget it allocates, which the runtime would have spent anyway.
 func (b *budget) overMemory() bool {
 	if !b.armed {
 		return false
 	}
-	heap := b.heapBytes()
-	if b.heapMax == 0 {
-		b.heapMax = heap + MemoryBudget
+	live, objects := b.readHeap()
+	if b.liveMax == 0 {
+		b.liveMax, b.lookAt = live+MemoryBudget, objects+MemoryBudget
 		return false
 	}
-	if heap > b.heapMax {
+	if objects <= b.lookAt {
+		return false
+	}
+	runtime.GC()
+	live, objects = b.readHeap()
+	if live > b.liveMax {
 		b.stop(stoppedMemory)
 		return true
 	}
+	// Look again once the script could have used up what is left, but not
+	// sooner than MemoryBudget/16 on: at most 16 collections near the limit.
+	b.lookAt = objects + max(b.liveMax-live, MemoryBudget/16)
 	return false
 }
 
@@ -128,7 +156,9 @@ func (b *budget) overMemory() bool {
 // checks the memory budget at once. The stop takes effect at the script's
 // next instruction.
 func bigAlloc(L *glua.LState, n int) {
-	if n < 1<<20 {
+	// Below 64 KiB, the VM's own check every 1024 instructions comes soon
+	// enough; at 1 MB a step, it would let a loop make a gigabyte first.
+	if n < 64<<10 {
 		return
 	}
 	if b, ok := L.Context().(*budget); ok {

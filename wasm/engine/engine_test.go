@@ -198,7 +198,7 @@ func TestScriptsThatEatMemoryAreStopped(t *testing.T) {
 		{"doubling a string", "local s = 'x' while true do s = s .. s end", "ERR user_script:1: string length overflow"},
 		{"filling a table", "local t = {} local i = 0 while true do i = i + 1 t[i] = {i, i, i, i} end", "ERR Script "},
 		{"repeating a string", "return string.rep('x', 1e12)", "ERR user_script:1: string length overflow"},
-		{"keeping many big strings", "local t = {} local i = 0 while true do i = i + 1 t[i] = string.rep('x', 60000000) end", "ERR Script used more than 256 MiB"},
+		{"keeping many big strings", "local t = {} local i = 0 while true do i = i + 1 t[i] = string.rep('x', 30000000) end", "ERR Script used more than 64 MiB"},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			e := New()

@@ -285,8 +285,9 @@ func metaOf(L *glua.LState, v glua.LValue, event string) glua.LValue {
 
 // MaxStringBytes caps one string made by concatenation or string.rep.
 // Redis would let a script grow a string until the machine runs out of
-// memory; a browser tab dies long before that.
-const MaxStringBytes = 64 << 20
+// memory; a browser tab dies long before that. It is half of MemoryBudget,
+// so that a script may still make, and hold, one string this long.
+const MaxStringBytes = MemoryBudget / 2
 
 func concatOp(orig instFunc) instFunc {
 	return func(L *glua.LState, inst uint32, frameArg *opaqueFrame) int {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"runtime"
 	"strings"
 	"time"
 
@@ -117,7 +118,8 @@ func (r *runner) newState() *glua.LState {
 	// Lua 5.1's gcinfo, which Redis keeps: the heap in use, in KiB.
 	L.SetGlobal("gcinfo", L.NewFunction(func(L *glua.LState) int {
 		var b budget
-		L.Push(glua.LNumber(b.heapBytes() / 1024))
+		_, inUse := b.readHeap()
+		L.Push(glua.LNumber(inUse / 1024))
 		return 1
 	}))
 	L.SetGlobal("redis", r.redisTable(L))
@@ -324,6 +326,12 @@ func (r *runner) run(c *compiled, keys, argv []string, readOnly bool, t *tracer)
 		r.setResp(false)
 		r.running, r.trace, r.budget.onTick = nil, nil, nil
 		L.SetTop(0)
+		if r.budget.expired {
+			// A stopped script may leave up to MemoryBudget of garbage,
+			// and in WebAssembly the collector does not run between
+			// calls: collect now, or the next script starts on top of it.
+			runtime.GC()
+		}
 	}()
 
 	if c.fn == nil {

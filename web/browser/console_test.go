@@ -231,12 +231,12 @@ func TestConsoleRunawayAllocation(t *testing.T) {
 	tb.open("/")
 	ready(tb)
 	c := tb.in("#console")
-	c.fill("Command", `EVAL "redis.call('SET', 'before', 'kept') local t = {} while true do t[#t+1] = string.rep('x', 1e6) end" 0`)
+	c.fill("Command", `EVAL "redis.call('SET', 'before', 'kept') local t = {} while true do t[#t+1] = string.rep('x', 1e7) end" 0`)
 	c.press(kb.Enter)
 	// While the engine is busy, the stepper still answers its Back button.
 	tb.in("#stepper").clickAnyway("Back")
 	tb.in("#stepper").wantAnnounced("Already before move 1.")
-	c.wantText(lastOut, "(error) ERR Script used more than 256 MiB of memory", "the playground stopped it", "on @user_script:1.")
+	c.wantText(lastOut, "(error) ERR Script used more than 64 MiB of memory", "the playground stopped it", "on @user_script:1.")
 	typeLine(c, "GET before")
 	wantOut(c, `"kept"`)
 }
