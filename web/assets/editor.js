@@ -13,6 +13,7 @@
 import { announce, byId, h, setText } from "./dom.js";
 import { formatArg, formatCommand, formatReply, speakReply } from "./format.js";
 import { keysOf, freshId } from "./keyspace.js";
+import { leaseOf } from "./options.js";
 import { describeDiff, diffLines, hunks } from "./diff.js";
 import {
   bindStepKeys,
@@ -320,7 +321,7 @@ export function mountEditor(root, ctx) {
       const id = freshId(state.live);
       return { keys: [keys.job(id), keys.pending], argv: [id, payload] };
     }
-    if (base === "claim") return { keys: [keys.pending, keys.active], argv: [keys.jobBase, String(ctx.options?.lease || "30000")] };
+    if (base === "claim") return { keys: [keys.pending, keys.active], argv: [keys.jobBase, leaseOf(root, ctx.options)] };
     return { keys: [keys.pending], argv: [] };
   }
 

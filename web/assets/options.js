@@ -8,7 +8,8 @@
 //   ids    job ids enqueued when the page starts, comma-separated, at most
 //          20 of at most 64 characters each; the engine judges them like
 //          any id (one without the JOB prefix is refused, and says so)
-//   lease  the lease the claim controls start with: 1–15 digits of ms
+//   lease  the lease every claim starts with (the round trip, the editor,
+//          the two workers): 1–15 digits of ms
 //          (none: each control keeps the lease its page was rendered with)
 //   theme  light, dark or auto (default: the reader's system setting)
 //
@@ -59,4 +60,20 @@ export function readOptions(search) {
     else bad("theme", "the theme is light, dark or auto");
   }
   return { options, problems };
+}
+
+/** The lease a page is rendered with when its markup names none. */
+const RENDERED_LEASE = "30000";
+
+/**
+ * The lease a widget asks for: the address's ?lease when it gave one, else
+ * the data-lease its markup was rendered with, else 30 s.
+ *
+ * @param {HTMLElement} root  the widget, whose data-lease is read
+ * @param {{lease: string|null}} [options]  readOptions' options
+ */
+export function leaseOf(root, options) {
+  if (options && options.lease !== null && options.lease !== undefined) return options.lease;
+  const rendered = root.dataset.lease || "";
+  return LEASE.test(rendered) ? rendered : RENDERED_LEASE;
 }

@@ -16,6 +16,7 @@
 import { announce, byId, h, setText, toggleAttr } from "./dom.js";
 import { formatCommand, formatReply } from "./format.js";
 import { drawQueue, keysOf } from "./keyspace.js";
+import { leaseOf } from "./options.js";
 
 /** The workers, as the page names them, and the ids of their panels. */
 const WORKERS = ["A", "B"];
@@ -174,7 +175,7 @@ export function mountWorkers(root, ctx) {
   // lesson's queue (?queue=), and this widget must stay off that one.
   const queue = root.dataset.ownQueue || "race";
   const keys = keysOf(queue);
-  const lease = /^[1-9]\d{0,14}$/.test(root.dataset.lease || "") ? root.dataset.lease : "30000";
+  const lease = leaseOf(root, ctx.options);
   const jobs = (root.dataset.jobs || "JOB-1 JOB-2 JOB-3").split(/\s+/).filter(Boolean);
   const payload = root.dataset.payload ?? "";
 

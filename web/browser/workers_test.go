@@ -348,3 +348,33 @@ func encodeLink(t *testing.T, state map[string]any) string {
 	}
 	return "#v1." + base64.RawURLEncoding.EncodeToString(buf.Bytes())
 }
+
+// TestLeaseOptionReachesEveryClaim opens the page as a course author embeds
+// it, with ?lease=5000: the two workers lease for 5 s, the editor's claim
+// starts with 5000 as its lease argument, and the round trip's lease field
+// says 5000.
+func TestLeaseOptionReachesEveryClaim(t *testing.T) {
+	tb := newTab(t)
+	tb.open("/?lease=5000")
+	ready(tb)
+
+	if got := tb.in("#roundtrip").value("Lease (ms)"); got != "5000" {
+		t.Errorf("the round trip's lease field says %q, want 5000", got)
+	}
+
+	w := tb.in(workers)
+	fillRace(w)
+	w.choose(atomicMode)
+	wantPlans(w, "atomic")
+	waitFreshRound(w)
+	steps := takeTurns(w, 1)
+	wantInOrder(t, "timeline step 1", steps[0], "1. A step 1 of 1", "emq:{race}:job: 5000", `1) "JOB-1"`)
+	w.wantRows(raceActive, [][]string{{"JOB-1", "1767225605000", "in 5 s"}})
+
+	ed := tb.in(editorSection)
+	ed.choose("claim.lua")
+	tb.eventually("the claim's ARGV", func() (string, bool) {
+		got := ed.value("ARGV")
+		return got, got == "emq:{q}:job:\n5000"
+	})
+}

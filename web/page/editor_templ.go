@@ -82,7 +82,20 @@ func editor(w Widgets) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "\"><header class=\"widget-head\"><p class=\"kicker\">Change the rules</p><h2 id=\"editor-heading\">Edit a script and run it</h2><p class=\"widget-lede\">The scripts are the rules, so the quickest way to see why a line is there is to take it out. Start from a copy of <code>enqueue.lua</code> or <code>claim.lua</code>, or from a blank page, change it, and press <strong>Run</strong> or <strong>Step</strong>. It runs for real on the same keyspace as the rest of the page, the way <code>EVAL</code> would; the lesson's own scripts stay as they are.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "\" data-lease=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var6 string
+		templ_7745c5c3_Var6, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(w.RoundTrip.LeaseMS)).Resolve(ctx)
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/editor.templ`, Line: 17, Col: 40}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var6)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "\"><header class=\"widget-head\"><p class=\"kicker\">Change the rules</p><h2 id=\"editor-heading\">Edit a script and run it</h2><p class=\"widget-lede\">The scripts are the rules, so the quickest way to see why a line is there is to take it out. Start from a copy of <code>enqueue.lua</code> or <code>claim.lua</code>, or from a blank page, change it, and press <strong>Run</strong> or <strong>Step</strong>. It runs for real on the same keyspace as the rest of the page, the way <code>EVAL</code> would; the lesson's own scripts stay as they are.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -90,105 +103,105 @@ func editor(w Widgets) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "</header><fieldset class=\"presets editor-bases\"><legend>Start from</legend><div class=\"choices\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "</header><fieldset class=\"presets editor-bases\"><legend>Start from</legend><div class=\"choices\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		for i, b := range w.Editor.Bases {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "<div class=\"choice\"><input type=\"radio\" id=\"")
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-			var templ_7745c5c3_Var6 string
-			templ_7745c5c3_Var6, templ_7745c5c3_Err = templruntime.NewAttributeExpression(editorBaseID(b.Value)).Resolve(ctx)
-			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/editor.templ`, Line: 34, Col: 52}
-			}
-			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var6)
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "\" name=\"editor-base\" value=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "<div class=\"choice\"><input type=\"radio\" id=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var7 string
-			templ_7745c5c3_Var7, templ_7745c5c3_Err = templruntime.NewAttributeExpression(b.Value).Resolve(ctx)
+			templ_7745c5c3_Var7, templ_7745c5c3_Err = templruntime.NewAttributeExpression(editorBaseID(b.Value)).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/editor.templ`, Line: 34, Col: 89}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/editor.templ`, Line: 35, Col: 52}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var7)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "\"")
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-			if i == 0 {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, " checked")
-				if templ_7745c5c3_Err != nil {
-					return templ_7745c5c3_Err
-				}
-			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, " disabled> <label for=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "\" name=\"editor-base\" value=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var8 string
-			templ_7745c5c3_Var8, templ_7745c5c3_Err = templruntime.NewAttributeExpression(editorBaseID(b.Value)).Resolve(ctx)
+			templ_7745c5c3_Var8, templ_7745c5c3_Err = templruntime.NewAttributeExpression(b.Value).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/editor.templ`, Line: 35, Col: 40}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/editor.templ`, Line: 35, Col: 89}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var8)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "\"")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			if i == 0 {
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, " checked")
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, " disabled> <label for=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var9 string
-			templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(b.Label)
+			templ_7745c5c3_Var9, templ_7745c5c3_Err = templruntime.NewAttributeExpression(editorBaseID(b.Value)).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/editor.templ`, Line: 35, Col: 52}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/editor.templ`, Line: 36, Col: 40}
 			}
-			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var9))
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "</label></div>")
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var9)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "\">")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			var templ_7745c5c3_Var10 string
+			templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(b.Label)
+			if templ_7745c5c3_Err != nil {
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/editor.templ`, Line: 36, Col: 52}
+			}
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "</label></div>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "</div></fieldset><div class=\"editor-main\"><div class=\"editor-pane\"><div class=\"editor-label-row\"><label for=\"editor-source\">Script</label> <span class=\"file\" id=\"editor-file\">enqueue.lua</span> <span class=\"edit-state\" id=\"editor-state\" data-testid=\"editor-state\">unchanged</span></div><div class=\"editor-code\" id=\"editor-code\"><div class=\"editor-lines\" id=\"editor-lines\" aria-hidden=\"true\"></div><textarea id=\"editor-source\" name=\"editor-source\" wrap=\"off\" rows=\"18\" spellcheck=\"false\" autocomplete=\"off\" autocapitalize=\"off\" data-testid=\"editor-source\" aria-describedby=\"editor-source-hint editor-problem\" disabled></textarea></div><p class=\"hint\" id=\"editor-source-hint\">Tab indents by two spaces. To leave the script with the keyboard, press <kbd>Esc</kbd> and then <kbd>Tab</kbd>, or <kbd>Shift</kbd>+<kbd>Tab</kbd>. At most ")
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		var templ_7745c5c3_Var10 string
-		templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(int64(w.Editor.MaxSourceKiB)))
-		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/editor.templ`, Line: 64, Col: 101}
-		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, " KiB.</p><p class=\"editor-problem\" id=\"editor-problem\" data-testid=\"editor-problem\" role=\"alert\" hidden></p></div><div class=\"editor-args\"><div class=\"field\"><label for=\"editor-keys\">KEYS</label> <textarea id=\"editor-keys\" name=\"editor-keys\" rows=\"3\" wrap=\"off\" spellcheck=\"false\" autocomplete=\"off\" aria-describedby=\"editor-args-hint\" disabled></textarea></div><div class=\"field\"><label for=\"editor-argv\">ARGV</label> <textarea id=\"editor-argv\" name=\"editor-argv\" rows=\"3\" wrap=\"off\" spellcheck=\"false\" autocomplete=\"off\" aria-describedby=\"editor-args-hint\" disabled></textarea></div><p class=\"hint\" id=\"editor-args-hint\">One value per line, taken exactly as typed, so a payload may hold commas and spaces. A blank line between two values is an empty string; blank lines at the end are dropped. At most ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "</div></fieldset><div class=\"editor-main\"><div class=\"editor-pane\"><div class=\"editor-label-row\"><label for=\"editor-source\">Script</label> <span class=\"file\" id=\"editor-file\">enqueue.lua</span> <span class=\"edit-state\" id=\"editor-state\" data-testid=\"editor-state\">unchanged</span></div><div class=\"editor-code\" id=\"editor-code\"><div class=\"editor-lines\" id=\"editor-lines\" aria-hidden=\"true\"></div><textarea id=\"editor-source\" name=\"editor-source\" wrap=\"off\" rows=\"18\" spellcheck=\"false\" autocomplete=\"off\" autocapitalize=\"off\" data-testid=\"editor-source\" aria-describedby=\"editor-source-hint editor-problem\" disabled></textarea></div><p class=\"hint\" id=\"editor-source-hint\">Tab indents by two spaces. To leave the script with the keyboard, press <kbd>Esc</kbd> and then <kbd>Tab</kbd>, or <kbd>Shift</kbd>+<kbd>Tab</kbd>. At most ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var11 string
-		templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(int64(w.Editor.MaxArgs)))
+		templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(int64(w.Editor.MaxSourceKiB)))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/editor.templ`, Line: 79, Col: 111}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/editor.templ`, Line: 65, Col: 101}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var11))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, " of each. Choosing a script above fills in the keys and arguments it expects.</p></div></div><div class=\"editor-run\"><div class=\"transport\" role=\"group\" aria-label=\"Run the script\" aria-describedby=\"editor-keys-hint\"><button type=\"button\" id=\"editor-run\" class=\"primary\" disabled>Run</button> <button type=\"button\" id=\"editor-back\" disabled>Back</button> <button type=\"button\" id=\"editor-step\" disabled>Step</button> <button type=\"button\" id=\"editor-reset\" disabled>Reset to original</button></div><p class=\"hint keys\" id=\"editor-keys-hint\"><strong>Run</strong> runs the script once and shows where it ended; <strong>Step</strong> runs it too, then walks through what it did. Keys, with focus in this widget but not in a text field: <kbd>→</kbd> steps, <kbd>←</kbd> goes back, <kbd>Home</kbd> returns to before the first step, <kbd>End</kbd> jumps to the last.</p><p class=\"position\" id=\"editor-position\" data-testid=\"editor-position\">Not run yet</p><dl class=\"readout\"><div class=\"readout-row\"><dt>Command</dt><dd><code id=\"editor-command\" data-testid=\"editor-command\">—</code></dd></div><div class=\"readout-row\"><dt>Reply</dt><dd><code id=\"editor-reply\" data-testid=\"editor-reply\">—</code></dd></div><div class=\"readout-row\"><dt>Outcome</dt><dd id=\"editor-outcome\" data-testid=\"editor-outcome\" data-waiting>Waiting for the engine…</dd></div></dl></div><section class=\"editor-diff\" aria-labelledby=\"editor-diff-heading\"><h3 id=\"editor-diff-heading\">Your changes</h3><p id=\"editor-diff-summary\" data-testid=\"diff-summary\">No changes: the text is the original.</p><ol class=\"diff\" id=\"editor-diff\" data-testid=\"diff\" aria-labelledby=\"editor-diff-heading\"></ol></section><section class=\"editor-keyspace\" aria-labelledby=\"editor-keyspace-heading\"><h3 id=\"editor-keyspace-heading\">The keys it touched</h3><p class=\"hint\" id=\"editor-keyspace-note\">The keys named in KEYS or by a command, and any key the script changed, after the step shown above.</p><div class=\"keyspace-grid\" id=\"editor-keyspace\" data-testid=\"editor-keyspace\"><p class=\"hint\" data-waiting>Waiting for the engine…</p></div></section><section class=\"editor-history\" aria-labelledby=\"editor-runs-heading\"><h3 id=\"editor-runs-heading\">Runs so far</h3><ol class=\"runs\" id=\"editor-runs\" data-testid=\"editor-runs\" reversed></ol></section><details class=\"known-differences\" data-testid=\"editor-differences\"><summary>Where a script here differs from Redis 7.0</summary><p>The lesson's scripts run here exactly as Redis 7.0 runs them. A script of your own can meet the places below, where gopher-lua, the Lua under this page, answers otherwise than the Lua 5.1 inside Redis.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, " KiB.</p><p class=\"editor-problem\" id=\"editor-problem\" data-testid=\"editor-problem\" role=\"alert\" hidden></p></div><div class=\"editor-args\"><div class=\"field\"><label for=\"editor-keys\">KEYS</label> <textarea id=\"editor-keys\" name=\"editor-keys\" rows=\"3\" wrap=\"off\" spellcheck=\"false\" autocomplete=\"off\" aria-describedby=\"editor-args-hint\" disabled></textarea></div><div class=\"field\"><label for=\"editor-argv\">ARGV</label> <textarea id=\"editor-argv\" name=\"editor-argv\" rows=\"3\" wrap=\"off\" spellcheck=\"false\" autocomplete=\"off\" aria-describedby=\"editor-args-hint\" disabled></textarea></div><p class=\"hint\" id=\"editor-args-hint\">One value per line, taken exactly as typed, so a payload may hold commas and spaces. A blank line between two values is an empty string; blank lines at the end are dropped. At most ")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var12 string
+		templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(int64(w.Editor.MaxArgs)))
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/editor.templ`, Line: 80, Col: 111}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var12))
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, " of each. Choosing a script above fills in the keys and arguments it expects.</p></div></div><div class=\"editor-run\"><div class=\"transport\" role=\"group\" aria-label=\"Run the script\" aria-describedby=\"editor-keys-hint\"><button type=\"button\" id=\"editor-run\" class=\"primary\" disabled>Run</button> <button type=\"button\" id=\"editor-back\" disabled>Back</button> <button type=\"button\" id=\"editor-step\" disabled>Step</button> <button type=\"button\" id=\"editor-reset\" disabled>Reset to original</button></div><p class=\"hint keys\" id=\"editor-keys-hint\"><strong>Run</strong> runs the script once and shows where it ended; <strong>Step</strong> runs it too, then walks through what it did. Keys, with focus in this widget but not in a text field: <kbd>→</kbd> steps, <kbd>←</kbd> goes back, <kbd>Home</kbd> returns to before the first step, <kbd>End</kbd> jumps to the last.</p><p class=\"position\" id=\"editor-position\" data-testid=\"editor-position\">Not run yet</p><dl class=\"readout\"><div class=\"readout-row\"><dt>Command</dt><dd><code id=\"editor-command\" data-testid=\"editor-command\">—</code></dd></div><div class=\"readout-row\"><dt>Reply</dt><dd><code id=\"editor-reply\" data-testid=\"editor-reply\">—</code></dd></div><div class=\"readout-row\"><dt>Outcome</dt><dd id=\"editor-outcome\" data-testid=\"editor-outcome\" data-waiting>Waiting for the engine…</dd></div></dl></div><section class=\"editor-diff\" aria-labelledby=\"editor-diff-heading\"><h3 id=\"editor-diff-heading\">Your changes</h3><p id=\"editor-diff-summary\" data-testid=\"diff-summary\">No changes: the text is the original.</p><ol class=\"diff\" id=\"editor-diff\" data-testid=\"diff\" aria-labelledby=\"editor-diff-heading\"></ol></section><section class=\"editor-keyspace\" aria-labelledby=\"editor-keyspace-heading\"><h3 id=\"editor-keyspace-heading\">The keys it touched</h3><p class=\"hint\" id=\"editor-keyspace-note\">The keys named in KEYS or by a command, and any key the script changed, after the step shown above.</p><div class=\"keyspace-grid\" id=\"editor-keyspace\" data-testid=\"editor-keyspace\"><p class=\"hint\" data-waiting>Waiting for the engine…</p></div></section><section class=\"editor-history\" aria-labelledby=\"editor-runs-heading\"><h3 id=\"editor-runs-heading\">Runs so far</h3><ol class=\"runs\" id=\"editor-runs\" data-testid=\"editor-runs\" reversed></ol></section><details class=\"known-differences\" data-testid=\"editor-differences\"><summary>Where a script here differs from Redis 7.0</summary><p>The lesson's scripts run here exactly as Redis 7.0 runs them. A script of your own can meet the places below, where gopher-lua, the Lua under this page, answers otherwise than the Lua 5.1 inside Redis.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -200,7 +213,7 @@ func editor(w Widgets) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "</details><p class=\"visually-hidden\" id=\"editor-live\" aria-live=\"polite\"></p></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "</details><p class=\"visually-hidden\" id=\"editor-live\" aria-live=\"polite\"></p></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -1,7 +1,7 @@
 // The embed options a course author puts in the iframe's URL.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { readOptions, DEFAULTS } from "../options.js";
+import { readOptions, DEFAULTS, leaseOf } from "../options.js";
 
 test("no options give the defaults", () => {
   assert.deepEqual(readOptions(""), { options: { ...DEFAULTS, ids: [] }, problems: [] });
@@ -38,4 +38,16 @@ test("limits: long queues, many or long ids, empty and zero values", () => {
     assert.equal(problems.length, 1, search);
     assert.match(problems[0], new RegExp(`option ${name} was ignored`), search);
   }
+});
+
+test("a widget's lease: the address's, else the one its markup was rendered with, else 30 s", () => {
+  const root = (lease) => ({ dataset: lease === undefined ? {} : { lease } });
+  const withLease = readOptions("?lease=5000").options;
+  const without = readOptions("").options;
+  assert.equal(leaseOf(root("12000"), withLease), "5000");
+  assert.equal(leaseOf(root("12000"), without), "12000");
+  assert.equal(leaseOf(root(undefined), without), "30000");
+  // Markup that names a lease Redis's claim would refuse falls back too.
+  assert.equal(leaseOf(root("1e3"), without), "30000");
+  assert.equal(leaseOf(root("12000")), "12000");
 });
