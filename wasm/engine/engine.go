@@ -49,7 +49,7 @@ type Engine struct {
 
 	// hashOrder is each hash's field order, which miniredis does not keep
 	// (see fixups_hash.go).
-	hashOrder map[string][]string
+	hashOrder map[orderKey][]string
 	orderBuf  []string // scratch for the next order (see trackHashOrder)
 	lastOrder []string // the order stored last (see internOrder)
 
@@ -122,7 +122,7 @@ func (e *Engine) reset() {
 	e.watch = server.NewPeer(w)
 	e.setClock(Start)
 	e.runner.reset()
-	e.hashOrder = map[string][]string{}
+	e.hashOrder = map[orderKey][]string{}
 	e.lastOrder = nil
 	e.dbOf = map[*server.Peer]int{}
 	e.cmds = nil
@@ -184,7 +184,7 @@ func (e *Engine) do(peer *server.Peer, args []string) resp.Reply {
 	c := e.lookup(args[0])
 	switch c.upper {
 	case "EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO":
-		return e.runner.eval(peer.Resp3, c.upper, args[1:])
+		return e.runner.eval(peer, c.upper, args[1:])
 	case "HELLO":
 		return hello(peer, args)
 	case "SCRIPT":
@@ -268,6 +268,16 @@ var refusedFromClient = func() map[string]string {
 	}
 	return m
 }()
+
+// useDB puts peer on database db, unless it is there already.
+func (e *Engine) useDB(peer *server.Peer, db int) {
+	if e.dbOf[peer] == db {
+		return
+	}
+	n := strconv.Itoa(db)
+	e.raw(peer, []string{"SELECT", n})
+	e.noteSelect(peer, n)
+}
 
 // noteSelect records the database a connection selected.
 func (e *Engine) noteSelect(peer *server.Peer, db string) {

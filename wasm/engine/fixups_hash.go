@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"maps"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/alicebob/miniredis/v2/server"
 
@@ -20,9 +23,16 @@ import (
 // The order is learned from the writes (HSET, HSETNX, HMSET, HINCRBY,
 // HINCRBYFLOAT, HDEL); a write to a hash that does not exist starts a new
 // order, so a hash deleted by any command and made again starts afresh,
-// and a read puts any field the engine did not see written (RESTORE,
-// COPY) after the known ones. It is kept for database 0, the one the
-// playground uses.
+// and a read puts any field the engine did not see written (RESTORE, say)
+// after the known ones. Orders are kept per database, and follow a hash
+// that RENAME, RENAMENX, COPY, MOVE or SWAPDB carries elsewhere, as
+// Redis's listpack goes with its key.
+
+// orderKey names one hash: its database and its key.
+type orderKey struct {
+	db  int
+	key string
+}
 
 func init() {
 	for _, name := range []string{"HSET", "HMSET", "HSETNX", "HINCRBY", "HINCRBYFLOAT", "HDEL"} {
@@ -35,9 +45,12 @@ func init() {
 	fixups["HSCAN"] = func(e *Engine, peer *server.Peer, args []string) resp.Reply {
 		r := scan(e, peer, args)
 		if r.Kind == resp.Array && len(r.Elems) == 2 && len(args) > 1 {
-			r.Elems[1] = e.reorderPairs(args[1], r.Elems[1])
+			r.Elems[1] = e.reorderPairs(orderKey{e.dbOf[peer], args[1]}, r.Elems[1])
 		}
 		return r
+	}
+	for _, name := range []string{"RENAME", "RENAMENX", "COPY", "MOVE", "SWAPDB", "FLUSHDB", "FLUSHALL"} {
+		fixups[name] = carryHashOrder(name, fixups[name])
 	}
 }
 
@@ -55,15 +68,13 @@ func trackHashOrder(name string, next fixup) fixup {
 		if len(args) < 2 {
 			return runFixup(next, e, peer, args)
 		}
-		key := args[1]
-		if e.dbOf[peer] != 0 {
-			return runFixup(next, e, peer, args) // orders are kept for database 0
-		}
+		db := e.dbOf[peer]
+		key := orderKey{db, args[1]}
 		// Whether the hash existed before the write matters only when an
 		// order is known for the key: with none, the order starts afresh
 		// either way, and the direct read is skipped (a new job row).
 		known := e.hashOrder[key]
-		existed := len(known) > 0 && e.m.Exists(key)
+		existed := len(known) > 0 && e.m.DB(db).Exists(args[1])
 		r := runFixup(next, e, peer, args)
 		if r.IsError() {
 			return r
@@ -154,7 +165,7 @@ func commandFields(name string, args []string) (first, step int) {
 // order is the key's insertion order, reconciled with the fields it has
 // now: known fields in their order, any others (written by a command the
 // engine does not follow) after them, in miniredis's order.
-func (e *Engine) order(key string, present []string) []string {
+func (e *Engine) order(key orderKey, present []string) []string {
 	has := make(map[string]bool, len(present))
 	for _, f := range present {
 		has[f] = true
@@ -186,7 +197,7 @@ func orderedHash(stride, pick int) fixup {
 		if all.Kind != resp.Array {
 			return all
 		}
-		pairs := e.reorderPairs(args[1], all)
+		pairs := e.reorderPairs(orderKey{e.dbOf[peer], args[1]}, all)
 		if stride == 2 {
 			return pairs
 		}
@@ -199,7 +210,7 @@ func orderedHash(stride, pick int) fixup {
 }
 
 // reorderPairs puts a field/value array in the key's insertion order.
-func (e *Engine) reorderPairs(key string, r resp.Reply) resp.Reply {
+func (e *Engine) reorderPairs(key orderKey, r resp.Reply) resp.Reply {
 	if r.Kind != resp.Array || len(e.hashOrder[key]) == 0 {
 		return r
 	}
@@ -214,4 +225,100 @@ func (e *Engine) reorderPairs(key string, r resp.Reply) resp.Reply {
 		out = append(out, resp.BulkReply(f), values[f])
 	}
 	return resp.ArrayReply(out...)
+}
+
+// carryHashOrder runs a command that moves, copies or drops whole keys, and
+// then does the same to the orders of the hashes among them. Only a
+// command that succeeded moves anything; a key that is not a hash has no
+// order, so carrying "none" over a destination drops the one it had.
+func carryHashOrder(name string, next fixup) fixup {
+	return func(e *Engine, peer *server.Peer, args []string) resp.Reply {
+		r := runFixup(next, e, peer, args)
+		if r.IsError() {
+			return r
+		}
+		db := e.dbOf[peer]
+		switch name {
+		case "RENAME", "RENAMENX":
+			if len(args) == 3 && (name == "RENAME" || r.Int == 1) && args[1] != args[2] {
+				e.moveOrder(orderKey{db, args[1]}, orderKey{db, args[2]}, true)
+			}
+		case "COPY":
+			if to, ok := copyTarget(args, db); ok && r.Int == 1 {
+				e.moveOrder(orderKey{db, args[1]}, orderKey{to, args[2]}, false)
+			}
+		case "MOVE":
+			if to, err := strconv.Atoi(argAt(args, 2)); err == nil && len(args) == 3 && r.Int == 1 {
+				e.moveOrder(orderKey{db, args[1]}, orderKey{to, args[1]}, true)
+			}
+		case "SWAPDB":
+			a, errA := strconv.Atoi(argAt(args, 1))
+			b, errB := strconv.Atoi(argAt(args, 2))
+			if errA == nil && errB == nil && len(args) == 3 && a != b {
+				e.swapOrders(a, b)
+			}
+		case "FLUSHDB":
+			for k := range e.hashOrder {
+				if k.db == db {
+					delete(e.hashOrder, k)
+				}
+			}
+		case "FLUSHALL":
+			clear(e.hashOrder)
+		}
+		return r
+	}
+}
+
+// moveOrder gives to the order of from (or none), and takes it from from
+// when the command moved the key rather than copied it.
+func (e *Engine) moveOrder(from, to orderKey, move bool) {
+	order, ok := e.hashOrder[from]
+	if move {
+		delete(e.hashOrder, from)
+	}
+	if ok {
+		e.hashOrder[to] = order // stored orders are never changed in place
+	} else {
+		delete(e.hashOrder, to)
+	}
+}
+
+// swapOrders trades the orders of databases a and b, as SWAPDB trades
+// their keys.
+func (e *Engine) swapOrders(a, b int) {
+	swapped := make(map[orderKey][]string)
+	for k, order := range e.hashOrder {
+		switch k.db {
+		case a:
+			swapped[orderKey{b, k.key}] = order
+		case b:
+			swapped[orderKey{a, k.key}] = order
+		default:
+			continue
+		}
+		delete(e.hashOrder, k)
+	}
+	maps.Copy(e.hashOrder, swapped)
+}
+
+// copyTarget is the database COPY src dst [DB n] [REPLACE] writes to.
+func copyTarget(args []string, db int) (int, bool) {
+	if len(args) < 3 {
+		return 0, false
+	}
+	for i := 3; i < len(args); i++ {
+		if strings.EqualFold(args[i], "DB") && i+1 < len(args) {
+			n, err := strconv.Atoi(args[i+1])
+			return n, err == nil
+		}
+	}
+	return db, true
+}
+
+func argAt(args []string, i int) string {
+	if i < len(args) {
+		return args[i]
+	}
+	return ""
 }

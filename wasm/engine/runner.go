@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/alicebob/miniredis/v2/server"
 	glua "github.com/yuin/gopher-lua"
 	"github.com/yuin/gopher-lua/parse"
 
@@ -144,8 +145,10 @@ func (r *runner) newState() *glua.LState {
 	return L
 }
 
-// eval serves EVAL, EVALSHA and their _RO forms.
-func (r *runner) eval(resp3 bool, cmd string, args []string) resp.Reply {
+// eval serves EVAL, EVALSHA and their _RO forms for the caller's
+// connection, whose protocol the reply is shaped for and whose database the
+// script starts in.
+func (r *runner) eval(caller *server.Peer, cmd string, args []string) resp.Reply {
 	if len(args) < 2 {
 		return resp.Errorf("ERR wrong number of arguments for '%s' command", strings.ToLower(cmd))
 	}
@@ -176,7 +179,7 @@ func (r *runner) eval(resp3 bool, cmd string, args []string) resp.Reply {
 	if ro && c.flags.shebang && !c.flags.noWrites {
 		return resp.ErrorReply("ERR Can not execute a script with write flag using *_ro command.")
 	}
-	return forProtocol(r.run(c, keys, argv, ro || c.flags.noWrites, nil), resp3)
+	return forProtocol(r.run(c, r.e.dbOf[caller], keys, argv, ro || c.flags.noWrites, nil), caller.Resp3)
 }
 
 // scriptCommand serves SCRIPT LOAD, EXISTS, FLUSH and KILL.
@@ -308,11 +311,14 @@ func describeSyntaxError(err error, src string) string {
 	return fmt.Sprintf("%s:%d: %s near '%s'", chunkName, line, msg, token)
 }
 
-// run executes a compiled script with its KEYS and ARGV and converts what it
-// returns, or the error it raised, into a reply. Writes made before an error
-// stay, as in Redis.
-func (r *runner) run(c *compiled, keys, argv []string, readOnly bool, t *tracer) resp.Reply {
+// run executes a compiled script with its KEYS and ARGV in database db and
+// converts what it returns, or the error it raised, into a reply. Writes
+// made before an error stay, as in Redis. A SELECT inside the script moves
+// only the script's own connection, and the next script starts in its
+// caller's database again, as in Redis 7.
+func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t *tracer) resp.Reply {
 	L := r.L
+	r.e.useDB(r.e.script, db)
 	L.G.Global.RawSetString("KEYS", stringTable(L, keys, &c.lastKeys))
 	L.G.Global.RawSetString("ARGV", stringTable(L, argv, &c.lastArgv))
 	r.running, r.readOnly, r.callErr, r.errLine, r.trace = c, readOnly, "", 0, t

@@ -38,7 +38,7 @@ func (e *Engine) Trace(src string, keys, argv []string) Trace {
 		return Trace{Reply: errRep}
 	}
 	t := &tracer{e: e, script: emqlua.Parse("", src)}
-	rep := e.runner.run(c, keys, argv, c.flags.noWrites, t)
+	rep := e.runner.run(c, 0, keys, argv, c.flags.noWrites, t) // traces show database 0
 	return Trace{Reply: rep, Steps: t.steps}
 }
 

@@ -48,8 +48,8 @@ func renderDoc(in docInput) string {
 	p("- **Replies** are compared as a client reads them: the RESP type of the reply and of every element nested in it\n")
 	p("  (simple string, error, integer, bulk string, array, null; under RESP3 also map, set, double, boolean, big\n")
 	p("  number, verbatim string), and the exact bytes of every string, error, status and integer.\n")
-	p("- **Then the keyspace**: `KEYS *`, and for each key its `TYPE`, its value (`GET`, `HGETALL`, `LRANGE`,\n")
-	p("  `SMEMBERS`, `ZRANGE ... WITHSCORES`, `XRANGE`) and its `PTTL`.\n")
+	p("- **Then the keyspace**: in each of the 16 databases, `KEYS *`, and for each key its `TYPE`, its value (`GET`,\n")
+	p("  `HGETALL`, `LRANGE`, `SMEMBERS`, `ZRANGE ... WITHSCORES`, `XRANGE`) and its `PTTL`.\n")
 	if in.resp3 {
 		p("- **RESP2 and RESP3**: every case runs on a RESP2 connection, then again on a fresh connection and a new\n")
 		p("  engine that were both sent `HELLO 3` first.\n")

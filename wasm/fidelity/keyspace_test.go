@@ -36,17 +36,58 @@ type keyDump struct {
 
 type dump map[string]keyDump
 
-// dumpKeyspace reads every key of database 0 through c. real says whether
-// c is the real server, which is asked the encoding of each hash.
+// databases is how many databases a dump reads: Redis's default, 16.
+const databases = 16
+
+// dumpKeyspace reads every key of every database through c. A key of
+// database 0 is named as it is; one of another database N as "dbN:key".
+// real says whether c is the real server, which is asked the encoding of
+// each hash. c is left on database 0.
 func dumpKeyspace(c doer, real bool) (dump, error) {
-	rs, err := c.pipeline([][]string{{"KEYS", "*"}})
+	var listing [][]string
+	for db := range databases {
+		listing = append(listing, []string{"SELECT", strconv.Itoa(db)}, []string{"KEYS", "*"})
+	}
+	rs, err := c.pipeline(append(listing, []string{"SELECT", "0"}))
 	if err != nil {
 		return nil, err
 	}
-	keys, ok := rs[0].strs()
-	if !ok {
-		return nil, fmt.Errorf("KEYS * = %v", rs[0])
+	d := dump{}
+	for db := range databases {
+		keys, ok := rs[2*db+1].strs()
+		if !ok {
+			return nil, fmt.Errorf("KEYS * in database %d = %v", db, rs[2*db+1])
+		}
+		if len(keys) == 0 {
+			continue
+		}
+		if err := dumpDB(inDB{c, db}, real, keys, d); err != nil {
+			return nil, fmt.Errorf("database %d: %w", db, err)
+		}
 	}
+	return d, nil
+}
+
+// inDB runs each pipeline in one database, and goes back to 0 after.
+type inDB struct {
+	c  doer
+	db int
+}
+
+func (x inDB) pipeline(cmds [][]string) ([]node, error) {
+	if x.db == 0 {
+		return x.c.pipeline(cmds)
+	}
+	all := append([][]string{{"SELECT", strconv.Itoa(x.db)}}, cmds...)
+	rs, err := x.c.pipeline(append(all, []string{"SELECT", "0"}))
+	if err != nil {
+		return nil, err
+	}
+	return rs[1 : len(rs)-1], nil
+}
+
+// dumpDB reads keys, the keys of one database, into d.
+func dumpDB(c inDB, real bool, keys []string, d dump) error {
 	sort.Strings(keys)
 	types := make([][]string, len(keys))
 	for i, k := range keys {
@@ -54,7 +95,7 @@ func dumpKeyspace(c doer, real bool) (dump, error) {
 	}
 	typeReplies, err := c.pipeline(types)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	const perKey = 3
 	var reads [][]string
@@ -74,7 +115,7 @@ func dumpKeyspace(c doer, real bool) (dump, error) {
 		case "stream":
 			read = []string{"XRANGE", k, "-", "+"}
 		default:
-			return nil, fmt.Errorf("key %s has type %v, which the dump does not read", short(k), typeReplies[i])
+			return fmt.Errorf("key %s has type %v, which the dump does not read", short(k), typeReplies[i])
 		}
 		enc := []string{"PING"}
 		if real && typeReplies[i].S == "hash" {
@@ -84,14 +125,13 @@ func dumpKeyspace(c doer, real bool) (dump, error) {
 	}
 	replies, err := c.pipeline(reads)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	d := dump{}
 	for i, k := range keys {
 		v, ttl, enc := replies[perKey*i], replies[perKey*i+1], replies[perKey*i+2]
 		kd := keyDump{Type: typeReplies[i].S}
 		if ttl.T != ':' {
-			return nil, fmt.Errorf("PTTL %s = %v", short(k), ttl)
+			return fmt.Errorf("PTTL %s = %v", short(k), ttl)
 		}
 		kd.PTTL, _ = strconv.ParseInt(ttl.S, 10, 64)
 		if kd.Type == "hash" && real {
@@ -119,16 +159,19 @@ func dumpKeyspace(c doer, real bool) (dump, error) {
 		default:
 			items, ok := v.strs()
 			if !ok {
-				return nil, fmt.Errorf("reading %s %s: %v", kd.Type, short(k), v)
+				return fmt.Errorf("reading %s %s: %v", kd.Type, short(k), v)
 			}
 			kd.Items = items
 			if kd.Type == "set" {
 				sort.Strings(kd.Items)
 			}
 		}
+		if c.db != 0 {
+			k = fmt.Sprintf("db%d:%s", c.db, k)
+		}
 		d[k] = kd
 	}
-	return d, nil
+	return nil
 }
 
 // hashIsOrdered reports whether a real server's hash has an order to
