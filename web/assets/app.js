@@ -19,7 +19,7 @@
 import { byId } from "./dom.js";
 import { startEngine } from "./engine.js";
 import { readOptions } from "./options.js";
-import { Journal } from "./permalink.js";
+import { Journal, bytesOfBase64 } from "./permalink.js";
 import { mountStepper } from "./stepper.js";
 import { mountBeats } from "./beats.js";
 import { mountVerdicts } from "./verdicts.js";
@@ -215,10 +215,7 @@ const absolute = (url) => new URL(url, document.baseURI).href;
 function engineSource() {
   const inline = document.getElementById("engine-gzip");
   if (inline) {
-    const text = inline.textContent.trim();
-    const bin = atob(text);
-    const bytes = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    const bytes = bytesOfBase64(inline.textContent.trim());
     return { workerSource: byId("engine-worker").textContent, gzip: bytes.buffer };
   }
   const d = ui.loader.dataset;

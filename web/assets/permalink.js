@@ -97,7 +97,15 @@ function toBase64Url(bytes) {
 
 function fromBase64Url(text) {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error("it has characters a link never has");
-  const bin = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
+  return bytesOfBase64(text.replaceAll("-", "+").replaceAll("_", "/"));
+}
+
+/**
+ * The bytes of standard base64 text. Links use it, and so does the offline
+ * lesson, whose page carries the engine as base64.
+ */
+export function bytesOfBase64(text) {
+  const bin = atob(text);
   const out = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
   return out;
