@@ -9,7 +9,6 @@ import (
 	"embed"
 	"encoding/hex"
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -93,8 +92,52 @@ func SHA1Hex(src string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// moveMarker matches "-- @move 3 row" (anything may follow the name).
-var moveMarker = regexp.MustCompile(`^\s*--\s*@move\s+(\d+)\s+([A-Za-z][\w-]*)`)
+// moveMarker reads a "-- @move 3 row" line (anything may follow the name):
+// blanks, "--", blanks, "@move", blanks, a number, blanks, and a name of a
+// letter then letters, digits, "_" or "-". It is written out rather than a
+// regexp because it runs as the program starts, where, in WebAssembly,
+// compiling a regexp and first running Go's regexp code cost tens of
+// milliseconds of a learner's page load.
+func moveMarker(line string) (n int, name string, ok bool) {
+	rest, found := strings.CutPrefix(strings.TrimLeft(line, blanks), "--")
+	if !found {
+		return 0, "", false
+	}
+	if rest, found = strings.CutPrefix(strings.TrimLeft(rest, blanks), "@move"); !found {
+		return 0, "", false
+	}
+	digits, rest, found := field(rest, func(c byte, _ int) bool { return c >= '0' && c <= '9' })
+	if !found {
+		return 0, "", false
+	}
+	name, _, found = field(rest, func(c byte, i int) bool {
+		letter := c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z'
+		return letter || i > 0 && (c >= '0' && c <= '9' || c == '_' || c == '-')
+	})
+	if !found {
+		return 0, "", false
+	}
+	n, err := strconv.Atoi(digits)
+	return n, name, err == nil
+}
+
+// blanks are the characters a regexp's \s matches.
+const blanks = " \t\n\f\r"
+
+// field skips at least one blank, then takes the longest run of bytes that
+// in accepts (given each byte and its place in the run), which must not be
+// empty. It returns the run and what follows it.
+func field(s string, in func(c byte, i int) bool) (run, rest string, ok bool) {
+	trimmed := strings.TrimLeft(s, blanks)
+	if len(trimmed) == len(s) {
+		return "", s, false
+	}
+	i := 0
+	for i < len(trimmed) && in(trimmed[i], i) {
+		i++
+	}
+	return trimmed[:i], trimmed[i:], i > 0
+}
 
 // Parse builds a Script from any source, embedded or written by a learner,
 // reading its move markers. A script without markers has no moves; it still
@@ -103,18 +146,14 @@ func Parse(name, src string) *Script {
 	s := &Script{Name: name, Source: src, SHA: SHA1Hex(src)}
 	lines := strings.Split(src, "\n")
 	for i, line := range lines {
-		m := moveMarker.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		n, err := strconv.Atoi(m[1])
-		if err != nil {
+		n, moveName, ok := moveMarker(line)
+		if !ok {
 			continue
 		}
 		if k := len(s.Moves); k > 0 {
 			s.Moves[k-1].Last = i
 		}
-		s.Moves = append(s.Moves, Move{N: n, Name: m[2], First: i + 1})
+		s.Moves = append(s.Moves, Move{N: n, Name: moveName, First: i + 1})
 	}
 	if k := len(s.Moves); k > 0 {
 		last := len(lines)

@@ -4,7 +4,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -111,5 +113,30 @@ func TestNoOtherCopyOfTheScripts(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestMoveMarkerReadsWhatTheGrammarSays checks the hand-written marker
+// reader against the grammar written as a regexp, on lines near and far
+// from markers.
+func TestMoveMarkerReadsWhatTheGrammarSays(t *testing.T) {
+	grammar := regexp.MustCompile(`^\s*--\s*@move\s+(\d+)\s+([A-Za-z][\w-]*)`)
+	for _, line := range []string{
+		"-- @move 1 gate", "  --  @move  12  row-write  and more", "\t--\t@move\t3\tpending_set",
+		"--@move 1 gate", "-- @move1 gate", "-- @move 1gate", "-- @move x gate", "-- @move 1 9gate",
+		"-- @move 1 g", "-- @move 1 ", "-- @move 1", "-- @movex 1 gate", "--- @move 1 gate", "- @move 1 gate",
+		"local x = 1 -- @move 1 gate", "", "--", "-- @move", "-- @move 007 zero-padded", "-- @move 1 a-b_c9!",
+		"\r-- @move 2 carriage", "-- @move 99999999999999999999 overflow", "-- @move 1 é",
+	} {
+		m := grammar.FindStringSubmatch(line)
+		wantN, wantName, wantOK := 0, "", false
+		if m != nil {
+			var err error
+			wantN, err = strconv.Atoi(m[1])
+			wantName, wantOK = m[2], err == nil
+		}
+		if n, name, ok := moveMarker(line); ok != wantOK || ok && (n != wantN || name != wantName) {
+			t.Errorf("%q: moveMarker = %d, %q, %v; the grammar says %q", line, n, name, ok, m)
+		}
 	}
 }
