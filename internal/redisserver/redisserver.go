@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"echomq.dev/playground/internal/redisnet"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -81,6 +82,23 @@ func Start(tb testing.TB) *Server {
 		}
 	})
 	return s
+}
+
+// Connect starts a server for the calling test, as Start does, and returns
+// a connection to it that tb's cleanup closes. A server that is not Redis
+// 7.0, the playground's reference, gets a note in the test's log.
+func Connect(tb testing.TB) *redisnet.Client {
+	tb.Helper()
+	s := Start(tb)
+	c, err := redisnet.Dial(s.Addr())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { c.Close() })
+	if v := s.Version(); !strings.HasPrefix(v, "7.0.") {
+		tb.Logf("note: the reference is Redis 7.0; this server is %s", v)
+	}
+	return c
 }
 
 // Launch starts a server outside of a test. The caller must call Stop.

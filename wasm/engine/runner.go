@@ -15,6 +15,7 @@ import (
 
 	emqlua "echomq.dev/playground/lua"
 	"echomq.dev/playground/wasm/lualib"
+	"echomq.dev/playground/wasm/luasyntax"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -240,10 +241,20 @@ func (r *runner) load(src string) (*compiled, resp.Reply) {
 	return c, resp.Reply{}
 }
 
+// compile turns a script into a function, as EVAL and SCRIPT LOAD do.
+// Whether it compiles, and how an error reads, is Lua 5.1's answer from
+// luasyntax: gopher-lua's parser takes chunks Lua 5.1 refuses (goto and
+// labels, empty statements) and words its errors otherwise. gopher-lua's
+// own messages remain only for a chunk luasyntax passes and gopher-lua
+// still cannot compile (a hexadecimal number with a "p" exponent, a NUL
+// that Lua 5.1 reads as part of a token).
 func compile(src string) (*compiled, resp.Reply) {
 	flags, body, errRep := parseShebang(src)
 	if errRep != nil {
 		return nil, *errRep
+	}
+	if err := luasyntax.Check(chunkName, body); err != nil {
+		return nil, resp.ErrorReply("ERR Error compiling script (new function): " + oneLine(err.Error()))
 	}
 	chunk, err := parse.Parse(strings.NewReader(body), chunkName)
 	if err != nil {

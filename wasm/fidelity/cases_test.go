@@ -189,11 +189,13 @@ func cases() []fcase {
 				eval("x = 1 // 2"), eval("return \"bad \\q escape\""), eval("return )"), eval("local x = 1 1"),
 				{"SCRIPT", "EXISTS", sha("return 1 +")}, {"SCRIPT", "LOAD", "return ("},
 			}},
-		{id: "errors/compile-wording", desc: "Syntax errors that Lua 5.1's parser words its own way ('<name>' expected, unfinished string, malformed number...)",
+		{id: "errors/compile-wording", desc: "Syntax errors as Lua 5.1 words them: '<name>' expected, unfinished string, break not last, ambiguous call, a block left open (to close...)",
 			cmds: [][]string{
 				eval("local 1 = 2"), eval("end"), eval("return 'abc"), eval("for"), eval("goto continue"), eval("return 0x"),
 				eval("local t = {1, 2"), eval("if true then"), eval("return [[never closed"), eval("return 1 & 2"),
 				eval("--[[ unclosed comment"), eval("return function"), eval("a.b:c = 1"),
+				eval("while true do break x = 1 end"), eval("x = 1;;"), eval("local x = y\n(f)()"), eval("function f() return ... end"),
+				eval("if x then\n  y = 1\nelse\n  z = 2\n"), eval("local function f()\n  return {1,\n    2\nend"),
 			}},
 		{id: "errors/writes-stay", desc: "A script's writes before its error stay, as in Redis: there is no rollback",
 			cmds: [][]string{

@@ -18,10 +18,6 @@ var known = map[string]string{
 		"raised it was called from a line of the script; when pcall or table.sort called it, there is no line and " +
 		"no position. The engine always adds the script's line. (pcall(string.rep) also shows Lua 5.1's '?' for " +
 		"a function without a name, and 'got no value'.)",
-	"errors/compile-wording": "The engine compiles with gopher-lua's parser and rewords the commonest messages as " +
-		"Lua 5.1 does; these still read otherwise: '<name>' expected, '<eof>' expected, unfinished string, " +
-		"malformed number, '}' / 'end' / '(' expected, function arguments expected, and goto, which gopher-lua " +
-		"knows (from Lua 5.2) and Lua 5.1 does not.",
 	"numbers/negated-nan": "gopher-lua folds -(0/0) at compile time; the engine cannot tell that NaN constant " +
 		"from a folded 0/0, which x86 prints as -nan, so it prints -nan where Redis prints nan.",
 	"numbers/zero-constants": "Lua 5.1 keeps one constant per number in a function, and 0 equals -0.0, so once " +

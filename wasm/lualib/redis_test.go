@@ -22,16 +22,7 @@ var update = flag.Bool("update", false, "rewrite "+goldenPath+" from redis-serve
 // connect starts a redis-server of the test's own and connects to it.
 func connect(t *testing.T) *redisnet.Client {
 	t.Helper()
-	srv := redisserver.Start(t)
-	c, err := redisnet.Dial(srv.Addr())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	if v := srv.Version(); !strings.HasPrefix(v, "7.0.") {
-		t.Logf("note: the reference is Redis 7.0; this server is %s", v)
-	}
-	return c
+	return redisserver.Connect(t)
 }
 
 // evalRedis runs a case on the server.

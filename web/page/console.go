@@ -47,7 +47,6 @@ var luaDifferences = []Difference{
 	{"A missing argument", "When a Lua library function is called with too few arguments, the error says 'got nil' where Redis says 'got no value'."},
 	{"Method calls", "An argument error in a method call such as s:rep() counts s as argument #1, so the number in the message is one higher than in Redis."},
 	{"Errors inside pcall or table.sort", "An error raised by a function that pcall or table.sort called gets the script's user_script:N: position in front; Redis adds none there."},
-	{"Syntax errors", "A few compile errors are worded otherwise ('<name>' expected, unfinished string, malformed number, a missing '}', 'end' or '(' and some more), and goto, which Redis's Lua 5.1 does not know, is handled otherwise."},
 	{"-(0/0)", "Negating a NaN prints -nan where Redis prints nan."},
 	{"-0.0 in a script", "Once a script writes -0.0 anywhere, Redis's Lua makes 1/0 in that script -inf; here it stays inf."},
 	{"Malformed patterns", "string.find, match and gsub word some broken patterns otherwise, and read a % at the very end of a pattern or replacement otherwise."},
