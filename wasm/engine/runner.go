@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/alicebob/miniredis/v2/server"
@@ -470,14 +471,22 @@ func stringTable(L *glua.LState, items []string, last *[]glua.LValue) *glua.LTab
 const maxReusedArg = 256
 
 // badArgument matches gopher-lua's argument errors, which name the function
-// bare ("bad argument #1 to sub (...)") where Lua 5.1 quotes it.
-var badArgument = regexp.MustCompile(`bad argument #(\d+) to ([^\s'(]+) \(`)
+// bare ("bad argument #1 to sub (...)") where Lua 5.1 quotes it. It is
+// compiled when an error first needs it, not as the program starts: in
+// WebAssembly, compiling it (and first running Go's regexp code) would
+// add to every learner's page load for the sake of an error path.
+var badArgument = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`bad argument #(\d+) to ([^\s'(]+) \(`)
+})
 
 // lua51Wording rewrites the error messages gopher-lua's libraries raise into
 // Lua 5.1's words. (The VM's own messages are raised in Lua 5.1's words in
 // the first place; see luavm.go.)
 func lua51Wording(msg string) string {
-	return badArgument.ReplaceAllString(msg, "bad argument #$1 to '$2' (")
+	if !strings.Contains(msg, "bad argument #") {
+		return msg
+	}
+	return badArgument().ReplaceAllString(msg, "bad argument #$1 to '$2' (")
 }
 
 // protectCatches makes pcall and xpcall hand the script the message in Lua
