@@ -1,10 +1,14 @@
 package page
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
+
+	"echomq.dev/playground/wasm/engine"
 )
 
 // TestDifferencesFollowFidelity keeps the page's list of Lua differences
@@ -23,5 +27,21 @@ func TestDifferencesFollowFidelity(t *testing.T) {
 	}
 	if got := len(DefaultConsole().Lua); got != len(rows) {
 		t.Errorf("the page lists %d Lua differences; FIDELITY.md has %d known-difference rows:\n%s", got, len(rows), rows)
+	}
+}
+
+// TestRunawayEntryNamesTheEngineLimits keeps the page's word on runaway
+// scripts in step with the limits the engine enforces: the time budget,
+// the memory budget and the longest string.
+func TestRunawayEntryNamesTheEngineLimits(t *testing.T) {
+	text := DefaultConsole().Runaway[0].Text
+	for _, want := range []string{
+		fmt.Sprintf("%d ms", engine.Budget.Milliseconds()),
+		fmt.Sprintf("%d MiB more memory", engine.MemoryBudget>>20),
+		fmt.Sprintf("string may pass %d MiB", engine.MaxStringBytes>>20),
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the runaway entry does not say %q:\n%s", want, text)
+		}
 	}
 }
