@@ -54,8 +54,9 @@ type Engine struct {
 	lastOrder []string // the order stored last (see internOrder)
 
 	// dbOf is each connection's selected database when it is not 0,
-	// learned from SELECT, so fixups know when miniredis's direct reads
-	// (which see database 0) speak of the connection's keys.
+	// learned from SELECT: miniredis keeps it out of reach, and the fixups'
+	// direct reads (m.DB(n)), the hash orders and the scripts' connection
+	// need it.
 	dbOf map[*server.Peer]int
 
 	// cmds caches what each command name needs looked up (see commands.go).

@@ -134,15 +134,13 @@ func parseRedisInt(s string) (int64, bool) {
 	return n, err == nil
 }
 
-// hget reads one hash field for a fixup's checks. For a connection on
-// database 0 it asks miniredis directly, which costs no command; the direct
-// read cannot tell a missing field (or key, or a key of another type) from
-// an empty value, so an empty answer is asked again as a command.
+// hget reads one hash field for a fixup's checks. It asks miniredis
+// directly, in the connection's database, which costs no command; the
+// direct read cannot tell a missing field (or key, or a key of another
+// type) from an empty value, so an empty answer is asked again as a command.
 func (e *Engine) hget(peer *server.Peer, key, field string) resp.Reply {
-	if e.dbOf[peer] == 0 {
-		if v := e.m.HGet(key, field); v != "" {
-			return resp.BulkReply(v)
-		}
+	if v := e.m.DB(e.dbOf[peer]).HGet(key, field); v != "" {
+		return resp.BulkReply(v)
 	}
 	return e.raw(peer, []string{"HGET", key, field})
 }
