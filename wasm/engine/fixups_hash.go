@@ -248,13 +248,19 @@ func carryHashOrder(name string, next fixup) fixup {
 				e.moveOrder(orderKey{db, args[1]}, orderKey{to, args[2]}, false)
 			}
 		case "MOVE":
-			if to, err := strconv.Atoi(argAt(args, 2)); err == nil && len(args) == 3 && r.Int == 1 {
+			if len(args) != 3 || r.Int != 1 {
+				break
+			}
+			if to, err := strconv.Atoi(args[2]); err == nil {
 				e.moveOrder(orderKey{db, args[1]}, orderKey{to, args[1]}, true)
 			}
 		case "SWAPDB":
-			a, errA := strconv.Atoi(argAt(args, 1))
-			b, errB := strconv.Atoi(argAt(args, 2))
-			if errA == nil && errB == nil && len(args) == 3 && a != b {
+			if len(args) != 3 {
+				break
+			}
+			a, errA := strconv.Atoi(args[1])
+			b, errB := strconv.Atoi(args[2])
+			if errA == nil && errB == nil && a != b {
 				e.swapOrders(a, b)
 			}
 		case "FLUSHDB":
@@ -314,11 +320,4 @@ func copyTarget(args []string, db int) (int, bool) {
 		}
 	}
 	return db, true
-}
-
-func argAt(args []string, i int) string {
-	if i < len(args) {
-		return args[i]
-	}
-	return ""
 }
