@@ -431,9 +431,9 @@ type table struct {
 	Caption  string     `json:"caption"`
 	Shown    bool       `json:"shown"`
 	Head     [][]string `json:"head"`
-	Rows     [][]string `json:"rows"`  // the data rows' cells, without change badges
-	Marks    [][]string `json:"marks"` // each data row's change badges ("new", "changed")
-	Notes    []string   `json:"notes"` // rows of one cell across the table, like "(empty)"
+	Rows     [][]string `json:"rows"`    // the data rows' cells, without change badges
+	Marks    [][]string `json:"marks"`   // each data row's change badges ("new", "changed")
+	Notes    []string   `json:"notes"`   // rows of one cell across the table, like "(empty)"
 	NotesAt  []int      `json:"notesAt"` // how many data rows come before each note
 }
 
