@@ -1,0 +1,325 @@
+// Package depth measures the playground at queue depth and under long
+// scripts, for `go run ./bench`: the figures of issue 10's "Targets".
+// The bench runs it natively over the JS API's Go side (api.Call) and over
+// a real redis-server; bench/depth_bench.mjs runs the same measurements,
+// with the same scripts, through the JS API in wasm under Node, and prints
+// the same Result as JSON.
+//
+//   - the depth curve: at 10, 1,000, 10,000 and 100,000 pending jobs, one
+//     enqueue, one claim of the oldest job and one bounded ZRANGE (the
+//     first 25 ids, what the page's snapshot asks for) per sample, each
+//     timed; the pending set stays at its depth;
+//   - the memory 100,000 jobs take (Go's heap natively, the module's linear
+//     memory in wasm, used_memory on Redis);
+//   - script throughput: one script of 5,000 redis.call of SET, ZADD or
+//     HSET, three times each;
+//   - one script popping 1,000 of 10,000 pending ids (ZPOPMIN, one call per
+//     id), three times;
+//   - draining 10,000 pending jobs with claim, one call per job;
+//   - one script of 100,000 SETs.
+//
+// Every figure is a time or a size the bench reports; none is checked
+// against a target here.
+package depth
+
+import (
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"echomq.dev/playground/bench/loop"
+	"echomq.dev/playground/wasm/emq"
+)
+
+// Depths are the depth curve's depths.
+var Depths = []int{10, 1000, 10000, 100000}
+
+// The scripts, word for word the same in bench/depth_bench.mjs.
+const (
+	// ThroughputCalls is how many redis.call one throughput script makes.
+	ThroughputCalls = 5000
+	// SetScript, ZAddScript and HSetScript make ARGV[1] calls on KEYS[1].
+	SetScript  = "for i = 1, tonumber(ARGV[1]) do redis.call('SET', KEYS[1], i) end return 1"
+	ZAddScript = "for i = 1, tonumber(ARGV[1]) do redis.call('ZADD', KEYS[1], i, 'm' .. i) end return 1"
+	HSetScript = "for i = 1, tonumber(ARGV[1]) do redis.call('HSET', KEYS[1], 'f' .. i, i) end return 1"
+	// ManySetsScript writes ARGV[1] keys, KEYS[1] followed by a number.
+	ManySetsScript = "for i = 1, tonumber(ARGV[1]) do redis.call('SET', KEYS[1] .. i, 'v') end return 1"
+	ManySets       = 100000
+	// PopScript pops ARGV[1] ids off the pending set KEYS[1], one ZPOPMIN each.
+	PopScript = "for i = 1, tonumber(ARGV[1]) do redis.call('ZPOPMIN', KEYS[1]) end return 1"
+	PopDepth  = 10000
+	Pops      = 1000
+	DrainJobs = 10000
+	// Window is the bounded ZRANGE's size: the page's first 25 ids.
+	Window = 25
+	Repeat = 3
+	// Warmup is how many untimed round trips come before a depth's samples:
+	// the first calls after a fill pay for its garbage.
+	Warmup = 3
+)
+
+// Result is what one platform measured. Times are in microseconds (curve)
+// and milliseconds (the rest).
+type Result struct {
+	Platform   string       `json:"platform"`
+	Curve      []Point      `json:"curve"`
+	Memory     *Memory      `json:"memory,omitempty"`
+	Throughput []Throughput `json:"throughput"`
+	Pop        Timed        `json:"pop"`
+	Drain      Drain        `json:"drain"`
+	// DrainBulk is the same drain by claimMany, the page's "Claim all"
+	// (in calls of 100 here, so that the cap is checked often). Measured in
+	// wasm only.
+	DrainBulk *Drain `json:"drainBulk,omitempty"`
+	ManySets   Timed        `json:"manySets"`
+}
+
+// Point is one depth of the curve: every sample, in µs.
+type Point struct {
+	Depth   int       `json:"depth"`
+	Enqueue []float64 `json:"enqueue"`
+	Claim   []float64 `json:"claim"`
+	ZRange  []float64 `json:"zrange"`
+}
+
+// Memory is what holding Jobs jobs grew the platform's memory by.
+type Memory struct {
+	Jobs   int    `json:"jobs"`
+	Before int64  `json:"before"`
+	After  int64  `json:"after"`
+	What   string `json:"what"`
+}
+
+// Throughput is Repeat runs of one script of Calls calls of Command.
+type Throughput struct {
+	Command string    `json:"command"`
+	Calls   int       `json:"calls"`
+	Ms      []float64 `json:"ms"`
+	Error   string    `json:"error,omitempty"`
+}
+
+// Timed is a script's runs, or the error that stopped it.
+type Timed struct {
+	Ms    []float64 `json:"ms"`
+	Error string    `json:"error,omitempty"`
+}
+
+// Drain is a drain of Jobs jobs: Drained of them in Ms.
+type Drain struct {
+	Jobs    int     `json:"jobs"`
+	Drained int     `json:"drained"`
+	Ms      float64 `json:"ms"`
+	Note    string  `json:"note,omitempty"`
+}
+
+// Config bounds the run: each curve cell samples for Budget or MaxSamples,
+// whichever ends first (MinSamples at least), and a drain stops after
+// DrainCap.
+type Config struct {
+	Budget     time.Duration
+	MinSamples int
+	MaxSamples int
+	DrainCap   time.Duration
+}
+
+// Platform is one server to measure: its connection (for the scripts and
+// the ZRANGE) and the calls a sample makes (for enqueue and claim).
+type Platform struct {
+	Name   string
+	Conn   emq.Conn
+	Ops    loop.Ops
+	Memory func() (int64, string) // nil when it cannot say
+}
+
+// Run measures everything on p.
+func Run(p Platform, cfg Config, logf func(string, ...any)) (Result, error) {
+	res := Result{Platform: p.Name}
+	queue := func(d int) string { return "depth" + strconv.Itoa(d) }
+
+	// The deepest queue is filled first, so that the memory it takes is
+	// measured before anything else is written.
+	deepest := Depths[len(Depths)-1]
+	var before int64
+	var what string
+	if p.Memory != nil {
+		before, what = p.Memory()
+	}
+	if err := prefill(p.Conn, queue(deepest), 0, deepest); err != nil {
+		return res, err
+	}
+	if p.Memory != nil {
+		after, _ := p.Memory()
+		res.Memory = &Memory{Jobs: deepest, Before: before, After: after, What: what}
+	}
+	for _, d := range Depths {
+		if d != deepest {
+			if err := prefill(p.Conn, queue(d), 0, d); err != nil {
+				return res, err
+			}
+		}
+		logf("%s: depth %d", p.Name, d)
+		pt, err := curve(p, queue(d), d, cfg)
+		if err != nil {
+			return res, err
+		}
+		res.Curve = append(res.Curve, pt)
+	}
+
+	logf("%s: script throughput", p.Name)
+	for _, s := range []struct{ cmd, src string }{{"SET", SetScript}, {"ZADD", ZAddScript}, {"HSET", HSetScript}} {
+		tp := Throughput{Command: s.cmd, Calls: ThroughputCalls}
+		for range Repeat {
+			key := "tp:" + strings.ToLower(s.cmd)
+			ms, err := script(p.Conn, s.src, key, ThroughputCalls)
+			p.Conn.Do("DEL", key)
+			if err != nil {
+				tp.Error = err.Error()
+				break
+			}
+			tp.Ms = append(tp.Ms, ms)
+		}
+		res.Throughput = append(res.Throughput, tp)
+	}
+
+	logf("%s: one script popping %d of %d", p.Name, Pops, PopDepth)
+	k, _ := emq.KeyspaceFor("pop")
+	next := PopDepth
+	if err := prefill(p.Conn, "pop", 0, PopDepth); err != nil {
+		return res, err
+	}
+	for range Repeat {
+		ms, err := script(p.Conn, PopScript, k.Pending(), Pops)
+		if err != nil {
+			res.Pop.Error = err.Error()
+			break
+		}
+		res.Pop.Ms = append(res.Pop.Ms, ms)
+		// Back to PopDepth, untimed.
+		n, err := p.Conn.Do("ZCARD", k.Pending())
+		if err != nil {
+			return res, err
+		}
+		if err := prefill(p.Conn, "pop", next, next+PopDepth-int(n.Int)); err != nil {
+			return res, err
+		}
+		next += PopDepth - int(n.Int)
+	}
+
+	logf("%s: draining %d jobs", p.Name, DrainJobs)
+	if err := prefill(p.Conn, "drain", 0, DrainJobs); err != nil {
+		return res, err
+	}
+	res.Drain = Drain{Jobs: DrainJobs}
+	start := time.Now()
+	for res.Drain.Drained < DrainJobs {
+		v, id, err := p.Ops.Claim("drain", loop.Lease)
+		if err != nil {
+			return res, fmt.Errorf("%s: drain: %w", p.Name, err)
+		}
+		if v != string(emq.Leased) || id != loop.JobID(res.Drain.Drained) {
+			return res, fmt.Errorf("%s: drain: claim %d gave %s %q", p.Name, res.Drain.Drained, v, id)
+		}
+		res.Drain.Drained++
+		if time.Since(start) > cfg.DrainCap {
+			res.Drain.Note = fmt.Sprintf("stopped after %s", cfg.DrainCap)
+			break
+		}
+	}
+	res.Drain.Ms = millis(time.Since(start))
+
+	logf("%s: one script of %d SETs", p.Name, ManySets)
+	ms, err := script(p.Conn, ManySetsScript, "many:", ManySets)
+	if err != nil {
+		res.ManySets.Error = err.Error()
+	} else {
+		res.ManySets.Ms = []float64{ms}
+	}
+	return res, nil
+}
+
+// curve samples one depth: enqueue, claim, bounded ZRANGE, in turn.
+func curve(p Platform, queue string, depth int, cfg Config) (Point, error) {
+	pt := Point{Depth: depth}
+	k, _ := emq.KeyspaceFor(queue)
+	next, claimed := depth, 0
+	for range Warmup {
+		if v, err := p.Ops.Enqueue(queue, loop.JobID(next), loop.Payload); err != nil || v != string(emq.Enqueued) {
+			return pt, fmt.Errorf("%s: warm-up enqueue at depth %d: %v %v", p.Name, depth, v, err)
+		}
+		next++
+		if v, id, err := p.Ops.Claim(queue, loop.Lease); err != nil || id != loop.JobID(claimed) {
+			return pt, fmt.Errorf("%s: warm-up claim at depth %d: %v %q %v", p.Name, depth, v, id, err)
+		}
+		claimed++
+	}
+	until := time.Now().Add(cfg.Budget)
+	for n := 0; n < cfg.MaxSamples && (n < cfg.MinSamples || time.Now().Before(until)); n++ {
+		id := loop.JobID(next)
+		t0 := time.Now()
+		ev, err := p.Ops.Enqueue(queue, id, loop.Payload)
+		t1 := time.Now()
+		if err != nil || ev != string(emq.Enqueued) {
+			return pt, fmt.Errorf("%s: enqueue %s at depth %d: %v %v", p.Name, id, depth, ev, err)
+		}
+		next++
+		cv, got, err := p.Ops.Claim(queue, loop.Lease)
+		t2 := time.Now()
+		if err != nil || cv != string(emq.Leased) || got != loop.JobID(claimed) {
+			return pt, fmt.Errorf("%s: claim at depth %d: %v %q %v, want %s", p.Name, depth, cv, got, err, loop.JobID(claimed))
+		}
+		claimed++
+		r, err := p.Conn.Do("ZRANGE", k.Pending(), "0", strconv.Itoa(Window-1))
+		t3 := time.Now()
+		if err != nil || len(r.Elems) != min(Window, depth) {
+			return pt, fmt.Errorf("%s: ZRANGE at depth %d: %d ids, %v", p.Name, depth, len(r.Elems), err)
+		}
+		pt.Enqueue = append(pt.Enqueue, loop.Micros(t1.Sub(t0)))
+		pt.Claim = append(pt.Claim, loop.Micros(t2.Sub(t1)))
+		pt.ZRange = append(pt.ZRange, loop.Micros(t3.Sub(t2)))
+		if (n+1)%loop.HousekeepingEvery == 0 {
+			p.Conn.Do("DEL", k.Active())
+		}
+	}
+	p.Conn.Do("DEL", k.Active())
+	return pt, nil
+}
+
+// prefill writes jobs first..last-1 into queue, as @enqueue would have.
+func prefill(c emq.Conn, queue string, first, last int) error {
+	k, _ := emq.KeyspaceFor(queue)
+	for from := first; from < last; from += loop.PrefillChunk {
+		to := min(from+loop.PrefillChunk, last) - 1
+		r, err := c.Do("EVAL", loop.PrefillScript, "1", k.Pending(), k.JobBase(), strconv.Itoa(from), strconv.Itoa(to), loop.Payload)
+		if err == nil && r.IsError() {
+			err = fmt.Errorf("%s", r.Str)
+		}
+		if err != nil {
+			return fmt.Errorf("prefill %s: %w", queue, err)
+		}
+	}
+	return nil
+}
+
+// script runs one script over key with n, and times it.
+func script(c emq.Conn, src, key string, n int) (float64, error) {
+	t0 := time.Now()
+	r, err := c.Do("EVAL", src, "1", key, strconv.Itoa(n))
+	took := time.Since(t0)
+	if err == nil && r.IsError() {
+		err = fmt.Errorf("%s (after %.0f ms)", r.Str, millis(took))
+	}
+	return millis(took), err
+}
+
+func millis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// GoHeap is the Go heap in use after a collection: what a native platform's
+// memory is.
+func GoHeap() (int64, string) {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapAlloc), "Go heap in use after a GC (runtime.MemStats.HeapAlloc)"
+}
