@@ -73,7 +73,7 @@ type Result struct {
 	// (in calls of 100 here, so that the cap is checked often). Measured in
 	// wasm only.
 	DrainBulk *Drain `json:"drainBulk,omitempty"`
-	ManySets   Timed        `json:"manySets"`
+	ManySets  Timed  `json:"manySets"`
 }
 
 // Point is one depth of the curve: every sample, in µs.
