@@ -50,12 +50,24 @@ func measureDepth(cfg config, backends []*backend, logf func(string, ...any)) *d
 	say := func(format string, a ...any) { logf("depth: "+format, a...) }
 
 	p := api.New()
-	platforms := []depth.Platform{{Name: "native", Conn: p.Engine(), Ops: loop.API{P: p}, Memory: depth.GoHeap}}
+	platforms := []depth.Platform{{Name: "native", Conn: p.Engine(), Ops: loop.API{P: p}, Memory: depth.GoHeap,
+		// As the bridge makes it: api.Call, then json.Marshal.
+		Snapshot: func(queue string) error {
+			out := p.Call("snapshot", []any{queue, float64(depth.Window)})
+			if o, ok := out.(api.Object); ok && o["error"] != nil {
+				return fmt.Errorf("%v", o["message"])
+			}
+			_, err := json.Marshal(out)
+			return err
+		}}}
 	for _, b := range backends {
 		if b.key == keyRedis {
 			conn := b.conn
-			platforms = append(platforms, depth.Platform{Name: "redis", Conn: conn, Ops: loop.Jobs{J: emq.NewJobs(conn)},
-				Memory: func() (int64, string) { return redisMemory(conn) }})
+			jobs := emq.NewJobs(conn)
+			platforms = append(platforms, depth.Platform{Name: "redis", Conn: conn, Ops: loop.Jobs{J: jobs},
+				Memory: func() (int64, string) { return redisMemory(conn) },
+				// The same reads, made by a client of the real server.
+				Snapshot: func(queue string) error { _, err := jobs.Window(queue, depth.Window); return err }})
 		}
 	}
 	for _, pl := range platforms {
@@ -259,7 +271,7 @@ func (r *report) depthSection(p printer) {
 		p("\nThe page's **Claim all** (`claimMany`, here in calls of 100) drained the same 10,000 jobs in wasm in %s.\n", drainText(*b))
 	}
 
-	p("\n### Depth curve\n\nMedian (p90) per operation, in µs, with the pending set held at each depth: a sample is one `enqueue`, one `claim` of the oldest job, and one bounded `ZRANGE pending 0 24` (the page's first 25 ids; through `exec` in wasm), each timed. Each depth is sampled for %v natively and %v in wasm (at least %d, at most %d samples), after %d untimed round trips.\n\n",
+	p("\n### Depth curve\n\nMedian (p90) per operation, in µs, with the pending set held at each depth: a sample is one `enqueue`, one `claim` of the oldest job, one bounded `ZRANGE pending 0 24` (through `exec` in wasm) and the bounded snapshot the page takes after every click (`snapshot(queue, 25)`: `api.Call` and `json.Marshal` natively, `emq.Jobs.Window` on redis-server), each timed. Each depth is sampled for %v natively and %v in wasm (at least %d, at most %d samples), after %d untimed round trips.\n\n",
 		d.cfg.Budget, d.wasmCfg.Budget, d.cfg.MinSamples, d.cfg.MaxSamples, depth.Warmup)
 	p("| operation | platform |")
 	for _, dep := range depth.Depths {
@@ -277,9 +289,16 @@ func (r *report) depthSection(p printer) {
 		{"enqueue", func(pt *depth.Point) []float64 { return pt.Enqueue }},
 		{"claim", func(pt *depth.Point) []float64 { return pt.Claim }},
 		{"`ZRANGE 0 24`", func(pt *depth.Point) []float64 { return pt.ZRange }},
+		{"the page's `snapshot(queue, 25)`", func(pt *depth.Point) []float64 { return pt.Snapshot }},
 	} {
 		for _, pl := range depthPlatforms {
-			if _, ok := d.results[pl.key]; !ok {
+			sampled := false
+			for _, dep := range depth.Depths {
+				if pt := d.point(pl.key, dep); pt != nil && len(op.of(pt)) > 0 {
+					sampled = true
+				}
+			}
+			if !sampled {
 				continue
 			}
 			p("| %s | %s |", op.name, pl.label)

@@ -91,7 +91,7 @@ function script(api, src, key, n) {
 
 function curve(api, queue, depth, o) {
   const k = keys(queue);
-  const pt = { depth, enqueue: [], claim: [], zrange: [] };
+  const pt = { depth, enqueue: [], claim: [], zrange: [], snapshot: [] };
   let next = depth;
   let claimed = 0;
   // A few untimed round trips first: the first calls after a fill pay for
@@ -110,6 +110,9 @@ function curve(api, queue, depth, o) {
     const t2 = performance.now();
     const z = api.exec(["ZRANGE", k.pending, "0", String(WINDOW - 1)]);
     const t3 = performance.now();
+    const s = api.snapshot(queue, WINDOW);
+    const t4 = performance.now();
+    if (s.error || s.counts.pending !== depth) throw new Error(`snapshot at ${depth}: ${JSON.stringify(s).slice(0, 200)}`);
     if (e.verdict !== "enqueued") throw new Error(`enqueue ${id}: ${JSON.stringify(e)}`);
     if (c.verdict !== "leased" || c.id !== jobId(claimed)) throw new Error(`claim at ${depth}: ${JSON.stringify(c).slice(0, 200)}`);
     if (z.type !== "array" || z.value.length !== Math.min(WINDOW, depth)) throw new Error(`ZRANGE at ${depth}: ${JSON.stringify(z).slice(0, 200)}`);
@@ -117,6 +120,7 @@ function curve(api, queue, depth, o) {
     pt.enqueue.push((t1 - t0) * 1000);
     pt.claim.push((t2 - t1) * 1000);
     pt.zrange.push((t3 - t2) * 1000);
+    pt.snapshot.push((t4 - t3) * 1000);
     if ((n + 1) % HOUSEKEEPING_EVERY === 0) api.exec(["DEL", k.active]);
   }
   api.exec(["DEL", k.active]);

@@ -7,8 +7,9 @@
 //
 //   - the depth curve: at 10, 1,000, 10,000 and 100,000 pending jobs, one
 //     enqueue, one claim of the oldest job and one bounded ZRANGE (the
-//     first 25 ids, what the page's snapshot asks for) per sample, each
-//     timed; the pending set stays at its depth;
+//     first 25 ids) per sample, each timed, and the bounded snapshot the
+//     page asks for on every click (snapshot(queue, 25)); the pending set
+//     stays at its depth;
 //   - the memory 100,000 jobs take (Go's heap natively, the module's linear
 //     memory in wasm, used_memory on Redis);
 //   - script throughput: one script of 5,000 redis.call of SET, ZADD or
@@ -82,6 +83,8 @@ type Point struct {
 	Enqueue []float64 `json:"enqueue"`
 	Claim   []float64 `json:"claim"`
 	ZRange  []float64 `json:"zrange"`
+	// Snapshot is the page's snapshot(queue, 25), when the platform has it.
+	Snapshot []float64 `json:"snapshot,omitempty"`
 }
 
 // Memory is what holding Jobs jobs grew the platform's memory by.
@@ -131,6 +134,8 @@ type Platform struct {
 	Conn   emq.Conn
 	Ops    loop.Ops
 	Memory func() (int64, string) // nil when it cannot say
+	// Snapshot takes the page's bounded snapshot of queue; nil to skip it.
+	Snapshot func(queue string) error
 }
 
 // Run measures everything on p.
@@ -274,6 +279,12 @@ func curve(p Platform, queue string, depth int, cfg Config) (Point, error) {
 		t3 := time.Now()
 		if err != nil || len(r.Elems) != min(Window, depth) {
 			return pt, fmt.Errorf("%s: ZRANGE at depth %d: %d ids, %v", p.Name, depth, len(r.Elems), err)
+		}
+		if p.Snapshot != nil {
+			if err := p.Snapshot(queue); err != nil {
+				return pt, fmt.Errorf("%s: snapshot at depth %d: %w", p.Name, depth, err)
+			}
+			pt.Snapshot = append(pt.Snapshot, loop.Micros(time.Since(t3)))
 		}
 		pt.Enqueue = append(pt.Enqueue, loop.Micros(t1.Sub(t0)))
 		pt.Claim = append(pt.Claim, loop.Micros(t2.Sub(t1)))
