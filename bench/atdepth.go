@@ -241,7 +241,7 @@ func (r *report) depthSection(p printer) {
 	p("| figure | target | wasm: JS API (Node) | native: `api.Call` | redis-server | target met (wasm) |\n|---|---|---:|---:|---:|---|\n")
 	ratioCell := func(pl string) string {
 		if x, ok := d.claimRatio(pl); ok {
-			return ratio2(x, 1)
+			return ratio(x, 1)
 		}
 		return "—"
 	}
@@ -271,7 +271,7 @@ func (r *report) depthSection(p printer) {
 		p("\nThe page's **Claim all** (`claimMany`, here in calls of 100) drained the same 10,000 jobs in wasm in %s.\n", drainText(*b))
 	}
 
-	p("\n### Depth curve\n\nMedian (p90) per operation, in µs, with the pending set held at each depth: a sample is one `enqueue`, one `claim` of the oldest job, one bounded `ZRANGE pending 0 24` (through `exec` in wasm) and the bounded snapshot the page takes after every click (`snapshot(queue, 25)`: `api.Call` and `json.Marshal` natively, `emq.Jobs.Window` on redis-server), each timed. Each depth is sampled for %v natively and %v in wasm (at least %d, at most %d samples), after %d untimed round trips.\n\n",
+	p("\n### Depth curve\n\nMedian (p90) per operation, in µs, with the pending set held at each depth: a sample is one `enqueue`, one `claim` of the oldest job, one bounded `ZRANGE pending 0 24` (through `exec` in wasm) and the bounded snapshot the page takes after every click (`snapshot(queue, 25)`: `api.Call` and `json.Marshal` natively, `emq.Jobs.Window` on redis-server), each timed. Each depth is sampled for %v natively and %v in wasm (at least %d, at most %d samples), after %d untimed round trips; each depth's queue is filled just before its turn and deleted after it, so no depth pays for another's jobs.\n\n",
 		d.cfg.Budget, d.wasmCfg.Budget, d.cfg.MinSamples, d.cfg.MaxSamples, depth.Warmup)
 	p("| operation | platform |")
 	for _, dep := range depth.Depths {
@@ -321,7 +321,7 @@ func (r *report) depthSection(p printer) {
 					hi = s.median
 				}
 			}
-			p(" %s | %s |\n", ratio2(hi, lo), strings.Join(counts, " / "))
+			p(" %s | %s |\n", ratio(hi, lo), strings.Join(counts, " / "))
 		}
 	}
 
@@ -351,7 +351,7 @@ func (r *report) depthSection(p printer) {
 		p("\n")
 	}
 
-	p("\n### Memory at 100,000 jobs\n\nWhat filling one queue with 100,000 pending jobs (row and pending entry, as `@enqueue` writes them) added, measured before anything else of this part was written.\n\n| platform | measured | before | after | per job |\n|---|---|---:|---:|---:|\n")
+	p("\n### Memory at 100,000 jobs\n\nWhat filling one queue with 100,000 pending jobs (row and pending entry, as `@enqueue` writes them) added, measured around that fill, just before the depth curve's last depth (the smaller depths' queues were deleted after their turn).\n\n| platform | measured | before | after | per job |\n|---|---|---:|---:|---:|\n")
 	for _, pl := range depthPlatforms {
 		res, ok := d.results[pl.key]
 		if !ok || res.Memory == nil {

@@ -124,7 +124,22 @@ function curve(api, queue, depth, o) {
     if ((n + 1) % HOUSEKEEPING_EVERY === 0) api.exec(["DEL", k.active]);
   }
   api.exec(["DEL", k.active]);
-  return pt;
+  return { pt, used: next };
+}
+
+const CLEAR = `for n = tonumber(ARGV[2]), tonumber(ARGV[3]) do
+  redis.call('DEL', ARGV[1] .. string.format('JOB-%010d', n))
+end
+return 1`;
+
+/** Deletes a queue that used job ids 0..used-1: its rows and its sets. */
+function clear(api, queue, used) {
+  const k = keys(queue);
+  for (let from = 0; from < used; from += 10 * PREFILL_CHUNK) {
+    const to = Math.min(from + 10 * PREFILL_CHUNK, used) - 1;
+    check("clear", api.exec(["EVAL", CLEAR, "0", k.base, String(from), String(to)]));
+  }
+  api.exec(["DEL", k.pending, k.active]);
 }
 
 async function main() {
@@ -139,14 +154,20 @@ async function main() {
   const memory = () => instance.exports.mem.buffer.byteLength;
   const res = { platform: "wasm", curve: [], throughput: [], pop: { ms: [] }, drain: {}, manySets: { ms: [] } };
 
-  const deepest = DEPTHS.at(-1);
-  const before = memory();
-  prefill(api, `depth${deepest}`, 0, deepest);
-  res.memory = { jobs: deepest, before, after: memory(), what: "the module's linear memory (WebAssembly.Memory.buffer.byteLength), which only grows" };
+  // Shallow to deep, each queue filled just before it is measured and
+  // deleted after (see bench/depth): every garbage collection walks every
+  // job in the heap, so no depth's samples pay for another's jobs.
+  // Linear memory only grows, and the smaller depths' garbage grew it
+  // before: "before" is the module's memory when it had started.
+  const started = memory();
   for (const d of DEPTHS) {
-    if (d !== deepest) prefill(api, `depth${d}`, 0, d);
+    const deepest = d === DEPTHS.at(-1);
+    prefill(api, `depth${d}`, 0, d);
+    if (deepest) res.memory = { jobs: d, before: started, after: memory(), what: "the module's linear memory (WebAssembly.Memory.buffer.byteLength, which only grows), when it had started and with the 100,000 jobs" };
     log(`depth ${d}`);
-    res.curve.push(curve(api, `depth${d}`, d, o));
+    const { pt, used } = curve(api, `depth${d}`, d, o);
+    res.curve.push(pt);
+    clear(api, `depth${d}`, used);
   }
 
   log("script throughput");

@@ -124,7 +124,7 @@ export interface Snapshot {
    */
   gaps: { pending?: Gap; active?: Gap; rows?: Gap };
   /**
-   * Set when a bounded snapshot found more than 2,000 keys in the database
+   * Set when a bounded snapshot found more than 1,000 keys in the database
    * and so did not list the rows with KEYS: `rows` are then the rows of the
    * ids that `pending` and `active` show, and counts.rows counts one row
    * per id in either set (what @enqueue and @claim keep).

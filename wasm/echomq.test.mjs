@@ -307,7 +307,7 @@ test("a bounded snapshot of a deep queue shows its ends and counts the rest; bul
   assert.equal(s.pending.at(-1).id, "JOB-999");
   assert.deepEqual(s.gaps.pending, { at: 25, count: 2050 });
   assert.deepEqual(s.counts, { pending: 2100, active: 0, rows: 2100 });
-  assert.equal(s.rowsOfSets, true); // 2,101 keys: the rows are those of the ids shown
+  assert.equal(s.rowsOfSets, true); // 2,101 keys, more than 1,000: the rows are those of the ids shown
   assert.equal(s.rows.length, 50);
   assert.equal(s.fresh, "JOB-2101");
   const claimed = echomq.claimMany(Q, 30000, 2100);

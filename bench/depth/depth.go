@@ -143,33 +143,33 @@ func Run(p Platform, cfg Config, logf func(string, ...any)) (Result, error) {
 	res := Result{Platform: p.Name}
 	queue := func(d int) string { return "depth" + strconv.Itoa(d) }
 
-	// The deepest queue is filled first, so that the memory it takes is
-	// measured before anything else is written.
-	deepest := Depths[len(Depths)-1]
-	var before int64
-	var what string
-	if p.Memory != nil {
-		before, what = p.Memory()
-	}
-	if err := prefill(p.Conn, queue(deepest), 0, deepest); err != nil {
-		return res, err
-	}
-	if p.Memory != nil {
-		after, _ := p.Memory()
-		res.Memory = &Memory{Jobs: deepest, Before: before, After: after, What: what}
-	}
+	// Shallow to deep, each queue filled just before it is measured and
+	// deleted after: a depth's samples pay for no other depth's jobs (in
+	// wasm, every garbage collection walks every job in the heap). The
+	// memory of the deepest fill is what it added to the platform.
 	for _, d := range Depths {
-		if d != deepest {
-			if err := prefill(p.Conn, queue(d), 0, d); err != nil {
-				return res, err
-			}
+		deepest := d == Depths[len(Depths)-1]
+		var before int64
+		var what string
+		if deepest && p.Memory != nil {
+			before, what = p.Memory()
+		}
+		if err := prefill(p.Conn, queue(d), 0, d); err != nil {
+			return res, err
+		}
+		if deepest && p.Memory != nil {
+			after, _ := p.Memory()
+			res.Memory = &Memory{Jobs: d, Before: before, After: after, What: what}
 		}
 		logf("%s: depth %d", p.Name, d)
-		pt, err := curve(p, queue(d), d, cfg)
+		pt, next, err := curve(p, queue(d), d, cfg)
 		if err != nil {
 			return res, err
 		}
 		res.Curve = append(res.Curve, pt)
+		if err := clear(p.Conn, queue(d), next); err != nil {
+			return res, err
+		}
 	}
 
 	logf("%s: script throughput", p.Name)
@@ -245,17 +245,18 @@ func Run(p Platform, cfg Config, logf func(string, ...any)) (Result, error) {
 }
 
 // curve samples one depth: enqueue, claim, bounded ZRANGE, in turn.
-func curve(p Platform, queue string, depth int, cfg Config) (Point, error) {
+// It returns how many job ids the queue has used.
+func curve(p Platform, queue string, depth int, cfg Config) (Point, int, error) {
 	pt := Point{Depth: depth}
 	k, _ := emq.KeyspaceFor(queue)
 	next, claimed := depth, 0
 	for range Warmup {
 		if v, err := p.Ops.Enqueue(queue, loop.JobID(next), loop.Payload); err != nil || v != string(emq.Enqueued) {
-			return pt, fmt.Errorf("%s: warm-up enqueue at depth %d: %v %v", p.Name, depth, v, err)
+			return pt, next, fmt.Errorf("%s: warm-up enqueue at depth %d: %v %v", p.Name, depth, v, err)
 		}
 		next++
 		if v, id, err := p.Ops.Claim(queue, loop.Lease); err != nil || id != loop.JobID(claimed) {
-			return pt, fmt.Errorf("%s: warm-up claim at depth %d: %v %q %v", p.Name, depth, v, id, err)
+			return pt, next, fmt.Errorf("%s: warm-up claim at depth %d: %v %q %v", p.Name, depth, v, id, err)
 		}
 		claimed++
 	}
@@ -266,23 +267,23 @@ func curve(p Platform, queue string, depth int, cfg Config) (Point, error) {
 		ev, err := p.Ops.Enqueue(queue, id, loop.Payload)
 		t1 := time.Now()
 		if err != nil || ev != string(emq.Enqueued) {
-			return pt, fmt.Errorf("%s: enqueue %s at depth %d: %v %v", p.Name, id, depth, ev, err)
+			return pt, next, fmt.Errorf("%s: enqueue %s at depth %d: %v %v", p.Name, id, depth, ev, err)
 		}
 		next++
 		cv, got, err := p.Ops.Claim(queue, loop.Lease)
 		t2 := time.Now()
 		if err != nil || cv != string(emq.Leased) || got != loop.JobID(claimed) {
-			return pt, fmt.Errorf("%s: claim at depth %d: %v %q %v, want %s", p.Name, depth, cv, got, err, loop.JobID(claimed))
+			return pt, next, fmt.Errorf("%s: claim at depth %d: %v %q %v, want %s", p.Name, depth, cv, got, err, loop.JobID(claimed))
 		}
 		claimed++
 		r, err := p.Conn.Do("ZRANGE", k.Pending(), "0", strconv.Itoa(Window-1))
 		t3 := time.Now()
 		if err != nil || len(r.Elems) != min(Window, depth) {
-			return pt, fmt.Errorf("%s: ZRANGE at depth %d: %d ids, %v", p.Name, depth, len(r.Elems), err)
+			return pt, next, fmt.Errorf("%s: ZRANGE at depth %d: %d ids, %v", p.Name, depth, len(r.Elems), err)
 		}
 		if p.Snapshot != nil {
 			if err := p.Snapshot(queue); err != nil {
-				return pt, fmt.Errorf("%s: snapshot at depth %d: %w", p.Name, depth, err)
+				return pt, next, fmt.Errorf("%s: snapshot at depth %d: %w", p.Name, depth, err)
 			}
 			pt.Snapshot = append(pt.Snapshot, loop.Micros(time.Since(t3)))
 		}
@@ -294,7 +295,7 @@ func curve(p Platform, queue string, depth int, cfg Config) (Point, error) {
 		}
 	}
 	p.Conn.Do("DEL", k.Active())
-	return pt, nil
+	return pt, next, nil
 }
 
 // prefill writes jobs first..last-1 into queue, as @enqueue would have.
@@ -311,6 +312,30 @@ func prefill(c emq.Conn, queue string, first, last int) error {
 		}
 	}
 	return nil
+}
+
+// ClearScript deletes the rows ARGV[2]..ARGV[3] under the row-key base
+// ARGV[1]; bench/depth_bench.mjs carries the same script.
+const ClearScript = `for n = tonumber(ARGV[2]), tonumber(ARGV[3]) do
+  redis.call('DEL', ARGV[1] .. string.format('JOB-%010d', n))
+end
+return 1`
+
+// clear deletes a queue that used job ids 0..used-1: its rows and its sets.
+func clear(c emq.Conn, queue string, used int) error {
+	k, _ := emq.KeyspaceFor(queue)
+	for from := 0; from < used; from += 10 * loop.PrefillChunk {
+		to := min(from+10*loop.PrefillChunk, used) - 1
+		r, err := c.Do("EVAL", ClearScript, "0", k.JobBase(), strconv.Itoa(from), strconv.Itoa(to))
+		if err == nil && r.IsError() {
+			err = fmt.Errorf("%s", r.Str)
+		}
+		if err != nil {
+			return fmt.Errorf("clear %s: %w", queue, err)
+		}
+	}
+	_, err := c.Do("DEL", k.Pending(), k.Active())
+	return err
 }
 
 // script runs one script over key with n, and times it.

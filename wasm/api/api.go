@@ -40,7 +40,7 @@ type Playground struct {
 	console *engine.Client
 	// highest is the highest JOB-n known to have a row, per queue: where
 	// the next fresh id starts (see highestJob).
-	highest map[string]int
+	highest map[string]highest
 }
 
 // New returns a playground with a fresh engine.

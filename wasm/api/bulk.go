@@ -39,15 +39,22 @@ func jobNumber(id string) (int, bool) {
 // jobID is the id JOB-n.
 func jobID(n int) string { return "JOB-" + strconv.Itoa(n) }
 
-// minted notes that the page's id JOB-n now has a row, so the next fresh
+// minted notes that the id, JOB-n, now has a row, so that the next fresh
 // id is found without listing the rows.
 func (p *Playground) minted(queue, id string) {
-	if n, ok := jobNumber(id); ok && n > p.highest[queue] {
+	if n, ok := jobNumber(id); ok && n > p.highest[queue].n {
 		if p.highest == nil {
-			p.highest = map[string]int{}
+			p.highest = map[string]highest{}
 		}
-		p.highest[queue] = n
+		p.highest[queue] = highest{n, id}
 	}
+}
+
+// highest is the highest JOB-n seen with a row, and the id it was spelt
+// with (JOB-7, or JOB-007).
+type highest struct {
+	n  int
+	id string
 }
 
 // highestJob is the highest n of any JOB-n with a row in queue. Listing the
@@ -69,17 +76,17 @@ func (p *Playground) highestJob(k emq.Keyspace) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if n := p.highest[k.Queue]; n > 0 && size.Int > emq.ListKeys {
-		here, err := do("EXISTS", k.Job(jobID(n)))
+	if h := p.highest[k.Queue]; h.n > 0 && size.Int > emq.ListKeys {
+		here, err := do("EXISTS", k.Job(h.id))
 		if err != nil {
 			return 0, err
 		}
-		next, err := do("EXISTS", k.Job(jobID(n+1)))
+		next, err := do("EXISTS", k.Job(jobID(h.n+1)))
 		if err != nil {
 			return 0, err
 		}
 		if here.Int == 1 && next.Int == 0 {
-			return n, nil
+			return h.n, nil
 		}
 	}
 	keys, err := do("KEYS", k.JobPattern())
@@ -87,17 +94,18 @@ func (p *Playground) highestJob(k emq.Keyspace) (int, error) {
 		return 0, err
 	}
 	names, _ := keys.Strings()
-	high := 0
+	high := highest{}
 	for _, key := range names {
-		if n, ok := jobNumber(strings.TrimPrefix(key, k.JobBase())); ok && n > high {
-			high = n
+		id := strings.TrimPrefix(key, k.JobBase())
+		if n, ok := jobNumber(id); ok && n > high.n {
+			high = highest{n, id}
 		}
 	}
 	if p.highest == nil {
-		p.highest = map[string]int{}
+		p.highest = map[string]highest{}
 	}
 	p.highest[k.Queue] = high
-	return high, nil
+	return high.n, nil
 }
 
 // freshID is the next JOB-n for queue: one past the highest with a row, or

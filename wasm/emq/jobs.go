@@ -260,7 +260,7 @@ type Row struct {
 // queue's rows with KEYS. KEYS walks (and miniredis sorts) every key of the
 // database, which at 100,000 keys costs far more than a frame; beyond this
 // many, Window reads only the rows of the ids it shows.
-const ListKeys = 2000
+const ListKeys = 1000
 
 // Snapshot reads the whole queue: every pending and active id and every
 // row. It reads through the connection like any client, so it works the

@@ -69,7 +69,7 @@ func TestAtDepth(t *testing.T) {
 	ids := byteOrder(10000)
 	pending := r.wantRows(pendingKey, ends(ids, func(id string) []string { return []string{id, "0"} }))
 	wantGap(t, "pending", pending, "… and 9,950 more")
-	// Past 2,000 keys the rows are those of the ids the sets show, which
+	// Past 1,000 keys the rows are those of the ids the sets show, which
 	// at one score are the same ids, in the same order.
 	rows := r.wantRows(rowsKey, ends(ids, func(id string) []string { return []string{id, "pending", "0", `{"bulk":1}`} }))
 	wantGap(t, "rows", rows, "… and 9,950 more (one row per id in pending or active")
