@@ -31,7 +31,8 @@ const POPS = 1000;
 const DRAIN_JOBS = 10000;
 const WINDOW = 25;
 const REPEAT = 3;
-const WARMUP = 3;
+const WARMUP = 20; // round trips, at most
+const WARMUP_MS = 300; // and at most this long
 const BULK_CHUNK = 100;
 const PAYLOAD = '{"to":"learner@example.com","template":"welcome"}';
 const LEASE = 30000;
@@ -96,9 +97,11 @@ function curve(api, queue, depth, o) {
   let claimed = 0;
   // A few untimed round trips first: the first calls after a fill pay for
   // its garbage, and V8 compiles hot code again once it has run.
-  for (let i = 0; i < WARMUP; i++) {
+  const warm = performance.now() + WARMUP_MS;
+  for (let i = 0; i < WARMUP && (i === 0 || performance.now() < warm); i++) {
     check("warm-up enqueue", api.enqueue(queue, jobId(next++), PAYLOAD));
     if (api.claim(queue, LEASE).id !== jobId(claimed++)) throw new Error(`warm-up claim at ${depth}`);
+    check("warm-up snapshot", api.snapshot(queue, WINDOW));
   }
   const until = performance.now() + o.budgetMs;
   for (let n = 0; n < o.maxSamples && (n < o.minSamples || performance.now() < until); n++) {

@@ -56,9 +56,12 @@ const (
 	// Window is the bounded ZRANGE's size: the page's first 25 ids.
 	Window = 25
 	Repeat = 3
-	// Warmup is how many untimed round trips come before a depth's samples:
-	// the first calls after a fill pay for its garbage.
-	Warmup = 3
+	// Warmup is how many untimed round trips (with a snapshot each, where
+	// the platform takes one) come before a depth's samples, at most: the
+	// first calls after a fill pay for its garbage, and in wasm V8 compiles
+	// hot code again once it has run a while. WarmupFor bounds the time.
+	Warmup    = 20
+	WarmupFor = 300 * time.Millisecond
 )
 
 // Result is what one platform measured. Times are in microseconds (curve)
@@ -250,7 +253,8 @@ func curve(p Platform, queue string, depth int, cfg Config) (Point, int, error) 
 	pt := Point{Depth: depth}
 	k, _ := emq.KeyspaceFor(queue)
 	next, claimed := depth, 0
-	for range Warmup {
+	warm := time.Now().Add(WarmupFor)
+	for i := 0; i < Warmup && (i == 0 || time.Now().Before(warm)); i++ {
 		if v, err := p.Ops.Enqueue(queue, loop.JobID(next), loop.Payload); err != nil || v != string(emq.Enqueued) {
 			return pt, next, fmt.Errorf("%s: warm-up enqueue at depth %d: %v %v", p.Name, depth, v, err)
 		}
@@ -259,6 +263,11 @@ func curve(p Platform, queue string, depth int, cfg Config) (Point, int, error) 
 			return pt, next, fmt.Errorf("%s: warm-up claim at depth %d: %v %q %v", p.Name, depth, v, id, err)
 		}
 		claimed++
+		if p.Snapshot != nil {
+			if err := p.Snapshot(queue); err != nil {
+				return pt, next, fmt.Errorf("%s: warm-up snapshot at depth %d: %w", p.Name, depth, err)
+			}
+		}
 	}
 	until := time.Now().Add(cfg.Budget)
 	for n := 0; n < cfg.MaxSamples && (n < cfg.MinSamples || time.Now().Before(until)); n++ {
