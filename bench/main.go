@@ -18,6 +18,11 @@
 //   - the same JS-API round trip for an older revision (-baseline, built
 //     from a temporary git worktree) in the same Node process, and that
 //     revision's engine natively beside the current one;
+//   - at depth (bench/depth, bench/depth_bench.mjs): enqueue, claim and a
+//     bounded ZRANGE at 10 to 100,000 pending jobs, script throughput,
+//     one script of 100,000 SETs, one popping 1,000 of 10,000, draining
+//     10,000 jobs and the memory of 100,000: in wasm through the JS API,
+//     natively over api.Call, and on the redis-server;
 //   - the time from navigation to a ready page in headless Chromium, when
 //     that can be measured.
 //
@@ -299,6 +304,14 @@ func measure(cfg config, stdout, stderr io.Writer) error {
 			logf("%s: %v", c.name, err)
 		}
 	}
+
+	// The depth phase runs once the children are done, so nothing else
+	// runs beside it.
+	for _, c := range rep.children {
+		c.stop()
+	}
+	logf("at depth: the curve to 100,000 jobs, script throughput, memory, drains")
+	rep.depth = measureDepth(cfg, backends, logf)
 
 	logf("page load in headless Chromium")
 	rep.page = measurePageLoad(cfg, logf)

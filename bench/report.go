@@ -32,6 +32,7 @@ type report struct {
 	children     map[string]*child // by role; a child that did not start is there too
 	builds       *builds
 	page         pageLoad
+	depth        *depthRun // the depth phase, nil when it did not run
 	notes        []string
 }
 
@@ -97,6 +98,7 @@ func (r *report) markdown() string {
 	for _, d := range r.cfg.depths {
 		r.latencySection(p, d)
 	}
+	r.depthSection(p)
 	r.baselineSection(p)
 	r.floorSection(p)
 	r.pageSection(p)
@@ -423,6 +425,9 @@ func (r *report) methodSection(p printer) {
 		if c := r.children[role]; c != nil && c.command != "" {
 			p("%s   # one process for the run; a line on stdin starts each round\n", r.show(c.command))
 		}
+	}
+	if r.depth != nil && r.depth.command != "" {
+		p("%s   # the depth phase in wasm, after the rounds\n", r.show(r.depth.command))
 	}
 	if r.page.command != "" {
 		p("%s\n", r.page.command)

@@ -103,6 +103,9 @@ export interface Step {
   keyspace: Entry[];
 }
 
+/** What a bounded snapshot left out of one list: `count` members, which belong between list[at - 1] and list[at]. */
+export interface Gap { at: number; count: number }
+
 export interface Snapshot {
   now: number;
   paused: boolean;
@@ -110,8 +113,47 @@ export interface Snapshot {
   pending: { id: string; score: string }[];
   /** By deadline, Unix ms. */
   active: { id: string; deadline: number }[];
-  /** Sorted by id. Fields are the stored text. */
+  /** Sorted by id (byte order). Fields are the stored text. */
   rows: { id: string; state: string; attempts: string; payload: string }[];
+  /** How many each list has in all: ZCARD of the two sets, and the keys under emq:{q}:job:. */
+  counts: { pending: number; active: number; rows: number };
+  /**
+   * Set for each list a bounded snapshot (snapshot(queue, limit)) cut: a
+   * sorted set of more than 2 × limit members comes as its first limit and
+   * its last limit, with the rest here.
+   */
+  gaps: { pending?: Gap; active?: Gap; rows?: Gap };
+  /**
+   * Set when a bounded snapshot found more than 1,000 keys in the database
+   * and so did not list the rows with KEYS: `rows` are then the rows of the
+   * ids that `pending` and `active` show, and counts.rows counts one row
+   * per id in either set (what @enqueue and @claim keep).
+   */
+  rowsOfSets?: true;
+  /** The next id the page mints: JOB-n, one past the highest JOB-n with a row or in the lists shown. */
+  fresh: string;
+}
+
+/** What enqueueMany did. ms is the time its @enqueue calls took inside the engine, to the µs. */
+export interface EnqueueMany {
+  first: string;
+  last: string;
+  enqueued: number;
+  duplicate: number;
+  ms: number;
+}
+
+/** What claimMany did. ms is the time its claims took inside the engine, to the µs. */
+export interface ClaimMany {
+  claimed: number;
+  /** The first and last id leased; absent when none was. */
+  first?: string;
+  last?: string;
+  /** It stopped because a claim answered empty (nothing pending, or paused). */
+  empty: boolean;
+  /** That empty answer came from the pause flag: @claim did not run. */
+  paused: boolean;
+  ms: number;
 }
 
 export interface EchoMQ {
@@ -145,10 +187,36 @@ export interface EchoMQ {
     | { verdict: "empty"; wire?: Exchange[] }
     | Refusal | ArgsError | InternalError;
 
+  /**
+   * Enqueues count (1–10,000) jobs, each by its own @enqueue, with ids
+   * numbered after the highest JOB-n (the snapshot's `fresh` first) and the
+   * same payload. A refusal stops it and comes back with what was done.
+   */
+  enqueueMany(queue: string, count: number, payload: string):
+    | EnqueueMany
+    | (Refusal & { enqueued: number; duplicate: number; ms: number })
+    | ArgsError | InternalError;
+
+  /**
+   * Claims up to max (1–10,000) jobs, each as claim() does, and stops early
+   * at the first empty answer. A refusal of the first claim comes back as
+   * claim()'s would; a later one, with how many were claimed before it.
+   */
+  claimMany(queue: string, leaseMs: number | string, max: number):
+    | ClaimMany
+    | Refusal
+    | (Refusal & { claimed: number; ms: number })
+    | ArgsError | InternalError;
+
   pause(queue: string): { verdict: "paused" } | Refusal | ArgsError | InternalError;
   resume(queue: string): { verdict: "resumed" } | Refusal | ArgsError | InternalError;
 
-  snapshot(queue: string): Snapshot | Refusal | ArgsError | InternalError;
+  /**
+   * The queue as the page draws it. With no limit, every id and row; with a
+   * limit (1–10,000), at most the first and last `limit` of each list, and
+   * its cost does not grow with the queue: this is what the page asks for.
+   */
+  snapshot(queue: string, limit?: number): Snapshot | Refusal | ArgsError | InternalError;
 
   /**
    * Runs a script traced, move by move. script is a name from scripts() or

@@ -293,6 +293,36 @@ test("wrong arguments come back as {error:'args'} and never throw", () => {
   assert.equal(echomq.enqueue("", "JOB-1", "{}").error, "queue");
 });
 
+test("a bounded snapshot of a deep queue shows its ends and counts the rest; bulk calls number, claim and time", () => {
+  fresh();
+  const made = echomq.enqueueMany(Q, 2100, "{}");
+  assert.equal(made.enqueued, 2100);
+  assert.equal(made.first, "JOB-1");
+  assert.equal(made.last, "JOB-2100");
+  assert.equal(typeof made.ms, "number");
+  const s = echomq.snapshot(Q, 25);
+  assert.equal(s.pending.length, 50);
+  // Score 0 throughout: byte order, so JOB-10 comes before JOB-2.
+  assert.deepEqual(s.pending.slice(0, 3).map((p) => p.id), ["JOB-1", "JOB-10", "JOB-100"]);
+  assert.equal(s.pending.at(-1).id, "JOB-999");
+  assert.deepEqual(s.gaps.pending, { at: 25, count: 2050 });
+  assert.deepEqual(s.counts, { pending: 2100, active: 0, rows: 2100 });
+  assert.equal(s.rowsOfSets, true); // 2,101 keys, more than 1,000: the rows are those of the ids shown
+  assert.equal(s.rows.length, 50);
+  assert.equal(s.fresh, "JOB-2101");
+  const claimed = echomq.claimMany(Q, 30000, 2100);
+  assert.equal(claimed.claimed, 2100);
+  assert.equal(claimed.empty, false); // it stopped at max, not at an empty answer
+  assert.equal(claimed.first, "JOB-1");
+  const after = echomq.snapshot(Q, 25);
+  assert.deepEqual(after.pending, []);
+  assert.equal(after.counts.active, 2100);
+  assert.deepEqual(echomq.claimMany(Q, 30000, 1000).empty, true);
+  for (const call of [() => echomq.enqueueMany(Q, 0, "{}"), () => echomq.claimMany(Q, 1000), () => echomq.snapshot(Q, 1.5)]) {
+    assert.equal(call().error, "args", String(call));
+  }
+});
+
 test("a 1 MiB payload round-trips intact", () => {
   fresh();
   const big = "x".repeat(1 << 20) + "\u00e9\u0000";

@@ -31,13 +31,16 @@ const Version = "0.1.0 (Redis " + engine.RedisVersion + " replies)"
 
 // Methods lists the functions of globalThis.echomq, in the order the
 // contract documents them.
-var Methods = []string{"scripts", "exec", "cli", "enqueue", "claim", "pause", "resume", "snapshot", "trace", "now", "setNow", "advance", "reset"}
+var Methods = []string{"scripts", "exec", "cli", "enqueue", "claim", "enqueueMany", "claimMany", "pause", "resume", "snapshot", "trace", "now", "setNow", "advance", "reset"}
 
 // Playground is one engine and the handles over it: what one page holds.
 type Playground struct {
 	engine  *engine.Engine
 	jobs    *emq.Jobs
 	console *engine.Client
+	// highest is the highest JOB-n known to have a row, per queue: where
+	// the next fresh id starts (see highestJob).
+	highest map[string]highest
 }
 
 // New returns a playground with a fresh engine.
@@ -128,6 +131,9 @@ func (p *Playground) call(method string, args []any) (any, error) {
 			return nil, err
 		}
 		o, err := p.jobs.Enqueue(s[0], s[1], s[2])
+		if err == nil && o.Verdict == emq.Enqueued {
+			p.minted(s[0], s[1])
+		}
 		return outcomeJSON(o), err
 	case "claim":
 		if err := arity(method, "queue, leaseMs", args, 2, 2); err != nil {
@@ -143,6 +149,40 @@ func (p *Playground) call(method string, args []any) (any, error) {
 		}
 		o, err := p.jobs.Claim(queue, lease)
 		return outcomeJSON(o), err
+	case "enqueueMany":
+		if err := arity(method, "queue, count, payload", args, 3, 3); err != nil {
+			return nil, err
+		}
+		queue, err := str(args, 0, "queue")
+		if err != nil {
+			return nil, err
+		}
+		n, err := count(args[1], "count")
+		if err != nil {
+			return nil, err
+		}
+		payload, err := str(args, 2, "payload")
+		if err != nil {
+			return nil, err
+		}
+		return p.enqueueMany(queue, n, payload)
+	case "claimMany":
+		if err := arity(method, "queue, leaseMs, max", args, 3, 3); err != nil {
+			return nil, err
+		}
+		queue, err := str(args, 0, "queue")
+		if err != nil {
+			return nil, err
+		}
+		lease, err := leaseArg(args[1])
+		if err != nil {
+			return nil, err
+		}
+		n, err := count(args[2], "max")
+		if err != nil {
+			return nil, err
+		}
+		return p.claimMany(queue, lease, n)
 	case "pause", "resume":
 		if err := arity(method, "queue", args, 1, 1); err != nil {
 			return nil, err
@@ -159,15 +199,20 @@ func (p *Playground) call(method string, args []any) (any, error) {
 		}
 		return outcomeJSON(o), err
 	case "snapshot":
-		if err := arity(method, "queue", args, 1, 1); err != nil {
+		if err := arity(method, "queue, limit", args, 1, 2); err != nil {
 			return nil, err
 		}
 		queue, err := str(args, 0, "queue")
 		if err != nil {
 			return nil, err
 		}
-		s, err := p.jobs.Snapshot(queue)
-		return snapshotJSON(s), err
+		limit := 0
+		if len(args) > 1 && args[1] != nil {
+			if limit, err = count(args[1], "limit"); err != nil {
+				return nil, err
+			}
+		}
+		return p.snapshot(queue, limit)
 	case "trace":
 		return p.trace(args)
 	case "now":
@@ -202,6 +247,7 @@ func (p *Playground) call(method string, args []any) (any, error) {
 			return nil, err
 		}
 		p.engine.Reset()
+		p.highest = nil
 		return Object{"reset": true, "now": p.engine.Now()}, nil
 	}
 	return nil, argsf("echomq has no method %q", method)
@@ -347,6 +393,34 @@ func wireJSON(w []emq.Exchange) []Object {
 		out[i] = Object{"command": x.Command, "sha": x.SHA, "reply": replyJSON(x.Reply)}
 	}
 	return out
+}
+
+// snapshot is a queue as the page draws it: whole, or with a limit its
+// lists' ends (emq.Jobs.Window), with the id "a fresh id" means.
+func (p *Playground) snapshot(queue string, limit int) (Object, error) {
+	s, err := p.jobs.Window(queue, limit)
+	if err != nil {
+		return nil, err
+	}
+	k, _ := emq.KeyspaceFor(queue) // Window has checked the name
+	fresh, err := p.freshID(k, s)
+	if err != nil {
+		return nil, err
+	}
+	out := snapshotJSON(s)
+	out["fresh"] = fresh
+	out["counts"] = Object{"pending": s.Counts.Pending, "active": s.Counts.Active, "rows": s.Counts.Rows}
+	gaps := Object{}
+	for name, g := range map[string]emq.Gap{"pending": s.Gaps.Pending, "active": s.Gaps.Active, "rows": s.Gaps.Rows} {
+		if g.Count > 0 {
+			gaps[name] = Object{"at": g.At, "count": g.Count}
+		}
+	}
+	out["gaps"] = gaps
+	if s.RowsOfSets {
+		out["rowsOfSets"] = true
+	}
+	return out, nil
 }
 
 func snapshotJSON(s emq.Snapshot) Object {

@@ -210,6 +210,33 @@ type Snapshot struct {
 	Pending []Pending // in claim order
 	Active  []Lease   // by deadline
 	Rows    []Row     // by id
+
+	// Counts says how many members each list has in all; Gaps, where a
+	// bounded snapshot (Window) left some of them out.
+	Counts Counts
+	Gaps   Gaps
+	// RowsOfSets is set when the keyspace was too big to list the rows
+	// (more than ListKeys keys): Rows are then those of the ids that
+	// Pending and Active show, and Counts.Rows counts one row per id in
+	// either set, which is what @enqueue and @claim keep.
+	RowsOfSets bool
+}
+
+// Counts are the sizes of a queue's lists: the two sorted sets' ZCARD, and
+// the keys under the rows' prefix.
+type Counts struct {
+	Pending, Active, Rows int
+}
+
+// Gap is what a bounded list left out: Count members, which belong between
+// the list's elements At-1 and At. A zero Count leaves nothing out.
+type Gap struct {
+	At, Count int
+}
+
+// Gaps are the gaps of the three lists.
+type Gaps struct {
+	Pending, Active, Rows Gap
 }
 
 // Pending is one waiting id with its score, printed as Redis 7 prints it.
@@ -229,10 +256,25 @@ type Row struct {
 	ID, State, Attempts, Payload string
 }
 
-// Snapshot reads the queue's keys. It reads through the connection like any
-// client, so it works the same on the engine and on a real server; it uses
-// KEYS, which is fine for a teaching view and not for production.
-func (j *Jobs) Snapshot(queue string) (Snapshot, error) {
+// ListKeys is the most keys a database may hold for Window to list a
+// queue's rows with KEYS. KEYS walks (and miniredis sorts) every key of the
+// database, which at 100,000 keys costs far more than a frame; beyond this
+// many, Window reads only the rows of the ids it shows.
+const ListKeys = 1000
+
+// Snapshot reads the whole queue: every pending and active id and every
+// row. It reads through the connection like any client, so it works the
+// same on the engine and on a real server; it uses KEYS, which is fine for
+// a teaching view and not for production.
+func (j *Jobs) Snapshot(queue string) (Snapshot, error) { return j.Window(queue, 0) }
+
+// Window is a bounded Snapshot, what the page asks for on every click:
+// each list holds at most its first limit and its last limit members, and
+// Gaps says how many lie between. Its cost does not grow with the queue
+// (ZCARD and two ZRANGEs with bounds per set, HGETALL per row shown),
+// except for the rows of a small database, which KEYS lists as before.
+// A limit of 0 or less reads everything, as Snapshot does.
+func (j *Jobs) Window(queue string, limit int) (Snapshot, error) {
 	k, err := keyspace(queue)
 	if err != nil {
 		return Snapshot{}, err
@@ -260,14 +302,14 @@ func (j *Jobs) Snapshot(queue string) (Snapshot, error) {
 		return s, err
 	}
 	s.Paused = p.Int == 1
-	pending, err := zrange(do, k.Pending())
+	pending, err := zwindow(do, k.Pending(), limit, &s.Counts.Pending, &s.Gaps.Pending)
 	if err != nil {
 		return s, err
 	}
 	for i := 0; i+1 < len(pending); i += 2 {
 		s.Pending = append(s.Pending, Pending{ID: pending[i], Score: resp.NormalizeScore(pending[i+1])})
 	}
-	active, err := zrange(do, k.Active())
+	active, err := zwindow(do, k.Active(), limit, &s.Counts.Active, &s.Gaps.Active)
 	if err != nil {
 		return s, err
 	}
@@ -275,42 +317,144 @@ func (j *Jobs) Snapshot(queue string) (Snapshot, error) {
 		f, _ := strconv.ParseFloat(active[i+1], 64)
 		s.Active = append(s.Active, Lease{ID: active[i], Deadline: int64(f)})
 	}
+	if limit > 0 {
+		size, err := do("DBSIZE")
+		if err != nil {
+			return s, err
+		}
+		if size.Int > ListKeys {
+			return s, j.rowsOfSets(c, k, &s)
+		}
+	}
 	keys, err := do("KEYS", k.JobPattern())
 	if err != nil {
 		return s, err
 	}
 	names, _ := keys.Strings()
 	sort.Strings(names)
-	for _, key := range names {
-		h, err := c.Do("HGETALL", key)
+	s.Counts.Rows = len(names)
+	if limit > 0 && len(names) > 2*limit {
+		s.Gaps.Rows = Gap{At: limit, Count: len(names) - 2*limit}
+		names = append(names[:limit:limit], names[len(names)-limit:]...)
+	}
+	for i, key := range names {
+		row, ok, err := readRow(c, k, key)
 		if err != nil {
 			return s, err
 		}
-		kv, ok := h.Strings()
-		if !ok || h.IsError() {
-			continue // not a hash: someone wrote a foreign key under the prefix
-		}
-		row := Row{ID: strings.TrimPrefix(key, k.JobBase())}
-		for i := 0; i+1 < len(kv); i += 2 {
-			switch kv[i] {
-			case "state":
-				row.State = kv[i+1]
-			case "attempts":
-				row.Attempts = kv[i+1]
-			case "payload":
-				row.Payload = kv[i+1]
+		if !ok {
+			// Not a hash: someone wrote a foreign key under the prefix.
+			s.Counts.Rows--
+			if s.Gaps.Rows.Count > 0 && i < limit {
+				s.Gaps.Rows.At-- // the gap stays right after the head
 			}
+			continue
 		}
 		s.Rows = append(s.Rows, row)
 	}
 	return s, nil
 }
 
-func zrange(do func(...string) (resp.Reply, error), key string) ([]string, error) {
+// rowsOfSets fills s.Rows with the rows of the ids s shows, by id, when
+// the database is too big to list. The ids the windows leave out are the
+// gap; it sits after the rows up to the last id of pending's head, which in
+// a queue of @enqueue's ids (all at score 0, so in byte order) is where the
+// rows the pending set leaves out belong.
+func (j *Jobs) rowsOfSets(c Conn, k Keyspace, s *Snapshot) error {
+	s.RowsOfSets = true
+	seen := make(map[string]bool, len(s.Pending)+len(s.Active))
+	var ids []string
+	for _, p := range s.Pending {
+		if !seen[p.ID] {
+			seen[p.ID] = true
+			ids = append(ids, p.ID)
+		}
+	}
+	for _, a := range s.Active {
+		if !seen[a.ID] {
+			seen[a.ID] = true
+			ids = append(ids, a.ID)
+		}
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		row, ok, err := readRow(c, k, k.Job(id))
+		if err != nil {
+			return err
+		}
+		if ok {
+			s.Rows = append(s.Rows, row)
+		}
+	}
+	hidden := s.Counts.Pending + s.Counts.Active - len(ids)
+	if hidden <= 0 {
+		s.Counts.Rows = len(s.Rows)
+		return nil
+	}
+	at := len(s.Rows)
+	if g := s.Gaps.Pending; g.Count > 0 {
+		last := s.Pending[g.At-1].ID
+		at = sort.Search(len(s.Rows), func(i int) bool { return s.Rows[i].ID > last })
+	}
+	s.Gaps.Rows = Gap{At: at, Count: hidden}
+	s.Counts.Rows = len(s.Rows) + hidden
+	return nil
+}
+
+// readRow reads one job row; ok is false when the key holds no hash.
+func readRow(c Conn, k Keyspace, key string) (Row, bool, error) {
+	h, err := c.Do("HGETALL", key)
+	if err != nil {
+		return Row{}, false, err
+	}
+	kv, ok := h.Strings()
+	if !ok || h.IsError() || len(kv) == 0 {
+		return Row{}, false, nil
+	}
+	row := Row{ID: strings.TrimPrefix(key, k.JobBase())}
+	for i := 0; i+1 < len(kv); i += 2 {
+		switch kv[i] {
+		case "state":
+			row.State = kv[i+1]
+		case "attempts":
+			row.Attempts = kv[i+1]
+		case "payload":
+			row.Payload = kv[i+1]
+		}
+	}
+	return row, true, nil
+}
+
+// zwindow reads a sorted set with its scores: all of it, or with a limit
+// its first and last limit members when it holds more than twice that.
+// It sets *count to the set's size and *gap to what it left out.
+func zwindow(do func(...string) (resp.Reply, error), key string, limit int, count *int, gap *Gap) ([]string, error) {
+	if limit > 0 {
+		n, err := do("ZCARD", key)
+		if err != nil {
+			return nil, err
+		}
+		*count = int(n.Int)
+		if *count > 2*limit {
+			head, err := do("ZRANGE", key, "0", strconv.Itoa(limit-1), "WITHSCORES")
+			if err != nil {
+				return nil, err
+			}
+			tail, err := do("ZRANGE", key, strconv.Itoa(-limit), "-1", "WITHSCORES")
+			if err != nil {
+				return nil, err
+			}
+			h, _ := head.Strings()
+			t, _ := tail.Strings()
+			*gap = Gap{At: limit, Count: *count - 2*limit}
+			return append(h, t...), nil
+		}
+	}
 	r, err := do("ZRANGE", key, "0", "-1", "WITHSCORES")
 	if err != nil {
 		return nil, err
 	}
 	kv, _ := r.Strings()
+	*count = len(kv) / 2
 	return kv, nil
 }

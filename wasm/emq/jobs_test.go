@@ -377,6 +377,7 @@ func TestSnapshot(t *testing.T) {
 			{ID: "JOB2", State: "active", Attempts: "1", Payload: "p2"},
 			{ID: "JOB3", State: "pending", Attempts: "0", Payload: "p3"},
 		},
+		Counts: emq.Counts{Pending: 1, Active: 2, Rows: 3},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Snapshot(q)\n got: %+v\nwant: %+v", got, want)

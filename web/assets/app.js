@@ -51,6 +51,9 @@ if (options.theme !== "auto") root.dataset.theme = options.theme;
 
 // ---- the context every widget gets ----------------------------------------
 
+/** How many members of each end of a list a snapshot shows: 25 + 25, "and 99,950 more". */
+const SNAPSHOT_ENDS = 25;
+
 /** The widgets on this page, by section id. */
 const mounts = {
   stepper: mountStepper,
@@ -87,9 +90,14 @@ const ctx = {
     return engine.call(method, args);
   },
 
-  /** A snapshot of a queue, or null if the engine could not give one. */
+  /**
+   * A snapshot of a queue, or null if the engine could not give one. It is
+   * bounded: each list comes as its first and last SNAPSHOT_ENDS members
+   * and a count of the rest, so a click at 100,000 jobs ships no more
+   * across the bridge (and draws no more) than one at 100.
+   */
   async snapshot(queue) {
-    const s = await ctx.call("snapshot", queue);
+    const s = await ctx.call("snapshot", queue, SNAPSHOT_ENDS);
     return s && !s.error ? s : null;
   },
 

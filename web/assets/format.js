@@ -207,3 +207,30 @@ export function errorMessage(result) {
   }
   return "";
 }
+
+/** A whole count with thousands separators, as the page writes them: 99,950. */
+export function count(n) {
+  return Number(n).toLocaleString("en-US");
+}
+
+/**
+ * A time the engine measured, in milliseconds: to a tenth below 10 ms, in
+ * whole ms below 10 s, then in seconds.
+ */
+export function tookMs(ms) {
+  if (ms < 10) return `${ms.toFixed(1)} ms`;
+  if (ms < 10000) return `${count(Math.round(ms))} ms`;
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * A bulk measurement with its unit, as a learner reads it: "1,000 claims in
+ * 84 ms: 11,900 a second". The rate keeps three significant figures, as
+ * much as one run can say.
+ */
+export function measurement(n, noun, ms) {
+  const what = `${count(n)} ${noun}${n === 1 ? "" : "s"}`;
+  if (!(ms > 0)) return `${what} in under 0.1 ms`;
+  const rate = Number(((n * 1000) / ms).toPrecision(3));
+  return `${what} in ${tookMs(ms)}: ${count(rate)} a second`;
+}

@@ -34,8 +34,13 @@ function highestN(snapshot) {
   return n;
 }
 
-/** The next JOB-n that has no row: what "a fresh id" means. */
+/**
+ * The next JOB-n that has no row: what "a fresh id" means. The engine
+ * works it out (snapshot.fresh), since a bounded snapshot does not show
+ * every id; a snapshot without it is read here.
+ */
 export function freshId(snapshot) {
+  if (typeof snapshot?.fresh === "string") return snapshot.fresh;
   return `JOB-${highestN(snapshot) + 1}`;
 }
 
@@ -58,7 +63,7 @@ export function duplicateId(snapshot) {
 
 /** An id the gate refuses: lower-case "job" is not the bytes JOB. */
 export function malformedId(snapshot) {
-  return `job-${highestN(snapshot) + 1}`;
+  return freshId(snapshot).replace(/^JOB/, "job");
 }
 
 // The row's fields in the order @enqueue writes them (and Redis 7 keeps for
@@ -127,23 +132,49 @@ export function viewMarks(prev, next) {
   return { pending, row };
 }
 
+// The order of each list, as the engine sends it: pending by score, then
+// member; active by deadline, then member; rows by id. Ids compare as
+// Redis compares them, byte by byte (the same as code units for ASCII).
+const byText = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+const ORDER = {
+  pending: (a, b) => Number(a.score) - Number(b.score) || byText(a.id, b.id),
+  active: (a, b) => a.deadline - b.deadline || byText(a.id, b.id),
+  rows: (a, b) => byText(a.id, b.id),
+};
+
+/**
+ * Whether an entry missing from a bounded list may have been in its gap
+ * all along: a bounded snapshot shows a list's ends, and an entry that
+ * comes into view as the list moves (the next id after a claim) is not new.
+ */
+function hidden(list, gap, entry, cmp) {
+  if (!gap || !gap.count) return false;
+  return cmp(entry, list[gap.at - 1]) > 0 && cmp(entry, list[gap.at]) < 0;
+}
+
 /** Marks for a whole snapshot against the previous one the widget drew. */
 export function snapshotMarks(prev, next) {
   const out = { pending: new Map(), active: new Map(), rows: new Map() };
   if (!prev) return out;
+  const gaps = prev.gaps || {};
   const pend = new Map(prev.pending.map((p) => [p.id, p.score]));
   for (const p of next.pending) {
-    if (!pend.has(p.id)) out.pending.set(p.id, "new");
-    else if (pend.get(p.id) !== p.score) out.pending.set(p.id, "changed");
+    if (!pend.has(p.id)) {
+      if (!hidden(prev.pending, gaps.pending, p, ORDER.pending)) out.pending.set(p.id, "new");
+    } else if (pend.get(p.id) !== p.score) out.pending.set(p.id, "changed");
   }
   const act = new Map(prev.active.map((a) => [a.id, a.deadline]));
   for (const a of next.active) {
-    if (!act.has(a.id)) out.active.set(a.id, "new");
-    else if (act.get(a.id) !== a.deadline) out.active.set(a.id, "changed");
+    if (!act.has(a.id)) {
+      if (!hidden(prev.active, gaps.active, a, ORDER.active)) out.active.set(a.id, "new");
+    } else if (act.get(a.id) !== a.deadline) out.active.set(a.id, "changed");
   }
   const rows = new Map(prev.rows.map((r) => [r.id, r]));
   for (const r of next.rows) {
     const old = rows.get(r.id);
+    // A row that comes into view from a gap, or (when only the rows of the
+    // ids shown are read) along with its id, is not marked: it may be old.
+    if (!old && (prev.rowsOfSets || hidden(prev.rows, gaps.rows, r, ORDER.rows))) continue;
     const fields = new Map();
     for (const f of ["state", "attempts", "payload"]) {
       if (!old) fields.set(f, "new");
@@ -190,15 +221,29 @@ function fill(tbody, rows) {
   tbody.replaceChildren(...rows);
 }
 
+/**
+ * Puts the line that stands for what a bounded snapshot left out ("… and
+ * 99,950 more") where those members belong. note says more about them.
+ */
+function withGap(rows, gap, colspan, note) {
+  if (!gap || !gap.count) return rows;
+  const more = h(
+    "tr",
+    { class: "more", "data-more": String(gap.count) },
+    h("td", { colspan }, h("span", { class: "more-count", text: `… and ${gap.count.toLocaleString("en-US")} more` }), note ? ` ${note}` : null),
+  );
+  return [...rows.slice(0, gap.at), more, ...rows.slice(gap.at)];
+}
+
 /** The pending set: member (the job id) and score, in claim order. */
-export function fillPending(tbody, members, marks = new Map()) {
+export function fillPending(tbody, members, marks = new Map(), gap = null) {
   if (members.length === 0) {
     fill(tbody, [emptyRow(2, "(empty: the key does not exist)")]);
     return;
   }
   fill(
     tbody,
-    members.map((m) => {
+    withGap(members.map((m) => {
       const kind = marks.get(m.member) || null;
       return h(
         "tr",
@@ -206,7 +251,7 @@ export function fillPending(tbody, members, marks = new Map()) {
         cell("th", m.member, { code: true, markKind: kind, scope: "row" }),
         cell("td", m.score, { code: true, cls: "num" }),
       );
-    }),
+    }), gap, 2),
   );
 }
 
@@ -230,15 +275,18 @@ export function fillHash(tbody, fields, marks = new Map()) {
   );
 }
 
-/** Every row of the queue: id, state, attempts, payload. */
-export function fillRows(tbody, rows, marks = new Map()) {
-  if (rows.length === 0) {
+/**
+ * Every row of the queue: id, state, attempts, payload. ofSets: the
+ * engine read only the rows of the ids the sets show (a big keyspace).
+ */
+export function fillRows(tbody, rows, marks = new Map(), gap = null, ofSets = false) {
+  if (rows.length === 0 && !(gap && gap.count)) {
     fill(tbody, [emptyRow(4, "(none: no job row exists)")]);
     return;
   }
   fill(
     tbody,
-    rows.map((r) => {
+    withGap(rows.map((r) => {
       const m = marks.get(r.id);
       const f = (name) => (m && m.row === "changed" ? m.fields.get(name) || null : null);
       return h(
@@ -249,19 +297,19 @@ export function fillRows(tbody, rows, marks = new Map()) {
         cell("td", r.attempts, { code: true, markKind: f("attempts"), cls: "num" }),
         cell("td", r.payload, { code: true, markKind: f("payload"), wrap: true }),
       );
-    }),
+    }), gap, 4, ofSets ? "(one row per id in pending or active; at this depth only the rows of the ids shown are read)" : null),
   );
 }
 
 /** The active set: member, deadline score in ms, and the lease in words. */
-export function fillActive(tbody, active, now, marks = new Map()) {
+export function fillActive(tbody, active, now, marks = new Map(), gap = null) {
   if (active.length === 0) {
     fill(tbody, [emptyRow(3, "(empty: the key does not exist)")]);
     return;
   }
   fill(
     tbody,
-    active.map((a) => {
+    withGap(active.map((a) => {
       const kind = marks.get(a.id) || null;
       const expired = a.deadline <= now;
       return h(
@@ -271,7 +319,7 @@ export function fillActive(tbody, active, now, marks = new Map()) {
         cell("td", String(a.deadline), { code: true, cls: "num" }),
         h("td", { class: expired ? "lease expired" : "lease", text: relative(a.deadline, now) }),
       );
-    }),
+    }), gap, 3),
   );
 }
 
@@ -282,13 +330,15 @@ export function fillActive(tbody, active, now, marks = new Map()) {
  */
 export function drawQueue(tables, prev, next) {
   const marks = snapshotMarks(prev, next);
+  const gaps = next.gaps || {};
   if (tables.pending) {
     fillPending(
       tables.pending,
       next.pending.map((p) => ({ member: p.id, score: p.score })),
       marks.pending,
+      gaps.pending,
     );
   }
-  if (tables.active) fillActive(tables.active, next.active, next.now, marks.active);
-  if (tables.rows) fillRows(tables.rows, next.rows, marks.rows);
+  if (tables.active) fillActive(tables.active, next.active, next.now, marks.active, gaps.active);
+  if (tables.rows) fillRows(tables.rows, next.rows, marks.rows, gaps.rows, Boolean(next.rowsOfSets));
 }

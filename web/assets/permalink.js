@@ -25,6 +25,7 @@ export const LIMITS = Object.freeze({
   ops: 2000,
   text: 1024 * 1024 + 1024, // one string: a 1 MiB payload still fits
   args: 64, // arguments of one exec
+  bulk: 100000, // jobs all the enqueueMany calls of one link enqueue together
 });
 
 /**
@@ -34,9 +35,16 @@ export const LIMITS = Object.freeze({
 const str = (v) => typeof v === "string" && v.length <= LIMITS.text;
 const strs = (v) => Array.isArray(v) && v.length <= LIMITS.args && v.every(str);
 const ms = (v) => Number.isSafeInteger(v) && v >= 0;
+const lease = (v) => str(v) || (typeof v === "number" && Number.isFinite(v));
+const many = (v) => Number.isSafeInteger(v) && v >= 1 && v <= 10000; // the API's MaxBulk
 const METHODS = {
   enqueue: (a) => a.length === 3 && a.every(str),
-  claim: (a) => a.length === 2 && str(a[0]) && (str(a[1]) || (typeof a[1] === "number" && Number.isFinite(a[1]))),
+  claim: (a) => a.length === 2 && str(a[0]) && lease(a[1]),
+  // A bulk control is recorded as the one call it makes (Claim all, as one
+  // per 1,000 claims): replayed on the same keyspace it numbers and claims
+  // the same jobs, and a link to 10,000 jobs stays ten operations long.
+  enqueueMany: (a) => a.length === 3 && str(a[0]) && many(a[1]) && str(a[2]),
+  claimMany: (a) => a.length === 3 && str(a[0]) && lease(a[1]) && many(a[2]),
   pause: (a) => a.length === 1 && str(a[0]),
   resume: (a) => a.length === 1 && str(a[0]),
   exec: (a) => a.length === 1 && strs(a[0]) && a[0].length > 0,
@@ -178,6 +186,8 @@ function check(v, widgetNames) {
     }
     if (!METHODS[op[0]](op.slice(1))) return `operation ${i + 1} (${op[0]}) has arguments of the wrong kind`;
   }
+  const bulk = v.ops.reduce((sum, op) => sum + (op[0] === "enqueueMany" ? op[2] : 0), 0);
+  if (bulk > LIMITS.bulk) return `its operations enqueue ${bulk} jobs, more than the ${LIMITS.bulk} a link may`;
   if (v.views === null || typeof v.views !== "object" || Array.isArray(v.views)) return "its view state is missing";
   for (const name of Object.keys(v.views)) {
     if (!widgetNames.includes(name)) return `it has view state for an unknown widget ${JSON.stringify(name)}`;

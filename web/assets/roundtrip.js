@@ -2,12 +2,24 @@
 // pause and resume the queue, and move the server clock that leases are
 // measured against. The wire log shows how the connector sent each script:
 // EVALSHA first, EVAL once on NOSCRIPT.
+//
+// Two bulk controls let a learner try it at depth: Enqueue 1,000 (ids
+// numbered after the last one) and Claim all. Each is many calls of the
+// handles, one @enqueue or claim/3 per job, made inside the engine's worker
+// (echomq.enqueueMany, echomq.claimMany), which also times them; the page
+// shows what they did as a measurement with its unit. A permalink records a
+// bulk call as one operation, and Claim all as one per 1,000 claims.
 
 import { announce, byId, h, setText, toggleAttr } from "./dom.js";
-import { claimVerdict, duration, enqueueVerdict, formatReply, numberOrText, relative, utc, wholeMs } from "./format.js";
+import { claimVerdict, count, duration, enqueueVerdict, formatReply, measurement, numberOrText, relative, utc, wholeMs } from "./format.js";
 import { drawQueue, freshId } from "./keyspace.js";
 
 const WIRE_KEEP = 12;
+
+/** Jobs per click of "Enqueue 1,000". */
+const BULK_ENQUEUE = 1000;
+/** Claims per engine call of "Claim all": the tables and the line move on between calls. */
+const CLAIM_CHUNK = 1000;
 
 export function mountRoundTrip(root, ctx) {
   const queue = root.dataset.queue || "q";
@@ -28,6 +40,9 @@ export function mountRoundTrip(root, ctx) {
     enqueueResult: byId("roundtrip-enqueue-result"),
     claimResult: byId("roundtrip-claim-result"),
     claimExplain: byId("roundtrip-claim-explain"),
+    enqueueMany: byId("roundtrip-enqueue-many"),
+    claimAll: byId("roundtrip-claim-all"),
+    bulkResult: byId("roundtrip-bulk-result"),
     pending: byId("roundtrip-pending").tBodies[0],
     active: byId("roundtrip-active").tBodies[0],
     rows: byId("roundtrip-rows").tBodies[0],
@@ -138,6 +153,75 @@ export function mountRoundTrip(root, ctx) {
     say(`Claim: ${verdict}. ${explain}`);
   }
 
+  // ---- at depth ---------------------------------------------------------------
+
+  /** Says what a bulk run did (or is doing), on its status line. */
+  function bulkSays(text, state) {
+    el.bulkResult.dataset.state = state;
+    setText(el.bulkResult, text);
+  }
+
+  async function enqueueMany() {
+    if (!ctx.ready) return;
+    bulkSays(`Enqueueing ${count(BULK_ENQUEUE)} jobs…`, "running");
+    const result = await ctx.call("enqueueMany", queue, BULK_ENQUEUE, el.payload.value);
+    typed = false;
+    await ctx.changed("roundtrip");
+    let text;
+    if (result.error && result.enqueued === undefined) {
+      text = `Enqueue ${count(BULK_ENQUEUE)} failed: ${result.message || result.error}`;
+    } else {
+      const done = result.enqueued + result.duplicate;
+      const range = result.error ? "" : `${result.first} … ${result.last}: `;
+      const dupes = result.duplicate ? ` (${count(result.duplicate)} of them duplicates, already there)` : "";
+      text = `${range}${measurement(done, "enqueue", result.ms)}${dupes}.`;
+      if (result.error) text += ` Then the server refused: ${result.message}`;
+    }
+    logCall(`enqueue ×${count(BULK_ENQUEUE)}`, result.error ? result.error : `${count(result.enqueued ?? 0)} enqueued`, null,
+      "One @enqueue per job, EVALSHA each, not listed one by one.");
+    bulkSays(text, result.error ? "error" : "done");
+    say(text);
+  }
+
+  async function claimAll() {
+    if (!ctx.ready) return;
+    const lease = numberOrText(el.lease.value);
+    let claimed = 0;
+    let ms = 0;
+    let first = null;
+    let last = null;
+    let result;
+    bulkSays("Claiming…", "running");
+    for (;;) {
+      result = await ctx.call("claimMany", queue, lease, CLAIM_CHUNK);
+      if (result.error && result.claimed === undefined) break;
+      claimed += result.claimed;
+      ms += result.ms;
+      first = first ?? result.first ?? null;
+      last = result.last ?? last;
+      await ctx.changed("roundtrip");
+      if (result.error || result.empty) break;
+      bulkSays(`Claiming… ${count(claimed)} so far, in ${Math.round(ms)} ms of engine time.`, "running");
+    }
+    let text;
+    if (result.error && claimed === 0) {
+      text = `Claim all failed: ${result.message || result.error}`;
+    } else if (claimed === 0 && result.paused) {
+      text = "Nothing claimed: the queue is paused, so claim/3 answered :empty without running @claim.";
+    } else if (claimed === 0) {
+      text = "Nothing claimed: @claim found nothing pending.";
+    } else {
+      text = `${first} … ${last}: ${measurement(claimed, "claim", ms)}.`;
+      if (result.error) text += ` Then the server refused: ${result.message}`;
+      else if (result.paused) text += " Then the queue was paused.";
+    }
+    if (result.error && claimed === 0) await ctx.changed("roundtrip");
+    logCall(`claim all, lease ${typeof lease === "number" ? `${lease} ms` : JSON.stringify(lease)}`,
+      result.error ? result.error : `${count(claimed)} leased`, null, "claim/3 per job, EVALSHA each, not listed one by one.");
+    bulkSays(text, result.error ? "error" : "done");
+    say(text);
+  }
+
   async function setPaused(pause) {
     if (!ctx.ready) return;
     const result = await ctx.call(pause ? "pause" : "resume", queue);
@@ -190,6 +274,8 @@ export function mountRoundTrip(root, ctx) {
 
   el.enqueue.addEventListener("click", ctx.serially(enqueue));
   el.claim.addEventListener("click", ctx.serially(claim));
+  el.enqueueMany.addEventListener("click", ctx.serially(enqueueMany));
+  el.claimAll.addEventListener("click", ctx.serially(claimAll));
   el.pause.addEventListener("click", ctx.serially(() => setPaused(true)));
   el.resume.addEventListener("click", ctx.serially(() => setPaused(false)));
   el.advance.addEventListener("click", ctx.serially(advance));

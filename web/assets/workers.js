@@ -613,8 +613,8 @@ export function mountWorkers(root, ctx) {
      */
     async restore(saved) {
       if (!apply(saved)) return;
-      const snap = await ctx.call("snapshot", queue);
-      if (snap && !snap.error) drawKeys(snap, false);
+      const snap = await ctx.snapshot(queue);
+      if (snap) drawKeys(snap, false);
       draw();
     },
   };

@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -129,6 +130,7 @@ const probeJS = `(op, scopeSel, arg) => {
 			rows: data.map((tr) => [...tr.cells].map(plain)),
 			marks: data.map((tr) => [...tr.cells].flatMap(badges)),
 			notes: body.filter(isNote).map((tr) => norm(tr.innerText)),
+			notesAt: body.filter(isNote).map((tr) => data.filter((d) => d.rowIndex < tr.rowIndex).length),
 		};
 	}
 	case "focus": {
@@ -373,8 +375,14 @@ func (s scope) texts(sel string) []string {
 // wantText waits until the text of sel contains each of wants.
 func (s scope) wantText(sel string, wants ...string) string {
 	s.tb.t.Helper()
+	return s.wantTextWithin(waitTimeout, sel, wants...)
+}
+
+// wantTextWithin is wantText with a wait of its own (see eventuallyWithin).
+func (s scope) wantTextWithin(wait time.Duration, sel string, wants ...string) string {
+	s.tb.t.Helper()
 	var text string
-	s.tb.eventually(fmt.Sprintf("%s in %s to say %q", sel, s.where(), wants), func() (string, bool) {
+	s.tb.eventuallyWithin(wait, fmt.Sprintf("%s in %s to say %q", sel, s.where(), wants), func() (string, bool) {
 		got, err := eval[*string](s.tb, s.expr("text", sel))
 		switch {
 		case err != nil:
@@ -423,9 +431,10 @@ type table struct {
 	Caption  string     `json:"caption"`
 	Shown    bool       `json:"shown"`
 	Head     [][]string `json:"head"`
-	Rows     [][]string `json:"rows"`  // the data rows' cells, without change badges
-	Marks    [][]string `json:"marks"` // each data row's change badges ("new", "changed")
-	Notes    []string   `json:"notes"` // rows of one cell across the table, like "(empty)"
+	Rows     [][]string `json:"rows"`    // the data rows' cells, without change badges
+	Marks    [][]string `json:"marks"`   // each data row's change badges ("new", "changed")
+	Notes    []string   `json:"notes"`   // rows of one cell across the table, like "(empty)"
+	NotesAt  []int      `json:"notesAt"` // how many data rows come before each note
 }
 
 func (tb table) String() string {

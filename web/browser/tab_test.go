@@ -105,9 +105,22 @@ func newTab(t *testing.T) *tab {
 // the same guards as newTab.
 func newTabIn(t *testing.T, browser context.Context) *tab {
 	t.Helper()
+	return newTabFor(t, browser, tabTimeout)
+}
+
+// newLongTab is newTab for a test that must outlast tabTimeout (one that
+// drains a deep queue): a bound on the test, as tabTimeout is.
+func newLongTab(t *testing.T, timeout time.Duration) *tab {
+	t.Helper()
+	needBrowser(t)
+	return newTabFor(t, harness.browser, timeout)
+}
+
+func newTabFor(t *testing.T, browser context.Context, timeout time.Duration) *tab {
+	t.Helper()
 	tb := &tab{t: t, base: harness.baseURL, urls: map[network.RequestID]string{}}
 
-	bounded, cancelBound := context.WithTimeout(browser, tabTimeout)
+	bounded, cancelBound := context.WithTimeout(browser, timeout)
 	ctx, cancel := chromedp.NewContext(bounded, chromedp.WithListener(tb.onEvent))
 	tb.ctx = ctx
 	t.Cleanup(func() {
@@ -454,7 +467,15 @@ func (tb *tab) open(path string) {
 // last saw after waitTimeout, or at once if the page reports a problem.
 func (tb *tab) eventually(what string, check func() (seen string, ok bool)) {
 	tb.t.Helper()
-	deadline := time.Now().Add(waitTimeout)
+	tb.eventuallyWithin(waitTimeout, what, check)
+}
+
+// eventuallyWithin is eventually with a wait of its own, for what takes a
+// learner's page longer than one wait (draining a deep queue). It bounds
+// the wait; it measures nothing.
+func (tb *tab) eventuallyWithin(wait time.Duration, what string, check func() (seen string, ok bool)) {
+	tb.t.Helper()
+	deadline := time.Now().Add(wait)
 	for {
 		tb.checkProblems()
 		seen, ok := check()
@@ -463,7 +484,7 @@ func (tb *tab) eventually(what string, check func() (seen string, ok bool)) {
 		}
 		if time.Now().After(deadline) || tb.ctx.Err() != nil {
 			tb.checkProblems()
-			tb.t.Fatalf("waited %v for %s; last saw:\n%s", waitTimeout, what, seen)
+			tb.t.Fatalf("waited %v for %s; last saw:\n%s", wait, what, seen)
 		}
 		time.Sleep(pollEvery)
 	}

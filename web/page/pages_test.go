@@ -148,7 +148,7 @@ var buttonTexts = map[string][]string{
 	WidgetStepper:   {"Move 1 · gate", "Move 2 · idempotency", "Move 3 · row", "Move 4 · pending", "Back", "Step", "Reset"},
 	WidgetBeats:     nil,
 	WidgetVerdicts:  {"Enqueue a job", "Enqueue it again", "Try a malformed id"},
-	WidgetRoundTrip: {"Enqueue", "Claim", "Pause", "Resume", "Advance"},
+	WidgetRoundTrip: {"Enqueue", "Enqueue 1,000", "Claim", "Claim all", "Pause", "Resume", "Advance"},
 	WidgetWorkers:   {"Fill the queue", "Play: A, then B", "Play: take turns", "A: next step", "B: next step"},
 	WidgetConsole:   {"Run", "Clear"},
 	WidgetEditor:    {"Run", "Back", "Step", "Reset to original"},
@@ -179,12 +179,12 @@ var testIDs = map[string][]string{
 // liveRegions are each widget's aria-live regions, in page order: one per
 // interactive widget for what its buttons did, and the round trip's clock
 // has its own status line, so that what Advance did is heard (and seen)
-// apart from the claims.
+// apart from the claims, as has its bulk runs' measurement.
 var liveRegions = map[string][]string{
 	WidgetStepper:   {"stepper-live"},
 	WidgetBeats:     nil, // nothing happens there to announce
 	WidgetVerdicts:  {"verdicts-live"},
-	WidgetRoundTrip: {"roundtrip-clock-status", "roundtrip-live"},
+	WidgetRoundTrip: {"roundtrip-clock-status", "roundtrip-bulk-result", "roundtrip-live"},
 	WidgetWorkers:   {"workers-live"},
 	WidgetConsole:   {"console-log"},
 	WidgetEditor:    {"editor-live"},

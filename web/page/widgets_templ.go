@@ -428,33 +428,46 @@ func roundtrip(w Widgets) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "\" autocomplete=\"off\" spellcheck=\"false\" disabled></div><button type=\"button\" id=\"roundtrip-enqueue\" disabled>Enqueue</button></fieldset><fieldset class=\"panel\"><legend>Worker · <code>claim/3</code></legend><div class=\"field\"><label for=\"roundtrip-lease\">Lease (ms)</label> <input id=\"roundtrip-lease\" name=\"roundtrip-lease\" data-option=\"lease\" type=\"text\" inputmode=\"numeric\" value=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "\" autocomplete=\"off\" spellcheck=\"false\" disabled></div><div class=\"actions\"><button type=\"button\" id=\"roundtrip-enqueue\" disabled>Enqueue</button> <button type=\"button\" id=\"roundtrip-enqueue-many\" aria-describedby=\"roundtrip-bulk-hint\" disabled>Enqueue 1,000</button></div></fieldset><fieldset class=\"panel\"><legend>Worker · <code>claim/3</code></legend><div class=\"field\"><label for=\"roundtrip-lease\">Lease (ms)</label> <input id=\"roundtrip-lease\" name=\"roundtrip-lease\" data-option=\"lease\" type=\"text\" inputmode=\"numeric\" value=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var24 string
 		templ_7745c5c3_Var24, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(w.RoundTrip.LeaseMS)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 264, Col: 141}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 267, Col: 141}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var24)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 33, "\" autocomplete=\"off\" aria-describedby=\"roundtrip-lease-hint\" disabled><p id=\"roundtrip-lease-hint\" class=\"hint\">Sent as typed: the script itself refuses a bad lease.</p></div><button type=\"button\" id=\"claim\" class=\"primary\" disabled>Claim</button></fieldset><fieldset class=\"panel\"><legend>Queue flag</legend><p class=\"queue-state\" id=\"roundtrip-state\" data-testid=\"queue-state\" data-state=\"unknown\">Unknown</p><div class=\"actions\"><button type=\"button\" id=\"roundtrip-pause\" disabled>Pause</button> <button type=\"button\" id=\"roundtrip-resume\" disabled>Resume</button></div></fieldset><fieldset class=\"panel\" id=\"roundtrip-clock-panel\"><legend>Server clock</legend><p class=\"clock\" id=\"roundtrip-clock\" data-testid=\"clock\">—</p><div class=\"field\"><label for=\"roundtrip-advance-ms\">Advance by (ms)</label> <input id=\"roundtrip-advance-ms\" name=\"roundtrip-advance-ms\" type=\"text\" inputmode=\"numeric\" value=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 33, "\" autocomplete=\"off\" aria-describedby=\"roundtrip-lease-hint\" disabled><p id=\"roundtrip-lease-hint\" class=\"hint\">Sent as typed: the script itself refuses a bad lease.</p></div><div class=\"actions\"><button type=\"button\" id=\"claim\" class=\"primary\" disabled>Claim</button> <button type=\"button\" id=\"roundtrip-claim-all\" aria-describedby=\"roundtrip-bulk-hint\" disabled>Claim all</button></div></fieldset><fieldset class=\"panel\"><legend>Queue flag</legend><p class=\"queue-state\" id=\"roundtrip-state\" data-testid=\"queue-state\" data-state=\"unknown\">Unknown</p><div class=\"actions\"><button type=\"button\" id=\"roundtrip-pause\" disabled>Pause</button> <button type=\"button\" id=\"roundtrip-resume\" disabled>Resume</button></div></fieldset><fieldset class=\"panel\" id=\"roundtrip-clock-panel\"><legend>Server clock</legend><p class=\"clock\" id=\"roundtrip-clock\" data-testid=\"clock\">—</p><div class=\"field\"><label for=\"roundtrip-advance-ms\">Advance by (ms)</label> <input id=\"roundtrip-advance-ms\" name=\"roundtrip-advance-ms\" type=\"text\" inputmode=\"numeric\" value=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var25 string
 		templ_7745c5c3_Var25, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(w.RoundTrip.AdvanceMS)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 282, Col: 133}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 288, Col: 133}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var25)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 34, "\" autocomplete=\"off\" spellcheck=\"false\" aria-describedby=\"roundtrip-advance-hint roundtrip-clock-status\" disabled><p id=\"roundtrip-advance-hint\" class=\"hint\">A whole number of milliseconds, 0 or more.</p></div><button type=\"button\" id=\"roundtrip-advance\" disabled>Advance</button><p class=\"clock-status\" id=\"roundtrip-clock-status\" data-testid=\"clock-status\" role=\"status\" aria-live=\"polite\"></p></fieldset></div><div class=\"results\"><section class=\"result\" aria-labelledby=\"roundtrip-enqueue-heading\"><h3 id=\"roundtrip-enqueue-heading\">Last enqueue</h3><p class=\"verdict\" id=\"roundtrip-enqueue-result\" data-testid=\"enqueue-result\"></p></section><section class=\"result\" aria-labelledby=\"roundtrip-claim-heading\"><h3 id=\"roundtrip-claim-heading\">Last claim</h3><p class=\"verdict\" id=\"roundtrip-claim-result\" data-testid=\"claim-result\"></p><p class=\"explain\" id=\"roundtrip-claim-explain\"></p></section></div><div class=\"keyspace-grid three\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 34, "\" autocomplete=\"off\" spellcheck=\"false\" aria-describedby=\"roundtrip-advance-hint roundtrip-clock-status\" disabled><p id=\"roundtrip-advance-hint\" class=\"hint\">A whole number of milliseconds, 0 or more.</p></div><button type=\"button\" id=\"roundtrip-advance\" disabled>Advance</button><p class=\"clock-status\" id=\"roundtrip-clock-status\" data-testid=\"clock-status\" role=\"status\" aria-live=\"polite\"></p></fieldset></div><div class=\"results\"><section class=\"result\" aria-labelledby=\"roundtrip-enqueue-heading\"><h3 id=\"roundtrip-enqueue-heading\">Last enqueue</h3><p class=\"verdict\" id=\"roundtrip-enqueue-result\" data-testid=\"enqueue-result\"></p></section><section class=\"result\" aria-labelledby=\"roundtrip-claim-heading\"><h3 id=\"roundtrip-claim-heading\">Last claim</h3><p class=\"verdict\" id=\"roundtrip-claim-result\" data-testid=\"claim-result\"></p><p class=\"explain\" id=\"roundtrip-claim-explain\"></p></section><section class=\"result result-bulk\" aria-labelledby=\"roundtrip-bulk-heading\"><h3 id=\"roundtrip-bulk-heading\">Last bulk run</h3><p class=\"measurement\" id=\"roundtrip-bulk-result\" data-testid=\"bulk-result\" role=\"status\" aria-live=\"polite\"></p><p class=\"hint\" id=\"roundtrip-bulk-hint\"><strong>Enqueue 1,000</strong> and <strong>Claim all</strong> make one call per job, one <code>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var26 string
+		templ_7745c5c3_Var26, templ_7745c5c3_Err = templ.JoinStringErrs("@enqueue")
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 310, Col: 23}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var26))
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "</code> or one <code>claim/3</code> each, as a producer or a worker would, and time them inside the engine. At depth the tables show each list's first and last 25 entries and count the rest.</p></section></div><div class=\"keyspace-grid three\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -470,7 +483,7 @@ func roundtrip(w Widgets) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "</div><section class=\"wire\" aria-labelledby=\"roundtrip-wire-heading\"><h3 id=\"roundtrip-wire-heading\">On the wire</h3><p class=\"hint\">The connector sends <code>EVALSHA</code> first. A server that has not seen the script answers <code>NOSCRIPT</code>, and the connector sends the whole script once with <code>EVAL</code>; from then on the SHA is enough. Newest call first.</p><ol class=\"wire-log\" id=\"roundtrip-wire\" data-testid=\"wire\"></ol></section><p class=\"visually-hidden\" id=\"roundtrip-live\" aria-live=\"polite\"></p></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, "</div><section class=\"wire\" aria-labelledby=\"roundtrip-wire-heading\"><h3 id=\"roundtrip-wire-heading\">On the wire</h3><p class=\"hint\">The connector sends <code>EVALSHA</code> first. A server that has not seen the script answers <code>NOSCRIPT</code>, and the connector sends the whole script once with <code>EVAL</code>; from then on the SHA is enough. Newest call first.</p><ol class=\"wire-log\" id=\"roundtrip-wire\" data-testid=\"wire\"></ol></section><p class=\"visually-hidden\" id=\"roundtrip-live\" aria-live=\"polite\"></p></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

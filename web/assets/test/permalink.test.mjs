@@ -83,6 +83,23 @@ test("damaged links are refused with a reason, and the default state follows", a
   }
 });
 
+test("a bulk control is one operation of a link, and a link may not enqueue without end", async () => {
+  const ops = [...new Array(10).fill(["enqueueMany", "q", 1000, "{}"]), ["claimMany", "q", 30000, 1000]];
+  const s = state({ widget: "roundtrip", ops, views: {} });
+  assert.deepEqual((await decode(await encode(s), widgets, scripts)).state, s);
+  for (const [bad, why] of [
+    [[["enqueueMany", "q", 0, "{}"]], "wrong kind"],
+    [[["enqueueMany", "q", 10001, "{}"]], "wrong kind"],
+    [[["claimMany", "q", 30000]], "wrong kind"],
+    [[["claimMany", "q", 30000, 1.5]], "wrong kind"],
+    [new Array(11).fill(["enqueueMany", "q", 10000, "{}"]), "more than the 100000"],
+  ]) {
+    const got = await decode(await packed(JSON.stringify(state({ ops: bad }))), widgets, scripts);
+    assert.equal(got.state, undefined);
+    assert.match(got.problem, new RegExp(why), got.problem);
+  }
+});
+
 test("a link that inflates past the cap is cut off, not unpacked", async () => {
   const bomb = await packed(JSON.stringify(state({ ops: [["enqueue", "q", "JOB-1", "y".repeat(LIMITS.json + 10)]] })));
   const got = await decode(bomb, widgets, scripts);
