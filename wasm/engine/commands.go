@@ -29,6 +29,7 @@ type command struct {
 	registered    bool   // miniredis knows it
 	readOnly      bool   // miniredis files it as read-only
 	reuseArgs     bool   // see argsNotKept
+	zset          zsetEffect
 }
 
 // maxCommandCache bounds the cache of command names: a learner can type
@@ -46,9 +47,10 @@ func (e *Engine) lookup(name string) *command {
 		upper:      up,
 		fix:        fixups[up],
 		shape:      resp3Shapes[up],
-		registered: e.srv.IsRegisteredCommand(up),
+		registered: e.srv.IsRegisteredCommand(up) || engineCommands[up],
 		readOnly:   e.srv.IsReadOnlyCommand(up),
 	}
+	c.zset = zsetEffectOf(up, c.readOnly)
 	c.refusedMsg, c.refused = refusedFromClient[up]
 	_, c.refusedScript = refusedInScript[up]
 	c.reuseArgs = argsNotKept[up]
@@ -80,6 +82,16 @@ func (e *Engine) dispatchCommand(peer *server.Peer, c *command, args []string) r
 	if !c.registered {
 		return unknownCommand(args)
 	}
+	r := e.runCommand(peer, c, args)
+	if c.zset != zsetUntouched {
+		e.zsetsAfter(peer, c, args, r)
+	}
+	return r
+}
+
+// runCommand runs a command that is known to exist: its fixup, or
+// miniredis as it is.
+func (e *Engine) runCommand(peer *server.Peer, c *command, args []string) resp.Reply {
 	if c.fix == nil {
 		if c.upper == "SELECT" && len(args) == 2 && !selectable(args[1]) {
 			return resp.ErrorReply("ERR DB index is out of range")
