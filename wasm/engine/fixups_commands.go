@@ -24,6 +24,38 @@ func init() {
 	fixups["PSETEX"] = expireWording("psetex")
 	fixups["ZUNIONSTORE"] = zstoreFixup("zunionstore")
 	fixups["ZINTERSTORE"] = zstoreFixup("zinterstore")
+	fixups["COPY"] = copyFixup
+}
+
+// copyFixup empties the destination of a COPY ... REPLACE first. miniredis
+// replaces a key of another type without dropping the old value, which
+// stays behind under the name and comes back when a key of that type is
+// made there again.
+func copyFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
+	if len(args) < 3 {
+		return e.raw(peer, args)
+	}
+	db := e.dbOf[peer]
+	to, replace := db, false
+	for i := 3; i < len(args); i++ {
+		switch {
+		case strings.EqualFold(args[i], "REPLACE"):
+			replace = true
+		case strings.EqualFold(args[i], "DB") && i+1 < len(args):
+			n, ok := parseDB(args, i+1)
+			if !ok {
+				return e.raw(peer, args)
+			}
+			to = n
+			i++
+		default:
+			return e.raw(peer, args)
+		}
+	}
+	if replace && (to != db || args[1] != args[2]) && e.m.DB(db).Exists(args[1]) {
+		e.m.DB(to).Del(args[2])
+	}
+	return e.raw(peer, args)
 }
 
 // incrFixup reads numbers as Redis's string2ll does: the step and the

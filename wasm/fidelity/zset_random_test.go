@@ -14,7 +14,9 @@ package fidelity
 // few hundred operations and at the end.
 
 import (
+	"encoding/json"
 	"flag"
+	"os"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -27,6 +29,7 @@ import (
 
 var (
 	zsetOpsFlag   = flag.Int("zset-ops", 6000, "operations in the sorted-set differential run")
+	zsetLogFlag   = flag.String("zset-log", "", "write the run's commands to this file as JSON")
 	zsetEveryFlag = flag.Int("zset-every", 250, "compare the keyspaces after every this many operations of the sorted-set run")
 )
 
@@ -299,6 +302,13 @@ func TestSortedSetsMatchRedis(t *testing.T) {
 			t.Fatalf("after operation %d the keyspaces differ:\n  %s\nlast commands:\n  %s", i, strings.Join(ds, "\n  "), strings.Join(history, "\n  "))
 		}
 	}
+	var logged [][]string
+	defer func() {
+		if *zsetLogFlag != "" {
+			b, _ := json.Marshal(logged)
+			os.WriteFile(*zsetLogFlag, b, 0o644)
+		}
+	}()
 	biggest := 0
 	n := *zsetOpsFlag
 	for i := range n {
@@ -307,6 +317,7 @@ func TestSortedSetsMatchRedis(t *testing.T) {
 		case i > 0 && i%997 == 0:
 			// The engine's reset, against a real server flushed.
 			e.Reset()
+			logged = append(logged, []string{"#RESET"})
 			srv.must(t, "FLUSHALL")
 			srv.must(t, "SCRIPT", "FLUSH")
 			e.SetNow(srv.now(t))
@@ -321,6 +332,7 @@ func TestSortedSetsMatchRedis(t *testing.T) {
 				t.Fatalf("operation %d, %s: %s", i, showCommand(cmd), d)
 			}
 			time.Sleep(40 * time.Millisecond)
+			logged = append(logged, cmd, []string{"#ADVANCE"})
 			e.SetNow(srv.now(t))
 			counts["expiry"]++
 			cmd = []string{"ZCARD", key}
@@ -340,8 +352,11 @@ func TestSortedSetsMatchRedis(t *testing.T) {
 		default:
 			cmd = g.next(lexOK)
 		}
+		if *zsetLogFlag != "" {
+			logged = append(logged, cmd)
+		}
 		history = append(history, short(showCommand(cmd)))
-		if len(history) > 8 {
+		if len(history) > 60 {
 			history = history[1:]
 		}
 		a, b := eng.do(cmd...), mustDo(t, real, cmd...)
