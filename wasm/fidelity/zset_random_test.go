@@ -16,9 +16,9 @@ package fidelity
 import (
 	"encoding/json"
 	"flag"
-	"os"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
