@@ -3,6 +3,7 @@ package engine
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/alicebob/miniredis/v2/server"
 
@@ -86,7 +87,20 @@ func (e *Engine) dispatchCommand(peer *server.Peer, c *command, args []string) r
 	if c.zset != zsetUntouched {
 		e.zsetsAfter(peer, c, args, r)
 	}
+	e.budgetAfterCommand()
 	return r
+}
+
+// budgetAfterCommand holds a running script to its time budget after each
+// command it calls. The Lua VM looks at the clock only every 1024
+// instructions, and a loop around a slow command (a big ZUNIONSTORE, KEYS
+// over many keys) takes a hundred commands to get there: seconds past the
+// budget. Once a command ends past the deadline, the script stops at its
+// next instruction.
+func (e *Engine) budgetAfterCommand() {
+	if b := e.runner.budget; b.armed && !b.expired && time.Since(clockBase) > b.deadline {
+		b.stop(stoppedTime)
+	}
 }
 
 // runCommand runs a command that is known to exist: its fixup, or
