@@ -84,7 +84,7 @@ func (e *Engine) dispatchCommand(peer *server.Peer, c *command, args []string) r
 		return unknownCommand(args)
 	}
 	r := e.runCommand(peer, c, args)
-	if c.zset != zsetUntouched {
+	if c.zset != zsetUntouched && (len(e.zsets) > 0 || c.zset != zsetNamed) {
 		e.zsetsAfter(peer, c, args, r)
 	}
 	e.budgetAfterCommand()

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/alicebob/miniredis/v2"
 	"github.com/alicebob/miniredis/v2/server"
 
 	"echomq.dev/playground/wasm/resp"
@@ -84,12 +83,12 @@ func incrFixup(name string) fixup {
 			by = n
 		}
 		by *= sign
-		cur, err := e.m.DB(e.dbOf[peer]).Get(args[1])
-		switch {
-		case err == miniredis.ErrWrongType:
-			return errWrongType
-		case err == nil:
-			v, ok := parseRedisInt(cur)
+		cur := e.raw(peer, []string{"GET", args[1]})
+		switch cur.Kind {
+		case resp.Error:
+			return cur
+		case resp.Bulk:
+			v, ok := parseRedisInt(cur.Str)
 			if !ok {
 				return resp.ErrorReply(errNotInt)
 			}
@@ -119,12 +118,12 @@ func setrangeFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	if off < 0 {
 		return resp.ErrorReply("ERR offset is out of range")
 	}
-	cur, err := e.m.DB(e.dbOf[peer]).Get(args[1])
+	cur := e.raw(peer, []string{"GET", args[1]})
 	switch {
-	case err == miniredis.ErrWrongType:
-		return errWrongType
+	case cur.Kind == resp.Error:
+		return cur
 	case args[3] == "":
-		return resp.IntReply(int64(len(cur)))
+		return resp.IntReply(int64(len(cur.Str)))
 	case off+int64(len(args[3])) > 512<<20:
 		return resp.ErrorReply("ERR string exceeds maximum allowed size (proto-max-bulk-len)")
 	case off+int64(len(args[3])) > MaxStringBytes:
@@ -156,9 +155,8 @@ func zstoreFixup(name string) fixup {
 		// destination by then.
 		if len(args) > 3 {
 			if n, ok := parseRedisInt(args[2]); ok && n >= 1 && n <= int64(len(args)-3) {
-				mdb := e.m.DB(e.dbOf[peer])
 				for _, k := range args[3 : 3+n] {
-					if t := mdb.Type(k); t != "" && t != "zset" && t != "set" {
+					if t := e.raw(peer, []string{"TYPE", k}).Str; t != "none" && t != "zset" && t != "set" {
 						return errWrongType
 					}
 				}

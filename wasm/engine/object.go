@@ -45,13 +45,13 @@ func objectFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	if len(args) != 3 {
 		return resp.ErrorReply("ERR wrong number of arguments for 'object|encoding' command")
 	}
-	db, key := e.dbOf[peer], args[2]
-	mdb := e.m.DB(db)
-	switch mdb.Type(key) {
-	case "":
+	key := args[2]
+	read := func(cmd string) resp.Reply { return e.raw(peer, []string{cmd, key}) }
+	switch read("TYPE").Str {
+	case "none":
 		return resp.NilReply()
 	case "string":
-		v, _ := mdb.Get(key)
+		v := read("GET").Str
 		switch {
 		case len(v) <= 20 && isLongLong(v):
 			return resp.BulkReply("int")
@@ -62,29 +62,29 @@ func objectFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	case "list":
 		return resp.BulkReply("quicklist")
 	case "set":
-		members, _ := mdb.Members(key)
+		members := read("SMEMBERS").Elems
 		if len(members) > setIntsetEntries {
 			return resp.BulkReply("hashtable")
 		}
 		for _, m := range members {
-			if !isLongLong(m) {
+			if !isLongLong(m.Str) {
 				return resp.BulkReply("hashtable")
 			}
 		}
 		return resp.BulkReply("intset")
 	case "hash":
-		fields, _ := mdb.HKeys(key)
-		if len(fields) > hashListpackEntries {
+		items := read("HGETALL").Elems
+		if len(items) > 2*hashListpackEntries {
 			return resp.BulkReply("hashtable")
 		}
-		for _, f := range fields {
-			if len(f) > hashListpackValue || len(mdb.HGet(key, f)) > hashListpackValue {
+		for _, it := range items {
+			if len(it.Str) > hashListpackValue {
 				return resp.BulkReply("hashtable")
 			}
 		}
 		return resp.BulkReply("listpack")
 	case "zset":
-		if ent, st := e.zentryOf(db, key, false); st == zFound && ent.skiplist {
+		if ent, st := e.zentryOf(e.dbOf[peer], key, false); st == zFound && ent.skiplist {
 			return resp.BulkReply("skiplist")
 		}
 		return resp.BulkReply("listpack")

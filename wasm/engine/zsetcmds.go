@@ -22,31 +22,23 @@ import (
 var zsetServed = map[string]bool{}
 
 func init() {
-	for name, fix := range map[string]fixup{
-		"ZADD":             zaddCommand,
-		"ZINCRBY":          zincrbyCommand,
-		"ZREM":             zremCommand,
-		"ZPOPMIN":          zpopCommand(false),
-		"ZPOPMAX":          zpopCommand(true),
-		"ZRANK":            zrankCommand(false),
-		"ZREVRANK":         zrankCommand(true),
-		"ZCOUNT":           zcountCommand(byScore),
-		"ZLEXCOUNT":        zcountCommand(byLex),
-		"ZRANGE":           zrangeCommand(byAuto, false, false),
-		"ZREVRANGE":        zrangeCommand(byRank, true, false),
-		"ZRANGEBYSCORE":    zrangeCommand(byScore, false, false),
-		"ZREVRANGEBYSCORE": zrangeCommand(byScore, true, false),
-		"ZRANGEBYLEX":      zrangeCommand(byLex, false, false),
-		"ZREVRANGEBYLEX":   zrangeCommand(byLex, true, false),
-		"ZRANGESTORE":      zrangeCommand(byAuto, false, true),
-		"ZREMRANGEBYRANK":  zremrangeCommand(byRank),
-		"ZREMRANGEBYSCORE": zremrangeCommand(byScore),
-		"ZREMRANGEBYLEX":   zremrangeCommand(byLex),
-	} {
-		fixups[name] = fix
+	served := [...]fixup{
+		zaddCommand, zincrbyCommand, zremCommand, zpopCommand(false), zpopCommand(true),
+		zrankCommand(false), zrankCommand(true), zcountCommand(byScore), zcountCommand(byLex),
+		zrangeCommand(byAuto, false, false), zrangeCommand(byRank, true, false),
+		zrangeCommand(byScore, false, false), zrangeCommand(byScore, true, false),
+		zrangeCommand(byLex, false, false), zrangeCommand(byLex, true, false),
+		zrangeCommand(byAuto, false, true),
+		zremrangeCommand(byRank), zremrangeCommand(byScore), zremrangeCommand(byLex),
+	}
+	for i, name := range zsetServedNames {
+		fixups[name] = served[i]
 		zsetServed[name] = true
 	}
 }
+
+// zsetServedNames are the commands of init's list, in its order.
+var zsetServedNames = [...]string{"ZADD", "ZINCRBY", "ZREM", "ZPOPMIN", "ZPOPMAX", "ZRANK", "ZREVRANK", "ZCOUNT", "ZLEXCOUNT", "ZRANGE", "ZREVRANGE", "ZRANGEBYSCORE", "ZREVRANGEBYSCORE", "ZRANGEBYLEX", "ZREVRANGEBYLEX", "ZRANGESTORE", "ZREMRANGEBYRANK", "ZREMRANGEBYSCORE", "ZREMRANGEBYLEX"}
 
 // engineCommands are served by the engine though miniredis lacks them.
 var engineCommands = map[string]bool{"ZRANGESTORE": true}

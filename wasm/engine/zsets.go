@@ -182,9 +182,11 @@ func zsetEffectOf(upper string, readOnly bool) zsetEffect {
 }
 
 // zsetsAfter brings the index up to date after command c ran with args on
-// peer and answered r.
+// peer and answered r, and carries the hash field orders (fixups_hash.go)
+// of the keys a command moved, copied or dropped whole, as the sets' entries
+// are carried.
 func (e *Engine) zsetsAfter(peer *server.Peer, c *command, args []string, r resp.Reply) {
-	if len(e.zsets) == 0 || r.IsError() {
+	if r.IsError() {
 		return
 	}
 	// RENAMENX, MOVE and COPY answer 0 when they moved nothing.
@@ -203,31 +205,45 @@ func (e *Engine) zsetsAfter(peer *server.Peer, c *command, args []string, r resp
 		}
 	case zsetRename:
 		if moved && len(args) == 3 && args[1] != args[2] {
-			e.carryZset(db, args[1], db, args[2], true)
+			e.carryKey(db, args[1], db, args[2], true)
 		}
 	case zsetMove:
 		if to, ok := parseDB(args, 2); moved && ok && len(args) == 3 {
-			e.carryZset(db, args[1], to, args[1], true)
+			e.carryKey(db, args[1], to, args[1], true)
 		}
 	case zsetCopy:
-		if to, ok := copyTarget(args, db); moved && ok {
-			e.carryZset(db, args[1], to, args[2], false)
+		if to, ok := copyTarget(args, db); moved && ok && to >= 0 && to < databases {
+			e.carryKey(db, args[1], to, args[2], false)
 		}
 	case zsetSwap:
 		a, okA := parseDB(args, 1)
 		b, okB := parseDB(args, 2)
-		if okA && okB && len(args) == 3 {
+		if okA && okB && len(args) == 3 && a != b {
 			for _, ks := range e.zsets {
 				ks[a], ks[b] = ks[b], ks[a]
 			}
+			e.swapOrders(a, b)
 		}
 	case zsetFlushDB:
 		for _, ks := range e.zsets {
 			ks[db] = nil
 		}
+		for k := range e.hashOrder {
+			if k.db == db {
+				delete(e.hashOrder, k)
+			}
+		}
 	case zsetFlushAll:
 		e.zsets = nil
+		clear(e.hashOrder)
 	}
+}
+
+// carryKey carries what the engine keeps beside a key (a hash's field
+// order, a sorted set's entry) from from in fromDB to to in toDB.
+func (e *Engine) carryKey(fromDB int, from string, toDB int, to string, move bool) {
+	e.moveOrder(orderKey{fromDB, from}, orderKey{toDB, to}, move)
+	e.carryZset(fromDB, from, toDB, to, move)
 }
 
 // carryZset gives the key to in database toDB the entry of from in fromDB,
@@ -248,6 +264,9 @@ func (e *Engine) carryZset(fromDB int, from string, toDB int, to string, move bo
 			return
 		}
 		ks = &zkeys{}
+		if e.zsets == nil {
+			e.zsets = map[string]*zkeys{}
+		}
 		e.zsets[to] = ks
 	}
 	if ent != nil && !move {
