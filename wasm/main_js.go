@@ -33,7 +33,7 @@ func main() {
 			for i, a := range args {
 				in[i] = fromJS(a, 0)
 			}
-			out, err := json.Marshal(p.Call(name, in))
+			out, err := api.MarshalJSON(p.Call(name, in))
 			if err != nil {
 				out, _ = json.Marshal(api.Object{"error": "internal", "message": err.Error()})
 			}

@@ -3,6 +3,7 @@ package engine
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/alicebob/miniredis/v2/server"
 
@@ -29,6 +30,7 @@ type command struct {
 	registered    bool   // miniredis knows it
 	readOnly      bool   // miniredis files it as read-only
 	reuseArgs     bool   // see argsNotKept
+	zset          zsetEffect
 }
 
 // maxCommandCache bounds the cache of command names: a learner can type
@@ -46,9 +48,10 @@ func (e *Engine) lookup(name string) *command {
 		upper:      up,
 		fix:        fixups[up],
 		shape:      resp3Shapes[up],
-		registered: e.srv.IsRegisteredCommand(up),
+		registered: e.srv.IsRegisteredCommand(up) || engineCommands[up],
 		readOnly:   e.srv.IsReadOnlyCommand(up),
 	}
+	c.zset = zsetEffectOf(up, c.readOnly)
 	c.refusedMsg, c.refused = refusedFromClient[up]
 	_, c.refusedScript = refusedInScript[up]
 	c.reuseArgs = argsNotKept[up]
@@ -80,6 +83,29 @@ func (e *Engine) dispatchCommand(peer *server.Peer, c *command, args []string) r
 	if !c.registered {
 		return unknownCommand(args)
 	}
+	r := e.runCommand(peer, c, args)
+	if c.zset != zsetUntouched && (len(e.zsets) > 0 || c.zset != zsetNamed) {
+		e.zsetsAfter(peer, c, args, r)
+	}
+	e.budgetAfterCommand()
+	return r
+}
+
+// budgetAfterCommand holds a running script to its time budget after each
+// command it calls. The Lua VM looks at the clock only every 1024
+// instructions, and a loop around a slow command (a big ZUNIONSTORE, KEYS
+// over many keys) takes a hundred commands to get there: seconds past the
+// budget. Once a command ends past the deadline, the script stops at its
+// next instruction.
+func (e *Engine) budgetAfterCommand() {
+	if b := e.runner.budget; b.armed && !b.expired && time.Since(clockBase) > b.deadline {
+		b.stop(stoppedTime)
+	}
+}
+
+// runCommand runs a command that is known to exist: its fixup, or
+// miniredis as it is.
+func (e *Engine) runCommand(peer *server.Peer, c *command, args []string) resp.Reply {
 	if c.fix == nil {
 		if c.upper == "SELECT" && len(args) == 2 && !selectable(args[1]) {
 			return resp.ErrorReply("ERR DB index is out of range")

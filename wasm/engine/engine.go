@@ -61,6 +61,10 @@ type Engine struct {
 
 	// cmds caches what each command name needs looked up (see commands.go).
 	cmds map[string]*command
+
+	// zsets is the ordered index of the sorted sets, by key name (see
+	// zsets.go).
+	zsets map[string]*zkeys
 }
 
 // New returns an engine with an empty keyspace, an empty script cache and
@@ -127,6 +131,7 @@ func (e *Engine) reset() {
 	e.lastOrder = nil
 	e.dbOf = map[*server.Peer]int{}
 	e.cmds = nil
+	e.zsets = nil
 }
 
 // Reset empties the keyspace and the script cache and puts the clock back

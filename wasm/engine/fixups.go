@@ -24,16 +24,6 @@ var fixups = map[string]fixup{
 	"SSCAN":   scanFixup(3, 1),
 	"ZSCAN":   scanFixup(3, 2),
 	"HINCRBY": hincrbyFixup,
-	"DECRBY":  decrbyFixup,
-}
-
-// decrbyFixup refuses to negate the one int64 that has no negation, as
-// Redis does; miniredis wraps around and writes the result.
-func decrbyFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
-	if len(args) == 3 && args[2] == "-9223372036854775808" {
-		return resp.ErrorReply("ERR decrement would overflow")
-	}
-	return e.raw(peer, args)
 }
 
 // keysFixup matches KEYS patterns byte by byte as Redis does. miniredis

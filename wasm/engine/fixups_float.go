@@ -113,6 +113,10 @@ func hincrbyfloatFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	if cur.IsError() {
 		return cur
 	}
+	// Redis refuses an infinite increment itself, before adding.
+	if inc, ok := parseLongDouble(args[3]); ok && inc.IsInf() {
+		return resp.ErrorReply("ERR value is NaN or Infinity")
+	}
 	v, errRep := addLongDouble(cur, args[3], "ERR hash value is not a float")
 	if errRep != nil {
 		return *errRep

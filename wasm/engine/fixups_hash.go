@@ -26,7 +26,8 @@ import (
 // and a read puts any field the engine did not see written (RESTORE, say)
 // after the known ones. Orders are kept per database, and follow a hash
 // that RENAME, RENAMENX, COPY, MOVE or SWAPDB carries elsewhere, as
-// Redis's listpack goes with its key.
+// Redis's listpack goes with its key (see zsetsAfter, which carries them
+// with the sorted sets' entries).
 
 // orderKey names one hash: its database and its key.
 type orderKey struct {
@@ -48,9 +49,6 @@ func init() {
 			r.Elems[1] = e.reorderPairs(orderKey{e.dbOf[peer], args[1]}, r.Elems[1])
 		}
 		return r
-	}
-	for _, name := range []string{"RENAME", "RENAMENX", "COPY", "MOVE", "SWAPDB", "FLUSHDB", "FLUSHALL"} {
-		fixups[name] = carryHashOrder(name, fixups[name])
 	}
 }
 
@@ -225,55 +223,6 @@ func (e *Engine) reorderPairs(key orderKey, r resp.Reply) resp.Reply {
 		out = append(out, resp.BulkReply(f), values[f])
 	}
 	return resp.ArrayReply(out...)
-}
-
-// carryHashOrder runs a command that moves, copies or drops whole keys, and
-// then does the same to the orders of the hashes among them. Only a
-// command that succeeded moves anything; a key that is not a hash has no
-// order, so carrying "none" over a destination drops the one it had.
-func carryHashOrder(name string, next fixup) fixup {
-	return func(e *Engine, peer *server.Peer, args []string) resp.Reply {
-		r := runFixup(next, e, peer, args)
-		if r.IsError() {
-			return r
-		}
-		db := e.dbOf[peer]
-		switch name {
-		case "RENAME", "RENAMENX":
-			if len(args) == 3 && (name == "RENAME" || r.Int == 1) && args[1] != args[2] {
-				e.moveOrder(orderKey{db, args[1]}, orderKey{db, args[2]}, true)
-			}
-		case "COPY":
-			if to, ok := copyTarget(args, db); ok && r.Int == 1 {
-				e.moveOrder(orderKey{db, args[1]}, orderKey{to, args[2]}, false)
-			}
-		case "MOVE":
-			if len(args) != 3 || r.Int != 1 {
-				break
-			}
-			if to, err := strconv.Atoi(args[2]); err == nil {
-				e.moveOrder(orderKey{db, args[1]}, orderKey{to, args[1]}, true)
-			}
-		case "SWAPDB":
-			if len(args) != 3 {
-				break
-			}
-			a, errA := strconv.Atoi(args[1])
-			b, errB := strconv.Atoi(args[2])
-			if errA == nil && errB == nil && a != b {
-				e.swapOrders(a, b)
-			}
-		case "FLUSHDB":
-			for k := range e.hashOrder {
-				if k.db == db {
-					delete(e.hashOrder, k)
-				}
-			}
-		case "FLUSHALL":
-			clear(e.hashOrder)
-		}
-		return r
-	}
 }
 
 // moveOrder gives to the order of from (or none), and takes it from from

@@ -25,6 +25,9 @@ import (
 // answering BUSY after lua-time-limit); a browser tab cannot afford that.
 const Budget = 900 * time.Millisecond
 
+// scriptBudget is the Budget a run is given; tests shorten it.
+var scriptBudget = Budget
+
 // RedisVersion is the Redis release the runner answers for, in
 // redis.REDIS_VERSION and wherever a script can ask.
 const RedisVersion = "7.0.15"
@@ -338,7 +341,7 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 	if t != nil {
 		r.budget.onTick = func() { t.tick(L) }
 	}
-	r.budget.arm(Budget)
+	r.budget.arm(scriptBudget)
 	defer func() {
 		r.budget.disarm()
 		r.setResp(false)

@@ -1,0 +1,791 @@
+package engine
+
+import (
+	"math"
+	"strings"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/alicebob/miniredis/v2/server"
+
+	"echomq.dev/playground/wasm/lualib"
+	"echomq.dev/playground/wasm/resp"
+	"echomq.dev/playground/wasm/zset"
+)
+
+// The sorted-set commands the engine serves from its index (see zsets.go),
+// with Redis 7.0's argument checks, in its order and words: every option
+// and range is read before the key is looked at, so a syntax error wins
+// over WRONGTYPE, as in Redis. A command with the wrong number of arguments
+// goes to miniredis, which words that error as Redis does.
+
+// zsetServed are the commands served here; zsetsAfter leaves them alone.
+var zsetServed = map[string]bool{}
+
+func init() {
+	served := [...]fixup{
+		zaddCommand, zincrbyCommand, zremCommand, zpopCommand(false), zpopCommand(true),
+		zrankCommand(false), zrankCommand(true), zcountCommand(byScore), zcountCommand(byLex),
+		zrangeCommand(byAuto, false, false), zrangeCommand(byRank, true, false),
+		zrangeCommand(byScore, false, false), zrangeCommand(byScore, true, false),
+		zrangeCommand(byLex, false, false), zrangeCommand(byLex, true, false),
+		zrangeCommand(byAuto, false, true),
+		zremrangeCommand(byRank), zremrangeCommand(byScore), zremrangeCommand(byLex),
+	}
+	for i, name := range zsetServedNames {
+		fixups[name] = served[i]
+		zsetServed[name] = true
+	}
+}
+
+// zsetServedNames are the commands of init's list, in its order.
+var zsetServedNames = [...]string{"ZADD", "ZINCRBY", "ZREM", "ZPOPMIN", "ZPOPMAX", "ZRANK", "ZREVRANK", "ZCOUNT", "ZLEXCOUNT", "ZRANGE", "ZREVRANGE", "ZRANGEBYSCORE", "ZREVRANGEBYSCORE", "ZRANGEBYLEX", "ZREVRANGEBYLEX", "ZRANGESTORE", "ZREMRANGEBYRANK", "ZREMRANGEBYSCORE", "ZREMRANGEBYLEX"}
+
+// engineCommands are served by the engine though miniredis lacks them.
+var engineCommands = map[string]bool{"ZRANGESTORE": true}
+
+var errWrongType = resp.ErrorReply("WRONGTYPE Operation against a key holding the wrong kind of value")
+
+const (
+	errNotInt        = "ERR value is not an integer or out of range"
+	errScoreRange    = "ERR min or max is not a float"
+	errLexRange      = "ERR min or max not valid string range item"
+	errNaNScore      = "ERR resulting score is not a number (NaN)"
+	errSyntax        = "ERR syntax error"
+	errNotPositive   = "ERR value is out of range, must be positive"
+	errWrongArgCount = "ERR wrong number of arguments for '%s' command"
+)
+
+// scoreText prints a stored score as Redis does.
+func scoreText(f float64) resp.Reply { return resp.BulkReply(resp.FormatDouble(f)) }
+
+// ---- writes ----------------------------------------------------------------
+
+// zaddOptions are ZADD's flags.
+type zaddOptions struct {
+	nx, xx, gt, lt, ch, incr bool
+}
+
+func zaddCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
+	if len(args) < 4 {
+		return e.raw(peer, args)
+	}
+	var o zaddOptions
+	i := 2
+flags:
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a == "" || a[0] < 'A' {
+			break // a digit, sign or point: the first score (no flag starts so)
+		}
+		switch strings.ToUpper(a) {
+		case "NX":
+			o.nx = true
+		case "XX":
+			o.xx = true
+		case "GT":
+			o.gt = true
+		case "LT":
+			o.lt = true
+		case "CH":
+			o.ch = true
+		case "INCR":
+			o.incr = true
+		default:
+			break flags
+		}
+	}
+	pairs := len(args) - i
+	switch {
+	case pairs == 0 || pairs%2 != 0:
+		return resp.ErrorReply(errSyntax)
+	case o.nx && o.xx:
+		return resp.ErrorReply("ERR XX and NX options at the same time are not compatible")
+	case o.gt && o.nx || o.lt && o.nx || o.gt && o.lt:
+		return resp.ErrorReply("ERR GT, LT, and/or NX options at the same time are not compatible")
+	case o.incr && pairs > 2:
+		return resp.ErrorReply("ERR INCR option supports a single increment-element pair")
+	}
+	return e.zadd(peer, args[1], args[i:], o, false)
+}
+
+// zincrbyCommand is ZADD key INCR incr member, which is how Redis runs it.
+func zincrbyCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
+	if len(args) != 4 {
+		return e.raw(peer, args)
+	}
+	return e.zadd(peer, args[1], args[2:], zaddOptions{incr: true}, true)
+}
+
+// zadd adds the score/member pairs to key, as Redis's zaddGenericCommand
+// does: every score is read first, so a bad one writes nothing.
+func (e *Engine) zadd(peer *server.Peer, key string, pairs []string, o zaddOptions, zincrby bool) resp.Reply {
+	var one [1]float64
+	scores := one[:0]
+	if len(pairs) > 2 {
+		scores = make([]float64, 0, len(pairs)/2)
+	}
+	for j := 0; j < len(pairs); j += 2 {
+		f, ok := parseScore(pairs[j])
+		if !ok {
+			return resp.ErrorReply(errNotFloat)
+		}
+		scores = append(scores, f)
+	}
+	db := e.dbOf[peer]
+	ent, st := e.zentryOf(db, key, true)
+	switch st {
+	case zWrongType:
+		return errWrongType
+	case zMissing:
+		if o.xx {
+			if o.incr {
+				return resp.NilReply()
+			}
+			return resp.IntReply(0)
+		}
+		ent = e.newZentry(db, key)
+	}
+	mdb := e.m.DB(db)
+	defer e.zadopt(db, mdb, key, ent)
+	added, updated, processed := 0, 0, 0
+	var last float64
+	for j, score := range scores {
+		member := pairs[2*j+1]
+		cur, exists := ent.set.Score(member)
+		if exists {
+			if o.nx {
+				continue
+			}
+			if o.incr {
+				score += cur
+				if math.IsNaN(score) {
+					return resp.ErrorReply(errNaNScore)
+				}
+			}
+			if o.lt && score >= cur || o.gt && score <= cur {
+				continue
+			}
+			processed++
+			last = score
+			if score != cur { // -0 and 0 are equal: no update
+				updated++
+				zstore(mdb, key, ent, member, score)
+			}
+			continue
+		}
+		if o.xx {
+			continue
+		}
+		if !ent.skiplist && (ent.set.Len()+1 > zsetListpackEntries || len(member) > zsetListpackValue) {
+			ent.skiplist = true
+		}
+		zstore(mdb, key, ent, member, score)
+		added++
+		processed++
+		last = score
+	}
+	if o.incr {
+		if processed == 0 {
+			return resp.NilReply()
+		}
+		return scoreText(last)
+	}
+	if o.ch {
+		return resp.IntReply(int64(added + updated))
+	}
+	return resp.IntReply(int64(added))
+}
+
+// zstore writes one member's score to miniredis's map and to the index. A
+// listpack keeps a score as text and reads "-0" back as the integer 0, so a
+// set Redis holds as a listpack never has a score of -0; a skiplist keeps
+// the double as it is.
+func zstore(mdb *miniredis.RedisDB, key string, ent *zentry, member string, score float64) {
+	if score == 0 && !ent.skiplist {
+		score = 0
+	}
+	mdb.ZAdd(key, score, member)
+	ent.set.Add(member, score)
+}
+
+// zadopt ties ent to the map key holds after the engine wrote it, which is
+// a new map when the write created the key, and drops it if the key is gone.
+func (e *Engine) zadopt(db int, mdb *miniredis.RedisDB, key string, ent *zentry) {
+	live, err := mdb.SortedSet(key)
+	if err != nil {
+		if ks := e.zsets[key]; ks != nil {
+			ks[db] = nil
+		}
+		return
+	}
+	ent.src = live
+}
+
+func zremCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
+	if len(args) < 3 {
+		return e.raw(peer, args)
+	}
+	db := e.dbOf[peer]
+	ent, st := e.zentryOf(db, args[1], true)
+	switch st {
+	case zWrongType:
+		return errWrongType
+	case zMissing:
+		return resp.IntReply(0)
+	}
+	mdb := e.m.DB(db)
+	n := 0
+	for _, m := range args[2:] {
+		if ent.set.Remove(m) {
+			mdb.ZRem(args[1], m)
+			n++
+		}
+	}
+	e.zadopt(db, mdb, args[1], ent)
+	return resp.IntReply(int64(n))
+}
+
+// zremove takes the nodes out of the set, in miniredis and in the index.
+func (e *Engine) zremove(db int, key string, ent *zentry, nodes []*zset.Node) {
+	mdb := e.m.DB(db)
+	for _, n := range nodes {
+		mdb.ZRem(key, n.Member)
+		ent.set.Remove(n.Member)
+	}
+	e.zadopt(db, mdb, key, ent)
+}
+
+// zpopCommand is ZPOPMIN (max false) and ZPOPMAX.
+func zpopCommand(max bool) fixup {
+	return func(e *Engine, peer *server.Peer, args []string) resp.Reply {
+		switch {
+		case len(args) < 2:
+			return e.raw(peer, args)
+		case len(args) > 3:
+			return resp.ErrorReply(errSyntax)
+		}
+		count := int64(1)
+		if len(args) == 3 {
+			n, ok := parseRedisInt(args[2])
+			if !ok || n < 0 {
+				return resp.ErrorReply(errNotPositive)
+			}
+			count = n
+		}
+		db := e.dbOf[peer]
+		ent, st := e.zentryOf(db, args[1], true)
+		switch st {
+		case zWrongType:
+			return errWrongType
+		case zMissing:
+			return resp.ArrayReply()
+		}
+		if count == 0 {
+			return resp.ArrayReply()
+		}
+		k := int(min(count, int64(ent.set.Len())))
+		out := make([]resp.Reply, 0, 2*k)
+		var one [1]*zset.Node
+		nodes := one[:0]
+		n := ent.set.First()
+		if max {
+			n = ent.set.Last()
+		}
+		for len(nodes) < k {
+			nodes = append(nodes, n)
+			out = append(out, resp.BulkReply(n.Member), scoreText(n.Score))
+			if max {
+				n = n.Prev()
+			} else {
+				n = n.Next()
+			}
+		}
+		e.zremove(db, args[1], ent, nodes)
+		return resp.ArrayReply(out...)
+	}
+}
+
+func zrankCommand(rev bool) fixup {
+	return func(e *Engine, peer *server.Peer, args []string) resp.Reply {
+		if len(args) != 3 {
+			return e.raw(peer, args)
+		}
+		ent, st := e.zentryOf(e.dbOf[peer], args[1], true)
+		switch st {
+		case zWrongType:
+			return errWrongType
+		case zMissing:
+			return resp.NilReply()
+		}
+		r, ok := ent.set.Rank(args[2])
+		if !ok {
+			return resp.NilReply()
+		}
+		if rev {
+			r = ent.set.Len() - 1 - r
+		}
+		return resp.IntReply(int64(r))
+	}
+}
+
+// ---- ranges ------------------------------------------------------------------
+
+// How a range is given.
+const (
+	byAuto = iota // ZRANGE: by rank unless BYSCORE or BYLEX says otherwise
+	byRank
+	byScore
+	byLex
+)
+
+// zspan is a parsed range: ranks, scores or members.
+type zspan struct {
+	by          int
+	start, stop int64 // byRank
+
+	min, max     float64 // byScore
+	minEx, maxEx bool
+
+	lmin, lmax string // byLex
+	// lminAll is "-" (below every member), lmaxAll "+"; "+" as a min or
+	// "-" as a max is a bound past every member on the other side.
+	lminKind, lmaxKind int
+}
+
+// Kinds of lexical bound.
+const (
+	lexValue = iota
+	lexBottom
+	lexTop
+)
+
+// parseScoreBound reads a score range bound as zslParseRange does: "(" for
+// an exclusive bound, then strtod over the rest, which may have leading
+// space, may overflow to infinity, and must not be NaN.
+func parseScoreBound(s string) (float64, bool, bool) {
+	ex := strings.HasPrefix(s, "(")
+	if ex {
+		s = s[1:]
+	}
+	i := 0
+	for i < len(s) && lualib.IsSpace(s[i]) {
+		i++
+	}
+	if i == len(s) {
+		return 0, ex, true // strtod reads nothing, and stops at the end
+	}
+	if lualib.IsSpace(s[len(s)-1]) || strings.IndexByte(s, 0) >= 0 {
+		return 0, ex, false
+	}
+	f, ok := lualib.StringToNumber(s[i:])
+	if !ok || math.IsNaN(f) {
+		return 0, ex, false
+	}
+	return f, ex, true
+}
+
+// parseLexBound reads a lexical range bound as zslParseLexRangeItem does.
+func parseLexBound(s string) (string, int, bool, bool) {
+	if s == "" {
+		return "", 0, false, false
+	}
+	switch s[0] {
+	case '+', '-':
+		if len(s) > 1 && s[1] != 0 {
+			return "", 0, false, false
+		}
+		if s[0] == '+' {
+			return "", lexTop, true, true
+		}
+		return "", lexBottom, true, true
+	case '(':
+		return s[1:], lexValue, true, true
+	case '[':
+		return s[1:], lexValue, false, true
+	}
+	return "", 0, false, false
+}
+
+// parseSpan reads the range lo..hi (already in min, max order) as by says.
+func parseSpan(by int, lo, hi string) (zspan, *resp.Reply) {
+	sp := zspan{by: by}
+	var ok1, ok2 bool
+	switch by {
+	case byRank:
+		sp.start, ok1 = parseRedisInt(lo)
+		sp.stop, ok2 = parseRedisInt(hi)
+		if !ok1 || !ok2 {
+			r := resp.ErrorReply(errNotInt)
+			return sp, &r
+		}
+	case byScore:
+		sp.min, sp.minEx, ok1 = parseScoreBound(lo)
+		sp.max, sp.maxEx, ok2 = parseScoreBound(hi)
+		if !ok1 || !ok2 {
+			r := resp.ErrorReply(errScoreRange)
+			return sp, &r
+		}
+	case byLex:
+		sp.lmin, sp.lminKind, sp.minEx, ok1 = parseLexBound(lo)
+		sp.lmax, sp.lmaxKind, sp.maxEx, ok2 = parseLexBound(hi)
+		if !ok1 || !ok2 {
+			r := resp.ErrorReply(errLexRange)
+			return sp, &r
+		}
+	}
+	return sp, nil
+}
+
+// lexCompare compares a member with a lexical bound.
+func lexCompare(m string, kind int, bound string) int {
+	switch kind {
+	case lexBottom:
+		return 1
+	case lexTop:
+		return -1
+	}
+	return strings.Compare(m, bound)
+}
+
+func (sp *zspan) aboveMin(n *zset.Node) bool {
+	if sp.by == byScore {
+		if sp.minEx {
+			return n.Score > sp.min
+		}
+		return n.Score >= sp.min
+	}
+	c := lexCompare(n.Member, sp.lminKind, sp.lmin)
+	return c > 0 || c == 0 && !sp.minEx
+}
+
+func (sp *zspan) belowMax(n *zset.Node) bool {
+	if sp.by == byScore {
+		if sp.maxEx {
+			return n.Score < sp.max
+		}
+		return n.Score <= sp.max
+	}
+	c := lexCompare(n.Member, sp.lmaxKind, sp.lmax)
+	return c < 0 || c == 0 && !sp.maxEx
+}
+
+// empty reports a range no member can be in, as zslIsInRange and
+// zslIsInLexRange decide before they look for one.
+func (sp *zspan) empty() bool {
+	if sp.by == byScore {
+		return sp.min > sp.max || sp.min == sp.max && (sp.minEx || sp.maxEx)
+	}
+	c := 0
+	switch {
+	case sp.lminKind == sp.lmaxKind && sp.lminKind != lexValue:
+		c = 0
+	case sp.lminKind == lexTop || sp.lmaxKind == lexBottom:
+		c = 1
+	case sp.lminKind == lexBottom || sp.lmaxKind == lexTop:
+		c = -1
+	default:
+		c = strings.Compare(sp.lmin, sp.lmax)
+	}
+	return c > 0 || c == 0 && (sp.minEx || sp.maxEx)
+}
+
+// first is the lowest member in the range, or nil; last the highest.
+// Scores are ordered in every set. Members are ordered only among equal
+// scores: Redis walks a listpack from its start (or end) to find a lexical
+// bound, and the engine does the same for a set Redis would hold as one;
+// in a skiplist Redis's search depends on its random levels, and so does
+// ours, which is why Redis leaves lexical ranges over mixed scores undefined.
+func (sp *zspan) first(ent *zentry) *zset.Node {
+	s := ent.set
+	if sp.empty() || s.Len() == 0 || !sp.aboveMin(s.Last()) || !sp.belowMax(s.First()) {
+		return nil
+	}
+	var n *zset.Node
+	if sp.by == byLex && !ent.skiplist {
+		for n = s.First(); n != nil && !sp.aboveMin(n); n = n.Next() {
+		}
+	} else {
+		n, _ = s.FirstNotBefore(func(n *zset.Node) bool { return !sp.aboveMin(n) })
+	}
+	if n == nil || !sp.belowMax(n) {
+		return nil
+	}
+	return n
+}
+
+func (sp *zspan) last(ent *zentry) *zset.Node {
+	s := ent.set
+	if sp.empty() || s.Len() == 0 || !sp.aboveMin(s.Last()) || !sp.belowMax(s.First()) {
+		return nil
+	}
+	var n *zset.Node
+	if sp.by == byLex && !ent.skiplist {
+		for n = s.Last(); n != nil && !sp.belowMax(n); n = n.Prev() {
+		}
+	} else {
+		n, _ = s.LastNotAfter(func(n *zset.Node) bool { return !sp.belowMax(n) })
+	}
+	if n == nil || !sp.aboveMin(n) {
+		return nil
+	}
+	return n
+}
+
+// ranks turns a rank range into the first rank and a count, as
+// genericZrangebyrankCommand does; count 0 is an empty range.
+func (sp *zspan) ranks(length int64) (start, count int64) {
+	start, end := sp.start, sp.stop
+	if start < 0 {
+		start += length
+	}
+	if end < 0 {
+		end += length
+	}
+	if start < 0 {
+		start = 0
+	}
+	if start > end || start >= length {
+		return 0, 0
+	}
+	if end >= length {
+		end = length - 1
+	}
+	return start, end - start + 1
+}
+
+// nodes lists the members of the range in order (reversed for rev), after
+// skipping offset of them and taking at most limit (negative: all).
+func (sp *zspan) nodes(ent *zentry, rev bool, offset, limit int64) []*zset.Node {
+	s := ent.set
+	var out []*zset.Node
+	if sp.by == byRank {
+		start, count := sp.ranks(int64(s.Len()))
+		if count == 0 {
+			return nil
+		}
+		out = make([]*zset.Node, 0, count)
+		var n *zset.Node
+		if rev {
+			n = s.At(s.Len() - 1 - int(start))
+		} else {
+			n = s.At(int(start))
+		}
+		for ; count > 0 && n != nil; count-- {
+			out = append(out, n)
+			if rev {
+				n = n.Prev()
+			} else {
+				n = n.Next()
+			}
+		}
+		return out
+	}
+	if offset < 0 || offset > 0 && offset >= int64(s.Len()) {
+		return nil // Redis walks a negative offset off the end
+	}
+	var n *zset.Node
+	if rev {
+		n = sp.last(ent)
+	} else {
+		n = sp.first(ent)
+	}
+	step := func(n *zset.Node) *zset.Node {
+		if rev {
+			return n.Prev()
+		}
+		return n.Next()
+	}
+	for ; n != nil && offset > 0; offset-- {
+		n = step(n)
+	}
+	for ; n != nil && limit != 0; limit-- {
+		if rev && !sp.aboveMin(n) || !rev && !sp.belowMax(n) {
+			break
+		}
+		out = append(out, n)
+		n = step(n)
+	}
+	return out
+}
+
+// zrangeCommand serves ZRANGE (by byAuto) and its older forms, and
+// ZRANGESTORE (store).
+func zrangeCommand(by int, rev, store bool) fixup {
+	return func(e *Engine, peer *server.Peer, args []string) resp.Reply {
+		name := strings.ToLower(args[0])
+		first := 1 // the source key
+		if store {
+			first = 2
+		}
+		if len(args) < first+3 {
+			if engineCommands[strings.ToUpper(args[0])] {
+				return resp.Errorf(errWrongArgCount, name)
+			}
+			return e.raw(peer, args)
+		}
+		kind, reverse := by, rev
+		withScores := false
+		offset, limit := int64(0), int64(-1)
+		for j := first + 3; j < len(args); j++ {
+			switch opt := strings.ToUpper(args[j]); {
+			case !store && opt == "WITHSCORES":
+				withScores = true
+			case opt == "LIMIT" && len(args)-j-1 >= 2:
+				var ok1, ok2 bool
+				offset, ok1 = parseRedisInt(args[j+1])
+				limit, ok2 = parseRedisInt(args[j+2])
+				if !ok1 || !ok2 {
+					return resp.ErrorReply(errNotInt)
+				}
+				j += 2
+			case by == byAuto && opt == "REV" && !reverse:
+				reverse = true
+			case by == byAuto && opt == "BYLEX" && kind == byAuto:
+				kind = byLex
+			case by == byAuto && opt == "BYSCORE" && kind == byAuto:
+				kind = byScore
+			default:
+				return resp.ErrorReply(errSyntax)
+			}
+		}
+		if kind == byAuto {
+			kind = byRank
+		}
+		if limit != -1 && kind == byRank {
+			return resp.ErrorReply("ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX")
+		}
+		if withScores && kind == byLex {
+			return resp.ErrorReply("ERR syntax error, WITHSCORES not supported in combination with BYLEX")
+		}
+		lo, hi := args[first+1], args[first+2]
+		if reverse && kind != byRank {
+			lo, hi = hi, lo // given as max, min
+		}
+		sp, errRep := parseSpan(kind, lo, hi)
+		if errRep != nil {
+			return *errRep
+		}
+		db := e.dbOf[peer]
+		ent, st := e.zentryOf(db, args[first], true)
+		var nodes []*zset.Node
+		switch st {
+		case zWrongType:
+			return errWrongType
+		case zFound:
+			nodes = sp.nodes(ent, reverse, offset, limit)
+		}
+		if store {
+			return e.zstoreRange(db, args[1], nodes)
+		}
+		return nodesReply(nodes, withScores)
+	}
+}
+
+func nodesReply(nodes []*zset.Node, withScores bool) resp.Reply {
+	per := 1
+	if withScores {
+		per = 2
+	}
+	out := make([]resp.Reply, 0, per*len(nodes))
+	for _, n := range nodes {
+		out = append(out, resp.BulkReply(n.Member))
+		if withScores {
+			out = append(out, scoreText(n.Score))
+		}
+	}
+	return resp.ArrayReply(out...)
+}
+
+// zstoreRange writes nodes to dst as a new sorted set, replacing whatever
+// dst held (and its TTL); no nodes delete dst, as Redis stores no empty set.
+func (e *Engine) zstoreRange(db int, dst string, nodes []*zset.Node) resp.Reply {
+	type pair struct {
+		m string
+		s float64
+	}
+	// Copied first: dst may be the source.
+	pairs := make([]pair, len(nodes))
+	big := len(nodes) > zsetListpackEntries
+	for i, n := range nodes {
+		pairs[i] = pair{n.Member, n.Score}
+		big = big || len(n.Member) > zsetListpackValue
+	}
+	mdb := e.m.DB(db)
+	mdb.Del(dst)
+	if ks := e.zsets[dst]; ks != nil {
+		ks[db] = nil
+	}
+	if len(pairs) == 0 {
+		return resp.IntReply(0)
+	}
+	ent := e.newZentry(db, dst)
+	ent.skiplist = big
+	for _, p := range pairs {
+		zstore(mdb, dst, ent, p.m, p.s)
+	}
+	e.zadopt(db, mdb, dst, ent)
+	return resp.IntReply(int64(len(pairs)))
+}
+
+// zcountCommand is ZCOUNT (byScore) and ZLEXCOUNT (byLex).
+func zcountCommand(by int) fixup {
+	return func(e *Engine, peer *server.Peer, args []string) resp.Reply {
+		if len(args) != 4 {
+			return e.raw(peer, args)
+		}
+		sp, errRep := parseSpan(by, args[2], args[3])
+		if errRep != nil {
+			return *errRep
+		}
+		ent, st := e.zentryOf(e.dbOf[peer], args[1], true)
+		switch st {
+		case zWrongType:
+			return errWrongType
+		case zMissing:
+			return resp.IntReply(0)
+		}
+		first := sp.first(ent)
+		if first == nil {
+			return resp.IntReply(0)
+		}
+		if by == byLex && !ent.skiplist {
+			// A listpack counts from the first member in range on.
+			n := 0
+			for x := first; x != nil && sp.belowMax(x); x = x.Next() {
+				n++
+			}
+			return resp.IntReply(int64(n))
+		}
+		last := sp.last(ent)
+		if last == nil {
+			return resp.IntReply(0)
+		}
+		a, _ := ent.set.Rank(first.Member)
+		b, _ := ent.set.Rank(last.Member)
+		return resp.IntReply(int64(max(b-a+1, 0)))
+	}
+}
+
+// zremrangeCommand is ZREMRANGEBYRANK, ZREMRANGEBYSCORE and ZREMRANGEBYLEX.
+func zremrangeCommand(by int) fixup {
+	return func(e *Engine, peer *server.Peer, args []string) resp.Reply {
+		if len(args) != 4 {
+			return e.raw(peer, args)
+		}
+		sp, errRep := parseSpan(by, args[2], args[3])
+		if errRep != nil {
+			return *errRep
+		}
+		db := e.dbOf[peer]
+		ent, st := e.zentryOf(db, args[1], true)
+		switch st {
+		case zWrongType:
+			return errWrongType
+		case zMissing:
+			return resp.IntReply(0)
+		}
+		nodes := sp.nodes(ent, false, 0, -1)
+		e.zremove(db, args[1], ent, nodes)
+		return resp.IntReply(int64(len(nodes)))
+	}
+}

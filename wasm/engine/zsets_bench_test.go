@@ -1,0 +1,65 @@
+package engine
+
+import (
+	"strconv"
+	"testing"
+
+	emqlua "echomq.dev/playground/lua"
+)
+
+// BenchmarkClaimAtDepth is one claim (and the enqueue that keeps the depth)
+// with depth jobs pending: the lesson's "pop the oldest, O(log n)".
+func BenchmarkClaimAtDepth(b *testing.B) {
+	enq, clm := emqlua.Enqueue(), emqlua.Claim()
+	for _, depth := range []int{10, 1000, 10000, 100000} {
+		b.Run(strconv.Itoa(depth), func(b *testing.B) {
+			e := New()
+			base, pending, active := "emq:{q}:job:", "emq:{q}:pending", "emq:{q}:active"
+			id := 0
+			enqueue := func() {
+				id++
+				j := "JOB" + strconv.Itoa(id)
+				e.Exec("EVALSHA", enq.SHA, "2", base+j, pending, j, "payload")
+			}
+			e.Exec("SCRIPT", "LOAD", enq.Source)
+			e.Exec("SCRIPT", "LOAD", clm.Source)
+			for range depth {
+				enqueue()
+			}
+			b.ResetTimer()
+			for range b.N {
+				if r := e.Exec("EVALSHA", clm.SHA, "2", pending, active, base, "30000"); r.IsError() {
+					b.Fatal(r)
+				}
+				enqueue()
+			}
+		})
+	}
+}
+
+// BenchmarkPop1000Of10000 is one script popping 1,000 ids of 10,000 pending.
+func BenchmarkPop1000Of10000(b *testing.B) {
+	for range b.N {
+		b.StopTimer()
+		e := New()
+		args := []string{"ZADD", "p"}
+		for i := range 10000 {
+			args = append(args, "0", "JOB"+strconv.Itoa(i))
+		}
+		e.Exec(args...)
+		b.StartTimer()
+		if r := e.Exec("EVAL", "for i = 1, 1000 do redis.call('ZPOPMIN', KEYS[1]) end return 1", "1", "p"); r.IsError() {
+			b.Fatal(r)
+		}
+	}
+}
+
+// BenchmarkScript100kSets is one script of 100,000 SETs.
+func BenchmarkScript100kSets(b *testing.B) {
+	e := New()
+	for range b.N {
+		if r := e.Exec("EVAL", "for i = 1, 100000 do redis.call('SET', 'k' .. (i % 100), i) end return 1", "0"); r.IsError() {
+			b.Fatal(r)
+		}
+	}
+}
