@@ -80,6 +80,11 @@ func (e *Engine) dispatchCommand(peer *server.Peer, c *command, args []string) r
 	if !c.registered {
 		return unknownCommand(args)
 	}
+	if len(e.tx) > 0 {
+		if r, ok := e.wholeDB(peer, c, args); ok {
+			return r
+		}
+	}
 	if c.fix == nil {
 		if c.upper == "SELECT" && len(args) == 2 && !selectable(args[1]) {
 			return resp.ErrorReply("ERR DB index is out of range")

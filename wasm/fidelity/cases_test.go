@@ -81,7 +81,7 @@ func cases() []fcase {
 	arith := onLine(17, "return tonumber(ARGV[1]) + 1")
 	failing := "return redis.call('NOPE')"
 
-	return []fcase{
+	return append([]fcase{
 		// ---- errors raised in a script
 		{id: "errors/wrongtype", desc: "A failed redis.call keeps Redis's error code: WRONGTYPE ... script: <sha>, on @user_script:18.",
 			cmds: [][]string{{"SET", "s", "x"}, evalKeys(wrongtype, []string{"s"}), evalsha(wrongtype, []string{"s"})}},
@@ -594,7 +594,7 @@ return r`)}},
 		{id: "console/incrbyfloat-errors", desc: "INCRBYFLOAT and HINCRBYFLOAT on a value that is not a number, and with an increment that is not one",
 			cmds: [][]string{{"SET", "s", "abc"}, {"INCRBYFLOAT", "s", "1"}, {"INCRBYFLOAT", "n", "x"},
 				{"HSET", "h", "f", "abc"}, {"HINCRBYFLOAT", "h", "f", "1"}, {"HINCRBYFLOAT", "h", "g", "x"}, {"HINCRBYFLOAT", "h", "g", "1.5"}}},
-	}
+	}, txCases()...)
 }
 
 // manyFields is n field, value pairs.
