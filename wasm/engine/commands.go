@@ -81,7 +81,7 @@ func (e *Engine) dispatchCommand(peer *server.Peer, c *command, args []string) r
 		return unknownCommand(args)
 	}
 	if len(e.tx) > 0 {
-		if r, ok := e.wholeDB(peer, c, args); ok {
+		if r, ok := e.watchedWrite(peer, c, args); ok {
 			return r
 		}
 	}

@@ -63,9 +63,11 @@ type Engine struct {
 	cmds map[string]*command
 
 	// tx is the transaction state of each connection that has one (see
-	// multi.go); inWholeDB is set while wholeDB runs its command.
+	// multi.go); inWatched is set while watchedWrite runs its command, and
+	// probe reads the watched keys.
 	tx        map[*server.Peer]*transaction
-	inWholeDB bool
+	inWatched bool
+	probe     *server.Peer
 }
 
 // New returns an engine with an empty keyspace, an empty script cache and
@@ -132,7 +134,7 @@ func (e *Engine) reset() {
 	e.lastOrder = nil
 	e.dbOf = map[*server.Peer]int{}
 	e.cmds = nil
-	e.tx = nil // a fresh server has no transactions either
+	e.tx, e.probe = nil, nil // a fresh server has no transactions either
 }
 
 // Reset empties the keyspace and the script cache and puts the clock back

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bufio"
 	"strconv"
 	"strings"
 
@@ -19,16 +20,22 @@ import (
 // connection had sent it then, so nothing can slip in between (the engine
 // lock is held throughout).
 //
-// WATCH leans on miniredis for the one thing only it can see: which keys a
-// command wrote. Every write it makes to a key bumps that key's version,
-// and its own WATCH and EXEC compare versions; so the engine sends it
-// WATCH, and at EXEC asks it, with an empty MULTI/EXEC, whether a watched
-// key moved. That covers a write from any connection, from a script, from
-// the watching connection itself, DEL, RENAME, and a key expiring as the
-// clock moves (miniredis deletes it on the next command, which counts as a
-// write, as Redis's expiry does). miniredis does not count FLUSHDB,
-// FLUSHALL or SWAPDB as writes to the keys they empty or swap, so the
-// engine does that part itself (see wholeDB).
+// WATCH is the engine's own too. miniredis keeps a version per key for
+// its WATCH, but bumps it for writes that change nothing (SADD of a member
+// that is there) and not for some that do (ZREM of one member of many), so
+// the engine cannot ask it. Instead, while any connection watches keys,
+// every write command, from a client or from inside a script, runs between
+// two readings of the watched keys (see watchedWrite), and a key whose
+// type, value or expiry changed is touched, as Redis touches a key a
+// command modified. That covers DEL, RENAME, FLUSHDB and FLUSHALL (only a
+// key that was there is touched) and scripts. Three cases need more:
+//   - a write Redis counts though the value stays the same (SET of the
+//     value a key holds already): see alwaysTouches;
+//   - SWAPDB, which Redis counts for a watched key found in either
+//     database, even when both hold the same value;
+//   - a key that expires as the clock moves: EXEC reads every watched key
+//     once more and compares it with what WATCH read, and a key that is
+//     gone now was touched, as Redis 7.0's EXEC checks for expired keys.
 
 // transaction is one connection's transaction state.
 type transaction struct {
@@ -36,10 +43,8 @@ type transaction struct {
 	queue   [][]string // the commands EXEC will run
 	abort   bool       // a command could not be queued: EXEC answers EXECABORT
 	watched []dbKey    // the keys WATCH named, in the database each was named in
-	// dirty says a watched key was written in a way miniredis's versions
-	// do not show (see wholeDB): EXEC will answer nil.
-	dirty bool
-	peer  *server.Peer
+	seen    []string   // each watched key as WATCH read it (see fingerprint)
+	dirty   bool       // a watched key was touched: EXEC will answer nil
 }
 
 type dbKey struct {
@@ -69,7 +74,7 @@ func (e *Engine) transaction(peer *server.Peer, c *command, args []string) (r re
 		return e.enqueue(t, c, args), true
 	}
 	if t == nil {
-		t = &transaction{peer: peer}
+		t = &transaction{}
 	}
 	defer func() {
 		switch {
@@ -116,11 +121,10 @@ func (e *Engine) transaction(peer *server.Peer, c *command, args []string) (r re
 		if t.dirty {
 			return resp.OK(), true // already doomed: no point watching more
 		}
-		if r := e.raw(peer, args); r.IsError() {
-			return r, true
-		}
-		for _, k := range args[1:] {
-			t.watched = append(t.watched, dbKey{e.dbOf[peer], k})
+		for _, name := range args[1:] {
+			k := dbKey{e.dbOf[peer], name}
+			t.watched = append(t.watched, k)
+			t.seen = append(t.seen, e.fingerprint(k))
 		}
 		return resp.OK(), true
 	case "UNWATCH":
@@ -185,113 +189,23 @@ func (e *Engine) discard(t *transaction) {
 	e.unwatch(t)
 }
 
-// unwatch forgets t's watched keys, on miniredis's side too.
+// unwatch forgets t's watched keys.
 func (e *Engine) unwatch(t *transaction) {
-	if len(t.watched) > 0 {
-		e.raw(t.peer, []string{"UNWATCH"})
-	}
-	t.watched, t.dirty = nil, false
+	t.watched, t.seen, t.dirty = nil, nil, false
 }
 
-// touched reports whether a key t watches was written since WATCH. Asking
-// miniredis ends its watch, so the caller unwatches or watches again.
+// touched reports whether a key t watches was touched since WATCH: by a
+// write the engine saw, or by the clock (a key that expired).
 func (e *Engine) touched(t *transaction) bool {
 	if t.dirty {
 		return true
 	}
-	if len(t.watched) == 0 {
-		return false
-	}
-	e.raw(t.peer, []string{"MULTI"})
-	return e.raw(t.peer, []string{"EXEC"}).Kind == resp.Nil
-}
-
-// rewatch has miniredis watch t's keys again from now on, each in its own
-// database, leaving the connection in the database it was in.
-func (e *Engine) rewatch(t *transaction) {
-	back := e.dbOf[t.peer]
-	for _, k := range t.watched {
-		e.useDB(t.peer, k.db)
-		e.raw(t.peer, []string{"WATCH", k.key})
-	}
-	e.useDB(t.peer, back)
-}
-
-// wholeDB runs FLUSHDB, FLUSHALL and SWAPDB while some connection watches
-// keys, and touches the watched keys they change, as Redis does: a watched
-// key that existed in a database that is emptied, or in either database of
-// a swap, spoils its watcher's EXEC. (A watched key that existed in neither
-// is left alone.) miniredis does not count these as writes, and after a
-// swap its versions belong to the other database, so every watcher of an
-// affected database is settled first and then watched afresh. ok is false
-// for any other command.
-func (e *Engine) wholeDB(peer *server.Peer, c *command, args []string) (r resp.Reply, ok bool) {
-	if e.inWholeDB {
-		return resp.Reply{}, false
-	}
-	var dbs []int
-	switch c.upper {
-	case "FLUSHDB":
-		dbs = []int{e.dbOf[peer]}
-	case "FLUSHALL":
-		for i := range databases {
-			dbs = append(dbs, i)
-		}
-	case "SWAPDB":
-		if len(args) != 3 {
-			return resp.Reply{}, false
-		}
-		a, errA := strconv.Atoi(args[1])
-		b, errB := strconv.Atoi(args[2])
-		if errA != nil || errB != nil || a < 0 || b < 0 || a >= databases || b >= databases {
-			return resp.Reply{}, false // refused before it changes anything
-		}
-		dbs = []int{a, b}
-	default:
-		return resp.Reply{}, false
-	}
-	affects := func(db int) bool {
-		for _, d := range dbs {
-			if d == db {
-				return true
-			}
-		}
-		return false
-	}
-	var settle []*transaction
-	hit := map[*transaction]bool{}
-	for _, t := range e.tx {
-		mine := false
-		for _, k := range t.watched {
-			if !affects(k.db) {
-				continue
-			}
-			mine = true
-			for _, d := range dbs {
-				// FLUSHDB and FLUSHALL empty the key's own database; a
-				// swap brings in the other one's key of the same name.
-				if (d == k.db || c.upper == "SWAPDB") && e.m.DB(d).Exists(k.key) {
-					hit[t] = true
-				}
-			}
-		}
-		if mine && !t.dirty {
-			t.dirty = e.touched(t)
-			settle = append(settle, t)
+	for i, k := range t.watched {
+		if e.fingerprint(k) != t.seen[i] {
+			return true
 		}
 	}
-	e.inWholeDB = true
-	r = e.dispatchCommand(peer, c, args)
-	e.inWholeDB = false
-	for _, t := range settle {
-		if !r.IsError() && hit[t] {
-			t.dirty = true
-		}
-		if !t.dirty {
-			e.rewatch(t)
-		}
-	}
-	return r, true
+	return false
 }
 
 // arity is a command's arity in Redis's table (see arity_table.go).
@@ -352,4 +266,161 @@ func CommandNames() []string {
 		}
 	}
 	return out
+}
+
+// watchedWrite runs a write command while some connection watches keys,
+// and touches every watched key the command modified (see the top of this
+// file). ok is false when it leaves the command to dispatchCommand: a
+// read, no watcher, or the command it is already running.
+func (e *Engine) watchedWrite(peer *server.Peer, c *command, args []string) (resp.Reply, bool) {
+	if e.inWatched || c.readOnly {
+		return resp.Reply{}, false
+	}
+	var keys []dbKey
+	seen := map[dbKey]bool{}
+	for _, t := range e.tx {
+		if t.dirty {
+			continue
+		}
+		for _, k := range t.watched {
+			if !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+	}
+	if len(keys) == 0 {
+		return resp.Reply{}, false
+	}
+	touched := map[dbKey]bool{}
+	if c.upper == "SWAPDB" && len(args) == 3 {
+		// A watched key found in either database is touched, whatever the
+		// other holds; read before the swap, kept if it happens.
+		a, errA := strconv.Atoi(args[1])
+		b, errB := strconv.Atoi(args[2])
+		if errA == nil && errB == nil {
+			for _, k := range keys {
+				if (k.db == a || k.db == b) && (e.fingerprint(dbKey{a, k.key}) != "" || e.fingerprint(dbKey{b, k.key}) != "") {
+					touched[k] = true
+				}
+			}
+		}
+	}
+	before := make([]string, len(keys))
+	for i, k := range keys {
+		before[i] = e.fingerprint(k)
+	}
+	db := e.dbOf[peer]
+	r := e.dispatchWatched(peer, c, args)
+	if r.IsError() {
+		clear(touched) // a command that failed changed nothing
+	}
+	for i, k := range keys {
+		if e.fingerprint(k) != before[i] {
+			touched[k] = true
+		}
+	}
+	if !r.IsError() {
+		for _, name := range alwaysTouches(c.upper, args, r) {
+			touched[dbKey{db, name}] = true
+		}
+	}
+	if len(touched) > 0 {
+		for _, t := range e.tx {
+			for _, k := range t.watched {
+				if touched[k] {
+					t.dirty = true
+				}
+			}
+		}
+	}
+	return r, true
+}
+
+// alwaysTouches names the keys a command Redis counts as modified even
+// when their value comes out the same: SET of the value a key holds,
+// HSET of a field's own value, INCRBY by 0, a store that writes what was
+// there. A command that does change its key is seen by its fingerprint
+// anyway; these are the ones that may not.
+func alwaysTouches(cmd string, args []string, r resp.Reply) []string {
+	if len(args) < 2 {
+		return nil
+	}
+	switch cmd {
+	case "SET":
+		if r.Kind == resp.Nil {
+			return nil // NX or XX, and it did not set
+		}
+		return args[1:2]
+	case "SETEX", "PSETEX", "GETSET", "HSET", "HMSET", "HINCRBY", "HINCRBYFLOAT",
+		"INCR", "DECR", "INCRBY", "DECRBY", "INCRBYFLOAT", "LSET", "SETBIT", "APPEND",
+		"ZUNIONSTORE", "ZINTERSTORE", "ZDIFFSTORE", "ZRANGESTORE", "SUNIONSTORE", "SINTERSTORE", "SDIFFSTORE":
+		return args[1:2]
+	case "SETRANGE":
+		if len(args) == 4 && args[3] == "" {
+			return nil
+		}
+		return args[1:2]
+	case "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT":
+		if r.Kind == resp.Int && r.Int == 1 {
+			return args[1:2]
+		}
+	case "MSET":
+		var keys []string
+		for i := 1; i < len(args); i += 2 {
+			keys = append(keys, args[i])
+		}
+		return keys
+	case "RPOPLPUSH", "LMOVE":
+		if r.Kind != resp.Nil && len(args) >= 3 {
+			return args[1:3]
+		}
+	case "COPY":
+		if r.Kind == resp.Int && r.Int == 1 && len(args) >= 3 {
+			return args[2:3]
+		}
+	}
+	return nil
+}
+
+// dispatchWatched is dispatchCommand for watchedWrite and wholeDB, which
+// are called from it: the command runs without coming back to them.
+func (e *Engine) dispatchWatched(peer *server.Peer, c *command, args []string) resp.Reply {
+	e.inWatched = true
+	defer func() { e.inWatched = false }()
+	return e.dispatchCommand(peer, c, args)
+}
+
+// fingerprint is one key's type, value and expiry deadline, as one string
+// to compare: read straight from miniredis on a connection of the engine's
+// own, in the key's database.
+func (e *Engine) fingerprint(k dbKey) string {
+	if e.probe == nil {
+		e.probe = server.NewPeer(bufio.NewWriter(&e.out))
+	}
+	e.useDB(e.probe, k.db)
+	typ := e.raw(e.probe, []string{"TYPE", k.key}).Str
+	var value resp.Reply
+	switch typ {
+	case "none":
+		return ""
+	case "string":
+		value = e.raw(e.probe, []string{"GET", k.key})
+	case "hash":
+		value = e.raw(e.probe, []string{"HGETALL", k.key})
+	case "list":
+		value = e.raw(e.probe, []string{"LRANGE", k.key, "0", "-1"})
+	case "set":
+		value = e.raw(e.probe, []string{"SMEMBERS", k.key})
+	case "zset":
+		value = e.raw(e.probe, []string{"ZRANGE", k.key, "0", "-1", "WITHSCORES"})
+	case "stream":
+		value = e.raw(e.probe, []string{"XRANGE", k.key, "-", "+"})
+	}
+	ttl := e.raw(e.probe, []string{"PTTL", k.key})
+	deadline := int64(-1)
+	if ttl.Kind == resp.Int && ttl.Int >= 0 {
+		deadline = e.now + ttl.Int
+	}
+	return typ + "\x00" + string(resp.Append(nil, value)) + "\x00" + strconv.FormatInt(deadline, 10)
 }

@@ -82,7 +82,8 @@ func txCases() []fcase {
 	// the head of pending: the four writes of @claim, made by hand.
 	claimSteps := [][]string{{"MULTI"}, {"ZREM", pending, "JOB1"}, {"HINCRBY", row, "attempts", "1"},
 		{"HSET", row, "state", "active"}, {"ZADD", active, "1767225630000", "JOB1"}, {"EXEC"}}
-	seed := [][]string{{"HSET", row, "state", "pending", "attempts", "0", "payload", "{}"}, {"ZADD", pending, "0", "JOB1"}}
+	seed := [][]string{{"HSET", row, "state", "pending", "attempts", "0", "payload", "{}"}, {"ZADD", pending, "0", "JOB1"},
+		{"HSET", "emq:{q}:job:JOB2", "state", "pending", "attempts", "0", "payload", "{}"}, {"ZADD", pending, "0", "JOB2"}}
 	twoWorkers := slices.Concat(seed,
 		[][]string{{"WATCH", pending}, {"ZRANGE", pending, "0", "0"}, on2("WATCH", pending), on2("ZRANGE", pending, "0", "0")},
 		claimSteps,
@@ -128,8 +129,9 @@ func txCases() []fcase {
 				{"WATCH", "k"}, {"MULTI"}, {"SET", "k", "z"}, {"EXEC"}}},
 		{id: "tx/watch-script", desc: "A script's write is a write: @enqueue on another connection spoils a WATCH on the pending set",
 			cmds: [][]string{{"WATCH", pending}, on2(evalKeys(enq, []string{row, pending}, "JOB1", "{}")...), {"MULTI"}, {"ZREM", pending, "JOB1"}, {"EXEC"}, {"ZCARD", pending}}},
-		{id: "tx/watch-expiry", desc: "A watched key that expires as the clock moves spoils the EXEC",
-			cmds: [][]string{{"SET", "k", "v", "PX", "100"}, {"WATCH", "k"}, after(250), {"MULTI"}, {"SET", "j", "1"}, {"EXEC"}, {"GET", "j"}}},
+		{id: "tx/watch-expiry", desc: "A watched key that expires as the clock moves spoils the EXEC; one whose TTL only runs down does not",
+			cmds: [][]string{{"SET", "k", "v", "PX", "100"}, {"WATCH", "k"}, after(250), {"MULTI"}, {"SET", "j", "1"}, {"EXEC"}, {"GET", "j"},
+				{"SET", "k", "v", "PX", "60000"}, {"WATCH", "k"}, after(100), {"MULTI"}, {"SET", "j", "2"}, {"EXEC"}}},
 		{id: "tx/watch-flushdb", desc: "FLUSHDB touches every watched key it empties; a watched key that did not exist is left alone",
 			cmds: [][]string{{"SET", "k", "1"}, {"WATCH", "k"}, on2("FLUSHDB"), {"MULTI"}, {"SET", "j", "1"}, {"EXEC"},
 				{"WATCH", "missing"}, on2("FLUSHDB"), {"MULTI"}, {"SET", "j", "2"}, {"EXEC"},
@@ -158,9 +160,79 @@ func txCases() []fcase {
 				{"WATCH", "k"}, on2("SET", "k", "5"), {"EXEC", "x"}, {"MULTI"}, {"EXEC"}}},
 		{id: "tx/watch-other-db", desc: "A watch names a key in one database: the same name written in another database is another key",
 			cmds: [][]string{{"WATCH", "k"}, on2("SELECT", "1"), on2("SET", "k", "1"), {"MULTI"}, {"SET", "j", "1"}, {"EXEC"}}},
+		{id: "tx/watch-writes", desc: "Each kind of write from another connection spoils a WATCH on the key it changes: strings, hashes, lists, sets, sorted sets (a ZREM that leaves other members too), streams, TTLs",
+			cmds: watchEach(changingWrites)},
+		{id: "tx/watch-no-op-writes", desc: "A write command that changes nothing (ZREM, SREM, HDEL of what is not there, ZADD of the same score, ZINCRBY by 0, a failed SET NX) leaves a WATCH as it was, as in Redis",
+			cmds: watchEach(noOpWrites)},
 		{id: "tx/optimistic-claim", desc: "Two workers claim JOB1 with WATCH, ZRANGE, then MULTI and the four writes: one EXEC claims it, the other answers nil, and its retry finds pending empty",
 			cmds: twoWorkers},
 	}
+}
+
+// aWrite is a key made ready, then written from the second connection.
+type aWrite struct {
+	setup [][]string
+	write []string
+}
+
+// changingWrites each change the key k they write.
+var changingWrites = []aWrite{
+	{[][]string{{"SET", "k", "v"}}, []string{"SET", "k", "v"}}, // the same value: Redis still counts it
+	{[][]string{{"SET", "k", "v"}}, []string{"APPEND", "k", "w"}},
+	{[][]string{{"SET", "k", "1"}}, []string{"INCR", "k"}},
+	{[][]string{{"SET", "k", "abc"}}, []string{"SETRANGE", "k", "1", "x"}},
+	{[][]string{{"SET", "k", "v"}}, []string{"GETDEL", "k"}},
+	{[][]string{{"SET", "k", "v"}}, []string{"EXPIRE", "k", "100"}},
+	{[][]string{{"SET", "k", "v", "EX", "100"}}, []string{"PERSIST", "k"}},
+	{[][]string{{"HSET", "k", "f", "1", "g", "2"}}, []string{"HSET", "k", "f", "9"}},
+	{[][]string{{"HSET", "k", "f", "1", "g", "2"}}, []string{"HSET", "k", "f", "1"}},
+	{[][]string{{"HSET", "k", "f", "1", "g", "2"}}, []string{"HDEL", "k", "f"}},
+	{[][]string{{"HSET", "k", "f", "1"}}, []string{"HINCRBY", "k", "f", "1"}},
+	{[][]string{{"RPUSH", "k", "a", "b"}}, []string{"LPUSH", "k", "x"}},
+	{[][]string{{"RPUSH", "k", "a", "b"}}, []string{"RPOP", "k"}},
+	{[][]string{{"RPUSH", "k", "a", "b"}}, []string{"LSET", "k", "0", "z"}},
+	{[][]string{{"SADD", "k", "a", "b"}}, []string{"SADD", "k", "c"}},
+	{[][]string{{"SADD", "k", "a", "b"}}, []string{"SREM", "k", "a"}},
+	{[][]string{{"ZADD", "k", "0", "a", "0", "b"}}, []string{"ZREM", "k", "a"}},
+	{[][]string{{"ZADD", "k", "0", "a", "0", "b"}}, []string{"ZADD", "k", "5", "a"}},
+	{[][]string{{"ZADD", "k", "0", "a", "0", "b"}}, []string{"ZINCRBY", "k", "1", "b"}},
+	{[][]string{{"ZADD", "k", "0", "a", "0", "b"}}, []string{"ZPOPMIN", "k"}},
+	{[][]string{{"XADD", "k", "1-1", "f", "v"}}, []string{"XADD", "k", "2-1", "f", "v"}},
+	{nil, []string{"SET", "k", "new"}}, // a key that did not exist when watched
+	// Writes Redis counts though the value comes out the same.
+	{[][]string{{"SET", "k", "1"}}, []string{"INCRBY", "k", "0"}},
+	{[][]string{{"RPUSH", "k", "a"}}, []string{"LSET", "k", "0", "a"}},
+	{[][]string{{"SET", "k", "abc"}}, []string{"SETRANGE", "k", "0", "a"}},
+	{[][]string{{"SET", "k", "v"}}, []string{"MSET", "j", "1", "k", "v"}},
+	{[][]string{{"SADD", "k", "a"}}, []string{"SUNIONSTORE", "k", "k"}},
+	{[][]string{{"RPUSH", "k", "a"}}, []string{"RPOPLPUSH", "k", "k"}},
+	// A change and its undoing, in one script: the key was touched.
+	{[][]string{{"SADD", "k", "a"}}, []string{"EVAL", "redis.call('SADD', KEYS[1], 'b') return redis.call('SREM', KEYS[1], 'b')", "1", "k"}},
+}
+
+// noOpWrites are write commands that leave the key k as it was.
+var noOpWrites = []aWrite{
+	{[][]string{{"ZADD", "k", "0", "a", "0", "b"}}, []string{"ZREM", "k", "c"}},
+	{[][]string{{"ZADD", "k", "0", "a", "0", "b"}}, []string{"ZADD", "k", "0", "a"}},
+	{[][]string{{"SADD", "k", "a", "b"}}, []string{"SREM", "k", "c"}},
+	{[][]string{{"SADD", "k", "a", "b"}}, []string{"SADD", "k", "a"}},
+	{[][]string{{"HSET", "k", "f", "1"}}, []string{"HDEL", "k", "g"}},
+	{[][]string{{"SET", "k", "v"}}, []string{"SET", "k", "w", "NX"}},
+	{[][]string{{"RPUSH", "k", "a"}}, []string{"LREM", "k", "0", "b"}},
+	{[][]string{{"ZADD", "k", "1", "a"}}, []string{"ZINCRBY", "k", "0", "a"}},
+	{nil, []string{"DEL", "k"}},
+}
+
+// watchEach runs one WATCH, write, MULTI, EXEC round per write, each on a
+// fresh key.
+func watchEach(writes []aWrite) [][]string {
+	var out [][]string
+	for _, w := range writes {
+		out = append(out, []string{"DEL", "k"})
+		out = append(out, w.setup...)
+		out = append(out, []string{"WATCH", "k"}, on2(w.write...), []string{"MULTI"}, []string{"INCR", "n"}, []string{"EXEC"})
+	}
+	return out
 }
 
 // prefixed sends every command of cmds on the second connection.
