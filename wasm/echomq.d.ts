@@ -162,8 +162,13 @@ export interface EchoMQ {
 
   scripts(): Script[] | ArgsError;
 
-  /** One Redis command, run as a client would: exec(["ZRANGE", "emq:{q}:pending", "0", "-1"]). */
-  exec(args: string[]): Reply | ArgsError | InternalError;
+  /**
+   * One Redis command, run as a client would: exec(["ZRANGE", "emq:{q}:pending", "0", "-1"]).
+   * With a connection name (1 to 32 bytes, at most 8 names), it runs on that
+   * connection, opened on first use: exec(["WATCH", "emq:{q}:pending"], "worker-A").
+   * Each connection has its own MULTI, WATCH, protocol and database.
+   */
+  exec(args: string[], connection?: string): Reply | ArgsError | InternalError;
 
   /**
    * One line typed at a redis-cli prompt: cli('ZADD emq:{q}:pending 0 "JOB-1"').

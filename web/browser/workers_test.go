@@ -378,3 +378,88 @@ func TestLeaseOptionReachesEveryClaim(t *testing.T) {
 		return got, got == "emq:{q}:job:\n5000"
 	})
 }
+
+const optimisticMode = "Optimistic: WATCH, then MULTI … EXEC"
+
+// TestWorkersOptimisticClaimRetriesInsteadOfDoubleClaiming plays the
+// optimistic claim in the order that made the split claim hand JOB-1 to
+// both, one step each in turn: both WATCH, both read JOB-1, both queue its
+// claim. A's EXEC runs the four writes; B's answers nil, because A's EXEC
+// wrote the pending set after B's WATCH, and none of B's commands ran. B
+// unwatches and starts again, on its own, and claims JOB-2. No double
+// claim: each row counts one attempt, and the cost panel counts the
+// commands and round trips each worker paid, B's retry included.
+func TestWorkersOptimisticClaimRetriesInsteadOfDoubleClaiming(t *testing.T) {
+	tb := newTab(t)
+	tb.open("/")
+	ready(tb)
+	w := tb.in(workers)
+	w.choose(optimisticMode)
+	wantPlans(w, "optimistic")
+	waitFreshRound(w)
+
+	steps := takeTurns(w, 8)
+	w.wantAttrs(workersVerdict, "data-verdict", "retry")
+	w.wantText(workersExplain, "A's EXEC removed JOB-1 from the pending set after B's WATCH", "none of B's queued commands ran")
+	w.wantAttrs(workerAHolds, "data-holds", "JOB-1")
+	w.wantText(workerBHolds, "EXEC answered nil, nothing ran; starting again (attempt 2)")
+	wantInOrder(t, "A's EXEC", steps[6], "7. A step 4 of 4", "EXEC", `1) (integer) 1`, `2) (integer) 1`)
+	wantInOrder(t, "B's EXEC", steps[7], "8. B step 4 of 4", "EXEC", "(nil)", "UNWATCH", "OK", "nil: A's EXEC removed JOB-1")
+
+	// B's second try, alone: nobody writes the pending set in between.
+	for i := range 4 {
+		w.click(stepB)
+		steps = wantSteps(w, 9+i)
+	}
+	wantInOrder(t, "B's second WATCH", steps[8], "9. B step 1 of 4", "attempt 2", "WATCH emq:{race}:pending", "OK")
+	wantInOrder(t, "B's second read", steps[9], "ZRANGE emq:{race}:pending 0 0", `1) "JOB-2"`)
+	wantInOrder(t, "B's second EXEC", steps[11], "12. B step 4 of 4", "EXEC", `1) (integer) 1`, `2) (integer) 1`)
+
+	w.wantText(workersVerdict, "No double claim: A holds JOB-1, B holds JOB-2.")
+	w.wantAttrs(workersVerdict, "data-verdict", "distinct")
+	w.wantText(workersExplain, "B's EXEC answered nil", "B unwatched, started again from WATCH, and claimed JOB-2")
+	w.wantText(workerAHolds, "Holds JOB-1 · attempts 1")
+	w.wantText(workerBHolds, "Holds JOB-2 · attempts 1")
+	w.wantRows(racePending, [][]string{{"JOB-3", "0"}})
+	w.wantRows(raceActive, [][]string{{"JOB-1", deadline, "in 30 s"}, {"JOB-2", deadline, "in 30 s"}})
+	w.wantRows(raceRows, [][]string{
+		{"JOB-1", "active", "1", racePayload},
+		{"JOB-2", "active", "1", racePayload},
+		{"JOB-3", "pending", "0", racePayload},
+	})
+	// A: WATCH, ZRANGE, TIME + MULTI + 4 writes, EXEC = 9. B: that, then
+	// UNWATCH after its nil, then the 9 again = 19.
+	w.wantText("[data-testid=workers-cost]",
+		"A: 9 commands in 9 round trips.",
+		"B: 19 commands in 19 round trips, 1 retry.",
+		"@claim: one script per claim, sent as one EVALSHA")
+	w.screenshot("workers-optimistic")
+}
+
+// TestWorkersOptimisticPlayTurnsEndsWithBothClaims presses "Play: take
+// turns": the preset keeps giving B steps after its EXEC answered nil,
+// until both workers hold a job of their own.
+func TestWorkersOptimisticPlayTurnsEndsWithBothClaims(t *testing.T) {
+	tb := newTab(t)
+	tb.open("/")
+	ready(tb)
+	w := tb.in(workers)
+	w.choose(optimisticMode)
+	wantPlans(w, "optimistic")
+	waitFreshRound(w)
+	w.click("Play: take turns")
+	w.wantText(workersVerdict, "No double claim: A holds JOB-1, B holds JOB-2.")
+	wantSteps(w, 12)
+	w.wantRows(raceRows, [][]string{
+		{"JOB-1", "active", "1", racePayload},
+		{"JOB-2", "active", "1", racePayload},
+		{"JOB-3", "pending", "0", racePayload},
+	})
+	// A new round after an abandoned one: B is left inside MULTI, and
+	// "Fill the queue" must end that transaction for the next round to start.
+	fillRace(w)
+	takeTurns(w, 6)
+	fillRace(w)
+	steps := takeTurns(w, 2)
+	wantInOrder(t, "a fresh WATCH", steps[1], "B step 1 of 4", "WATCH emq:{race}:pending", "OK")
+}
