@@ -25,6 +25,7 @@ var fixups = map[string]fixup{
 	"ZSCAN":   scanFixup(3, 2),
 	"HINCRBY": hincrbyFixup,
 	"DECRBY":  decrbyFixup,
+	"CLUSTER": clusterFixup, // cluster.go
 }
 
 // decrbyFixup refuses to negate the one int64 that has no negation, as
