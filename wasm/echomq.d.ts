@@ -130,6 +130,13 @@ export interface Snapshot {
    * per id in either set (what @enqueue and @claim keep).
    */
   rowsOfSets?: true;
+  /**
+   * Where a Redis Cluster would put the queue's keys: the slot CLUSTER
+   * KEYSLOT answers for the row ("emq:{q}:job:…"), pending, active and
+   * paused keys, all through the tag; and for pending and active spelt
+   * without it ("emq:q:pending"), which land in slots of their own.
+   */
+  slots: { tag: string; keys: { key: string; slot: number }[]; untagged: { key: string; slot: number }[] };
   /** The next id the page mints: JOB-n, one past the highest JOB-n with a row or in the lists shown. */
   fresh: string;
 }

@@ -459,6 +459,7 @@ func (p *Playground) snapshot(queue string, limit int) (Object, error) {
 	if s.RowsOfSets {
 		out["rowsOfSets"] = true
 	}
+	out["slots"] = slotsJSON(queue)
 	return out, nil
 }
 
@@ -476,6 +477,30 @@ func snapshotJSON(s emq.Snapshot) Object {
 		rows[i] = Object{"id": r.ID, "state": r.State, "attempts": r.Attempts, "payload": r.Payload}
 	}
 	return Object{"now": s.Now, "paused": s.Paused, "pending": pending, "active": active, "rows": rows}
+}
+
+// slotsJSON is where a Redis Cluster would put the queue's keys, for the
+// page's slot line: each key the handles and scripts touch, with the slot
+// CLUSTER KEYSLOT answers for it, and the two keys @claim declares spelt
+// without the tag, to show what the tag is for.
+func slotsJSON(queue string) Object {
+	k, err := emq.KeyspaceFor(queue)
+	if err != nil {
+		return nil
+	}
+	slot := func(keys ...string) []Object {
+		out := make([]Object, len(keys))
+		for i, key := range keys {
+			out[i] = Object{"key": key, "slot": engine.KeySlot(key)}
+		}
+		return out
+	}
+	bare := "emq:" + queue + ":"
+	return Object{
+		"tag":      "{" + queue + "}",
+		"keys":     slot(k.Job("…"), k.Pending(), k.Active(), k.Paused()),
+		"untagged": slot(bare+"pending", bare+"active"),
+	}
 }
 
 // replyJSON is a reply as the JS API shows it: {type, value}. An integer's

@@ -130,7 +130,7 @@ func TestClusterAgreesOnSlotsAndRefusesAnUntaggedQueue(t *testing.T) {
 	_, conn := startCluster(t)
 	e := newEngine(t)
 	for _, key := range []string{"emq:{q}:pending", "emq:{q}:active", "emq:{q}:job:JOB-1", "emq:{q}:paused",
-		"emq:{emails}:pending", "emq:q:pending", "emq:q:job:JOB-1", "foo", "{}foo", "a{b}{c}", "{", "}{x}", ""} {
+		"emq:{emails}:pending", "emq:{emails}:job:…", "emq:q:pending", "emq:q:active", "emq:emails:pending", "emq:emails:active", "emq:q:job:JOB-1", "foo", "{}foo", "a{b}{c}", "{", "}{x}", ""} {
 		got, want := mustDo(t, e, "CLUSTER", "KEYSLOT", key), mustDo(t, conn, "CLUSTER", "KEYSLOT", key)
 		if !got.Equal(want) {
 			t.Errorf("CLUSTER KEYSLOT %q: engine %v, cluster %v", key, got, want)
