@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bufio"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,10 +25,10 @@ import (
 // its WATCH, but bumps it for writes that change nothing (SADD of a member
 // that is there) and not for some that do (ZREM of one member of many), so
 // the engine cannot ask it. Instead, while any connection watches keys,
-// every write command, from a client or from inside a script, runs between
-// two readings of the watched keys (see watchedWrite), and a key whose
-// type, value or expiry changed is touched, as Redis touches a key a
-// command modified. That covers DEL, RENAME, FLUSHDB and FLUSHALL (only a
+// every write command that names a watched key, from a client or from
+// inside a script, runs between two readings of that key (see
+// watchedWrite), and a key whose type, value or expiry changed is touched,
+// as Redis touches a key a command modified. That covers DEL, RENAME, FLUSHDB and FLUSHALL (only a
 // key that was there is touched) and scripts. Three cases need more:
 //   - a write Redis counts though the value stays the same (SET of the
 //     value a key holds already): see alwaysTouches;
@@ -276,6 +277,10 @@ func (e *Engine) watchedWrite(peer *server.Peer, c *command, args []string) (res
 	if e.inWatched || c.readOnly {
 		return resp.Reply{}, false
 	}
+	// A command writes only keys it names, but for the three that empty
+	// or swap whole databases: the watched keys it does not name are left
+	// out, and a write to some other key costs no reading at all.
+	whole := c.upper == "FLUSHDB" || c.upper == "FLUSHALL" || c.upper == "SWAPDB"
 	var keys []dbKey
 	seen := map[dbKey]bool{}
 	for _, t := range e.tx {
@@ -283,7 +288,7 @@ func (e *Engine) watchedWrite(peer *server.Peer, c *command, args []string) (res
 			continue
 		}
 		for _, k := range t.watched {
-			if !seen[k] {
+			if !seen[k] && (whole || slices.Contains(args[1:], k.key)) {
 				seen[k] = true
 				keys = append(keys, k)
 			}

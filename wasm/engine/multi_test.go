@@ -66,3 +66,32 @@ func TestResetEndsEveryTransaction(t *testing.T) {
 	e.Reset()
 	cdo(t, console, "(error) ERR EXEC without MULTI", "EXEC")
 }
+
+// BenchmarkWriteWhileWatched measures what a WATCH costs a write while it
+// stands: nothing much for a write to another key; two readings of the
+// watched key for a write that names it.
+// go test ./wasm/engine -bench WriteWhile -run ^$
+func BenchmarkWriteWhileWatched(b *testing.B) {
+	pending := "emq:{q}:pending"
+	for _, bc := range []struct {
+		name  string
+		watch bool
+		write []string
+	}{
+		{"no-watch/other-key", false, []string{"HINCRBY", "emq:{q}:job:JOB1", "attempts", "1"}},
+		{"watched/other-key", true, []string{"HINCRBY", "emq:{q}:job:JOB1", "attempts", "1"}},
+		{"no-watch/watched-key", false, []string{"ZADD", pending, "0", "JOB1"}},
+		{"watched/watched-key", true, []string{"ZADD", pending, "0", "JOB1"}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			e := New()
+			e.Exec("ZADD", pending, "0", "JOB1", "0", "JOB2", "0", "JOB3")
+			if bc.watch {
+				e.NewClient().Do("WATCH", pending)
+			}
+			for b.Loop() {
+				e.Exec(bc.write...)
+			}
+		})
+	}
+}
