@@ -463,3 +463,41 @@ func TestWorkersOptimisticPlayTurnsEndsWithBothClaims(t *testing.T) {
 	steps := takeTurns(w, 2)
 	wantInOrder(t, "a fresh WATCH", steps[1], "B step 1 of 4", "WATCH emq:{race}:pending", "OK")
 }
+
+// TestWorkersOptimisticPermalinkKeepsTheOpenTransactions copies the link
+// half-way through an optimistic round: both workers have queued the claim
+// of JOB-1 inside MULTI, and neither has sent EXEC. The opened link
+// replays every command on the workers' own connections, so both
+// transactions are open again, with their watches: A's EXEC claims JOB-1,
+// and B's answers nil.
+func TestWorkersOptimisticPermalinkKeepsTheOpenTransactions(t *testing.T) {
+	tb := newTab(t)
+	tb.open("/")
+	ready(tb)
+	w := tb.in(workers)
+	w.choose(optimisticMode)
+	wantPlans(w, "optimistic")
+	waitFreshRound(w)
+	takeTurns(w, 6)
+	w.wantText(workerBHolds, "Queued the claim of JOB-1; next it sends EXEC")
+	link := copyLink(w, "workers")
+
+	opened := newTab(t)
+	opened.openURL(link)
+	ready(opened)
+	o := opened.in(workers)
+	wantSteps(o, 6)
+	o.wantText(workerAHolds, "Queued the claim of JOB-1; next it sends EXEC")
+	o.wantRows(racePending, filledRace) // nothing queued has run
+	o.click(stepA)
+	steps := wantSteps(o, 7)
+	wantInOrder(t, "A's EXEC after the link", steps[6], "EXEC", `1) (integer) 1`)
+	o.click(stepB)
+	steps = wantSteps(o, 8)
+	wantInOrder(t, "B's EXEC after the link", steps[7], "EXEC", "(nil)", "UNWATCH")
+	o.wantRows(raceRows, [][]string{
+		{"JOB-1", "active", "1", racePayload},
+		{"JOB-2", "pending", "0", racePayload},
+		{"JOB-3", "pending", "0", racePayload},
+	})
+}
