@@ -403,7 +403,10 @@ export function mountWorkers(root, ctx) {
   async function stepClaim(w) {
     const result = await ctx.call("claim", queue, lease);
     const wire = Array.isArray(result && result.wire) ? result.wire : [];
-    const lines = wire.slice(-MAX_LINES).map(exchangeLine);
+    const lines = wire.slice(-(MAX_LINES - 1)).map(exchangeLine);
+    // claim/3 reads the pause flag before it sends the script: a script
+    // on the wire means the flag was not set. It is a round trip too.
+    if (lines.length > 0) lines.unshift([`EXISTS ${keys.prefix}paused`, "(integer) 0"]);
     if (result && result.verdict === "leased") {
       return { w, kind: "claim", id: String(result.id), token: String(result.attempts), ok: true, lines };
     }
