@@ -8,7 +8,7 @@
 #   ./build.sh bench [ARGS...]          build, then run the benchmarks (go run ./bench)
 #
 # Works from any directory. As root, test and bench install what they miss
-# (redis-server, nodejs, gcc; test also chromium) with apt-get; otherwise they
+# (redis-server, nodejs, gcc; test also chromium and redis-tools) with apt-get; otherwise they
 # say what to install.
 set -euo pipefail
 
@@ -74,6 +74,7 @@ need_tools() {
 		missing+=("$cmd")
 		case "$cmd" in
 		redis-server) pkgs+=(redis-server) ;;
+		redis-cli) pkgs+=(redis-tools) ;; # the cluster test makes its cluster with it
 		node) pkgs+=(nodejs) ;;
 		gcc) pkgs+=(gcc) ;; # the race detector needs cgo
 		chromium) pkgs+=(chromium) ;; # the browser tests (web/browser)
@@ -162,7 +163,7 @@ do_build() {
 }
 
 do_test() {
-	need_tools redis-server node gcc chromium
+	need_tools redis-server redis-cli node gcc chromium
 	# Fidelity tests start redis-server themselves, and the browser tests
 	# chromium; in CI a missing one is a failure, not a skip, and they learn
 	# which it is from CI.

@@ -130,6 +130,13 @@ export interface Snapshot {
    * per id in either set (what @enqueue and @claim keep).
    */
   rowsOfSets?: true;
+  /**
+   * Where a Redis Cluster would put the queue's keys: the slot CLUSTER
+   * KEYSLOT answers for the row ("emq:{q}:job:…"), pending, active and
+   * paused keys, all through the tag; and for pending and active spelt
+   * without it ("emq:q:pending"), which land in slots of their own.
+   */
+  slots: { tag: string; keys: { key: string; slot: number }[]; untagged: { key: string; slot: number }[] };
   /** The next id the page mints: JOB-n, one past the highest JOB-n with a row or in the lists shown. */
   fresh: string;
 }
@@ -162,8 +169,13 @@ export interface EchoMQ {
 
   scripts(): Script[] | ArgsError;
 
-  /** One Redis command, run as a client would: exec(["ZRANGE", "emq:{q}:pending", "0", "-1"]). */
-  exec(args: string[]): Reply | ArgsError | InternalError;
+  /**
+   * One Redis command, run as a client would: exec(["ZRANGE", "emq:{q}:pending", "0", "-1"]).
+   * With a connection name (1 to 32 bytes, at most 8 names), it runs on that
+   * connection, opened on first use: exec(["WATCH", "emq:{q}:pending"], "worker-A").
+   * Each connection has its own MULTI, WATCH, protocol and database.
+   */
+  exec(args: string[], connection?: string): Reply | ArgsError | InternalError;
 
   /**
    * One line typed at a redis-cli prompt: cli('ZADD emq:{q}:pending 0 "JOB-1"').

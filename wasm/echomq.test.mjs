@@ -332,6 +332,17 @@ test("a 1 MiB payload round-trips intact", () => {
   assert.equal(got.payload, big);
 });
 
+test("exec on a named connection keeps that connection's transaction", () => {
+  assert.deepEqual(echomq.exec(["WATCH", "tx:k"], "worker-A"), { type: "status", value: "OK" });
+  assert.deepEqual(echomq.exec(["MULTI"], "worker-A"), { type: "status", value: "OK" });
+  assert.deepEqual(echomq.exec(["SET", "tx:k", "a"], "worker-A"), { type: "status", value: "QUEUED" });
+  assert.deepEqual(echomq.exec(["SET", "tx:k", "b"], "worker-B"), { type: "status", value: "OK" });
+  assert.deepEqual(echomq.exec(["EXEC"], "worker-A"), { type: "nil", value: null });
+  assert.deepEqual(echomq.exec(["GET", "tx:k"]), { type: "bulk", value: "b" });
+  assert.equal(echomq.exec(["PING"], "").error, "args");
+});
+
 test("Go is still running after all of the above", () => {
   assert.equal(goExited, false);
 });
+

@@ -171,6 +171,11 @@ func (s *Server) halt() error {
 // launch starts a server on a port from pick, trying a few ports when the
 // one picked was taken between closing the probe listener and the bind.
 func launch(pick func() (int, error)) (*Server, error) {
+	return launchArgs(pick, nil)
+}
+
+// launchArgs is launch with extra redis-server options.
+func launchArgs(pick func() (int, error), extra []string) (*Server, error) {
 	bin, err := exec.LookPath(Binary)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotFound, err)
@@ -186,7 +191,7 @@ func launch(pick func() (int, error)) (*Server, error) {
 			lastErr = err
 			break
 		}
-		s, retry, err := spawn(bin, dir, port)
+		s, retry, err := spawn(bin, dir, port, extra...)
 		if err == nil {
 			return s, nil
 		}
@@ -201,10 +206,10 @@ func launch(pick func() (int, error)) (*Server, error) {
 
 // spawn runs one redis-server on port and waits for it to answer PING.
 // retry reports whether the failure was a lost race for the port.
-func spawn(bin, dir string, port int) (s *Server, retry bool, err error) {
+func spawn(bin, dir string, port int, extra ...string) (s *Server, retry bool, err error) {
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 	out := new(syncBuffer)
-	cmd := exec.Command(bin,
+	cmd := exec.Command(bin, append([]string{
 		"--bind", "127.0.0.1",
 		"--port", strconv.Itoa(port),
 		"--save", "",
@@ -213,7 +218,7 @@ func spawn(bin, dir string, port int) (s *Server, retry bool, err error) {
 		"--daemonize", "no",
 		"--loglevel", "warning",
 		"--dir", dir,
-	)
+	}, extra...)...)
 	cmd.Dir = dir
 	cmd.Stdout = out
 	cmd.Stderr = out

@@ -41,6 +41,33 @@ type Playground struct {
 	// highest is the highest JOB-n known to have a row, per queue: where
 	// the next fresh id starts (see highestJob).
 	highest map[string]highest
+	named   map[string]*engine.Client // exec's named connections
+}
+
+// maxConnections bounds exec's named connections: a page names a few (one
+// per worker of the two-workers view); a caller naming a new one per call
+// would otherwise hold connections without end.
+const maxConnections = 8
+
+// connection is exec's connection called name, opened on first use. Each
+// is a client of its own, with its own transaction and watched keys, so
+// two workers can each WATCH and MULTI as two Redis clients would.
+func (p *Playground) connection(name string) (*engine.Client, error) {
+	if c := p.named[name]; c != nil {
+		return c, nil
+	}
+	if name == "" || len(name) > 32 {
+		return nil, argsf("exec(args, connection): connection must name a connection in 1 to 32 bytes, got %d", len(name))
+	}
+	if len(p.named) >= maxConnections {
+		return nil, argsf("exec(args, connection): at most %d named connections, and %q would be one more", maxConnections, name)
+	}
+	if p.named == nil {
+		p.named = map[string]*engine.Client{}
+	}
+	c := p.engine.NewClient()
+	p.named[name] = c
+	return c, nil
 }
 
 // New returns a playground with a fresh engine.
@@ -105,7 +132,7 @@ func (p *Playground) call(method string, args []any) (any, error) {
 		}
 		return p.scripts(), nil
 	case "exec":
-		if err := arity(method, "args", args, 1, 1); err != nil {
+		if err := arity(method, "args, connection", args, 1, 2); err != nil {
 			return nil, err
 		}
 		cmd, err := stringList(args, 0, "args")
@@ -114,6 +141,18 @@ func (p *Playground) call(method string, args []any) (any, error) {
 		}
 		if len(cmd) == 0 {
 			return nil, argsf("exec(args): args must name a command, got an empty array")
+		}
+		if len(args) == 2 && args[1] != nil {
+			name, err := str(args, 1, "connection")
+			if err != nil {
+				return nil, err
+			}
+			c, err := p.connection(name)
+			if err != nil {
+				return nil, err
+			}
+			r, _ := c.Do(cmd...)
+			return replyJSON(r), nil
 		}
 		return replyJSON(p.engine.Exec(cmd...)), nil
 	case "cli":
@@ -420,6 +459,7 @@ func (p *Playground) snapshot(queue string, limit int) (Object, error) {
 	if s.RowsOfSets {
 		out["rowsOfSets"] = true
 	}
+	out["slots"] = slotsJSON(queue)
 	return out, nil
 }
 
@@ -437,6 +477,30 @@ func snapshotJSON(s emq.Snapshot) Object {
 		rows[i] = Object{"id": r.ID, "state": r.State, "attempts": r.Attempts, "payload": r.Payload}
 	}
 	return Object{"now": s.Now, "paused": s.Paused, "pending": pending, "active": active, "rows": rows}
+}
+
+// slotsJSON is where a Redis Cluster would put the queue's keys, for the
+// page's slot line: each key the handles and scripts touch, with the slot
+// CLUSTER KEYSLOT answers for it, and the two keys @claim declares spelt
+// without the tag, to show what the tag is for.
+func slotsJSON(queue string) Object {
+	k, err := emq.KeyspaceFor(queue)
+	if err != nil {
+		return nil
+	}
+	slot := func(keys ...string) []Object {
+		out := make([]Object, len(keys))
+		for i, key := range keys {
+			out[i] = Object{"key": key, "slot": engine.KeySlot(key)}
+		}
+		return out
+	}
+	bare := "emq:" + queue + ":"
+	return Object{
+		"tag":      "{" + queue + "}",
+		"keys":     slot(k.Job("…"), k.Pending(), k.Active(), k.Paused()),
+		"untagged": slot(bare+"pending", bare+"active"),
+	}
 }
 
 // replyJSON is a reply as the JS API shows it: {type, value}. An integer's

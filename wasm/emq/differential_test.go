@@ -28,7 +28,6 @@ import (
 	"strings"
 	"testing"
 
-	"echomq.dev/playground/internal/redisnet"
 	"echomq.dev/playground/lua"
 	"echomq.dev/playground/wasm/emq"
 	"echomq.dev/playground/wasm/engine"
@@ -83,14 +82,23 @@ func (o op) run(j *emq.Jobs) (emq.Outcome, error) {
 type pair struct {
 	t         testing.TB
 	eng       *engine.Engine
-	real      *redisnet.Client
+	real      emq.Conn // a redis-server, or a Redis Cluster (cluster_test.go)
 	je, jr    *emq.Jobs
 	deadlines map[string]map[string]string // active key -> id -> checked engine deadline
+	// preload has reset load both scripts on both sides: a cluster keeps a
+	// script cache per node, so a script loaded once is not loaded on the
+	// node the next queue lives on, where the engine has one cache.
+	preload bool
 }
 
 func newPair(t testing.TB) *pair {
 	t.Helper()
-	real := startRedis(t)
+	return newPairOn(t, startRedis(t))
+}
+
+// newPairOn is newPair with the real side given.
+func newPairOn(t testing.TB, real emq.Conn) *pair {
+	t.Helper()
 	if v := mustDo(t, real, "INFO", "server"); !strings.Contains(v.Str, "redis_version:7.") {
 		t.Logf("the reference is Redis 7; this server says %q", firstLine(v.Str, "redis_version:"))
 	}
@@ -114,6 +122,12 @@ func (p *pair) reset() {
 	mustDo(p.t, p.real, "FLUSHALL")
 	mustDo(p.t, p.real, "SCRIPT", "FLUSH")
 	p.deadlines = map[string]map[string]string{}
+	if p.preload {
+		for _, s := range lua.All() {
+			mustDo(p.t, p.eng, "SCRIPT", "LOAD", s.Source)
+			mustDo(p.t, p.real, "SCRIPT", "LOAD", s.Source)
+		}
+	}
 }
 
 // realNow is the real server's clock in Unix ms, as @claim computes it.
@@ -322,78 +336,87 @@ var mebibyte = func() string {
 }()
 
 func TestDifferentialScenarios(t *testing.T) {
-	p := newPair(t)
-	scenarios := []struct {
-		desc   string
-		ops    []op
-		queues []string // snapshots compared at the end
-	}{
-		{
-			desc: "the three verdicts",
-			ops: []op{
-				enq("q", "JOB1", "hello"), enq("q", "JOB1", "hello"), enq("q", "JOB1", "other"),
-				enq("q", "job1", "x"), enq("q", "", "x"), enq("q", "JO", "x"), enq("q", "XJOB", "x"), enq("q", "JOB", "bare"),
-			},
-			queues: []string{"q"},
+	runScenarios(t, newPair(t), scenarios)
+}
+
+// scenario is a list of handle calls run on both sides.
+type scenario struct {
+	desc   string
+	ops    []op
+	queues []string // snapshots compared at the end
+}
+
+var scenarios = []scenario{
+	{
+		desc: "the three verdicts",
+		ops: []op{
+			enq("q", "JOB1", "hello"), enq("q", "JOB1", "hello"), enq("q", "JOB1", "other"),
+			enq("q", "job1", "x"), enq("q", "", "x"), enq("q", "JO", "x"), enq("q", "XJOB", "x"), enq("q", "JOB", "bare"),
 		},
-		{
-			desc: "claims, in byte order, down to empty",
-			ops: []op{
-				clm("q", "1000"), // nothing yet
-				enq("q", "JOB2", "b"), enq("q", "JOB10", "c"), enq("q", "JOB1", "a"), enq("q", "JOBa", "d"),
-				clm("q", "1000"), clm("q", "30000"), clm("q", "1"), clm("q", "999999999999999"), clm("q", "1000"), clm("q", "1000"),
-				enq("q", "JOB1", "again"), clm("q", "1000"),
-				clm("never-used", "1000"),
-			},
-			queues: []string{"q", "never-used"},
+		queues: []string{"q"},
+	},
+	{
+		desc: "claims, in byte order, down to empty",
+		ops: []op{
+			clm("q", "1000"), // nothing yet
+			enq("q", "JOB2", "b"), enq("q", "JOB10", "c"), enq("q", "JOB1", "a"), enq("q", "JOBa", "d"),
+			clm("q", "1000"), clm("q", "30000"), clm("q", "1"), clm("q", "999999999999999"), clm("q", "1000"), clm("q", "1000"),
+			enq("q", "JOB1", "again"), clm("q", "1000"),
+			clm("never-used", "1000"),
 		},
-		{
-			desc: "pause and resume",
-			ops: []op{
-				enq("q", "JOB1", "a"), enq("q", "JOB2", "b"), enq("r", "JOB1", "r"),
-				pause("q"), clm("q", "1000"), pause("q"), enq("q", "JOB0", "z"), clm("q", "1000"), clm("r", "1000"),
-				resume("q"), clm("q", "1000"), resume("q"), resume("never-paused"), clm("q", "1000"),
-			},
-			queues: []string{"q", "r"},
+		queues: []string{"q", "never-used"},
+	},
+	{
+		desc: "pause and resume",
+		ops: []op{
+			enq("q", "JOB1", "a"), enq("q", "JOB2", "b"), enq("r", "JOB1", "r"),
+			pause("q"), clm("q", "1000"), pause("q"), enq("q", "JOB0", "z"), clm("q", "1000"), clm("r", "1000"),
+			resume("q"), clm("q", "1000"), resume("q"), resume("never-paused"), clm("q", "1000"),
 		},
-		{
-			desc: "ids and payloads that are not plain text",
-			ops: []op{
-				enq("q", "JOB\x00", "nul\x00inside"),
-				enq("q", "JOB\x00\x00", "\x00"),
-				enq("q", "JOB\xff\xfe", "\xc3\x28 invalid \xa0\xa1"),
-				enq("q", "JOB队列🚀", "ünïcödé 🚀 队列"),
-				enq("q", "JOB\r\n", "crlf\r\n"),
-				enq("q", "JOB big", mebibyte),
-				enq("q", "JOB\x00", "dup"), enq("q", "\xffJOB", "kind"), enq("q", "\x00JOB", "kind"),
-				clm("q", "1000"), clm("q", "1000"), clm("q", "1000"), clm("q", "1000"), clm("q", "1000"), clm("q", "1000"), clm("q", "1000"),
-			},
-			queues: []string{"q"},
+		queues: []string{"q", "r"},
+	},
+	{
+		desc: "ids and payloads that are not plain text",
+		ops: []op{
+			enq("q", "JOB\x00", "nul\x00inside"),
+			enq("q", "JOB\x00\x00", "\x00"),
+			enq("q", "JOB\xff\xfe", "\xc3\x28 invalid \xa0\xa1"),
+			enq("q", "JOB队列🚀", "ünïcödé 🚀 队列"),
+			enq("q", "JOB\r\n", "crlf\r\n"),
+			enq("q", "JOB big", mebibyte),
+			enq("q", "JOB\x00", "dup"), enq("q", "\xffJOB", "kind"), enq("q", "\x00JOB", "kind"),
+			clm("q", "1000"), clm("q", "1000"), clm("q", "1000"), clm("q", "1000"), clm("q", "1000"), clm("q", "1000"), clm("q", "1000"),
 		},
-		{
-			desc: "queue names with hash-tag, glob and non-text bytes",
-			ops: []op{
-				enq("q*", "JOB1", "a"), enq("[q]", "JOB1", "b"), enq("a}b", "JOB1", "c"), enq("{x}", "JOB1", "d"),
-				enq("队列", "JOB1", "e"), enq("q\xff", "JOB1", "f"), enq("", "JOB1", "g"),
-				clm("q*", "1000"), clm("[q]", "1000"), clm("a}b", "1000"), clm("{x}", "1000"), clm("队列", "1000"), clm("", "1000"),
-				pause(""), pause("q*"), clm("q*", "1000"),
-			},
-			// "a}b", "{x}" and "" are refused before any command, on both
-			// sides alike (the ops above compare that); they have no snapshot.
-			queues: []string{"q*", "[q]", "队列", "q\xff"},
+		queues: []string{"q"},
+	},
+	{
+		desc: "queue names with hash-tag, glob and non-text bytes",
+		ops: []op{
+			enq("q*", "JOB1", "a"), enq("[q]", "JOB1", "b"), enq("a}b", "JOB1", "c"), enq("{x}", "JOB1", "d"),
+			enq("队列", "JOB1", "e"), enq("q\xff", "JOB1", "f"), enq("", "JOB1", "g"),
+			clm("q*", "1000"), clm("[q]", "1000"), clm("a}b", "1000"), clm("{x}", "1000"), clm("队列", "1000"), clm("", "1000"),
+			pause(""), pause("q*"), clm("q*", "1000"),
 		},
-		{
-			desc: "bad leases leave the queue untouched",
-			ops: []op{
-				enq("q", "JOB1", "a"),
-				clm("q", "0"), clm("q", "-5"), clm("q", "abc"), clm("q", "1e3"), clm("q", ""), clm("q", " 5"),
-				clm("q", "1234567890123456"), clm("q", "05"), clm("q", "5.0"), clm("q", "+5"),
-				clm("q", "5"),
-			},
-			queues: []string{"q"},
+		// "a}b", "{x}" and "" are refused before any command, on both
+		// sides alike (the ops above compare that); they have no snapshot.
+		queues: []string{"q*", "[q]", "队列", "q\xff"},
+	},
+	{
+		desc: "bad leases leave the queue untouched",
+		ops: []op{
+			enq("q", "JOB1", "a"),
+			clm("q", "0"), clm("q", "-5"), clm("q", "abc"), clm("q", "1e3"), clm("q", ""), clm("q", " 5"),
+			clm("q", "1234567890123456"), clm("q", "05"), clm("q", "5.0"), clm("q", "+5"),
+			clm("q", "5"),
 		},
-	}
-	for _, sc := range scenarios {
+		queues: []string{"q"},
+	},
+}
+
+// runScenarios runs each scenario on p's two sides from empty, comparing
+// after every call and the snapshots at the end.
+func runScenarios(t *testing.T, p *pair, all []scenario) {
+	for _, sc := range all {
 		t.Run(sc.desc, func(t *testing.T) {
 			p.t = t
 			p.reset()
@@ -420,9 +443,13 @@ func TestDifferentialRandomized(t *testing.T) {
 		seed = defaultSeed
 	}
 	t.Logf("seed %d (rerun with go test ./wasm/emq -run TestDifferentialRandomized -seed=%d)", seed, seed)
-	p := newPair(t)
+	runRandomized(t, newPair(t), seed, 1200)
+}
+
+// runRandomized runs n random handle calls on p's two sides, comparing
+// after every one.
+func runRandomized(t *testing.T, p *pair, seed uint64, n int) {
 	g := newOpGen(seed, []string{"q", "mail", "队列{x}"})
-	const n = 1200
 	counts := map[string]int{}
 	for i := range n {
 		o := g.next()

@@ -83,6 +83,11 @@ func (e *Engine) dispatchCommand(peer *server.Peer, c *command, args []string) r
 	if !c.registered {
 		return unknownCommand(args)
 	}
+	if len(e.tx) > 0 {
+		if r, ok := e.watchedWrite(peer, c, args); ok {
+			return r
+		}
+	}
 	r := e.runCommand(peer, c, args)
 	if c.zset != zsetUntouched && (len(e.zsets) > 0 || c.zset != zsetNamed) {
 		e.zsetsAfter(peer, c, args, r)

@@ -65,6 +65,12 @@ type Engine struct {
 	// zsets is the ordered index of the sorted sets, by key name (see
 	// zsets.go).
 	zsets map[string]*zkeys
+	// tx is the transaction state of each connection that has one (see
+	// multi.go); inWatched is set while watchedWrite runs its command, and
+	// probe reads the watched keys.
+	tx        map[*server.Peer]*transaction
+	inWatched bool
+	probe     *server.Peer
 }
 
 // New returns an engine with an empty keyspace, an empty script cache and
@@ -132,6 +138,7 @@ func (e *Engine) reset() {
 	e.dbOf = map[*server.Peer]int{}
 	e.cmds = nil
 	e.zsets = nil
+	e.tx, e.probe = nil, nil // a fresh server has no transactions either
 }
 
 // Reset empties the keyspace and the script cache and puts the clock back
@@ -188,6 +195,9 @@ func (e *Engine) do(peer *server.Peer, args []string) resp.Reply {
 		return resp.ErrorReply("ERR empty command")
 	}
 	c := e.lookup(args[0])
+	if r, ok := e.transaction(peer, c, args); ok {
+		return r
+	}
 	switch c.upper {
 	case "EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO":
 		return e.runner.eval(peer, c.upper, args[1:])
@@ -264,10 +274,6 @@ var refusedFromClient = func() map[string]string {
 	pubsub := "ERR pub/sub is not available in the playground: a subscribed connection has nobody to hear from"
 	for _, c := range []string{"SUBSCRIBE", "PSUBSCRIBE", "SSUBSCRIBE", "UNSUBSCRIBE", "PUNSUBSCRIBE", "SUNSUBSCRIBE", "MONITOR"} {
 		m[c] = pubsub
-	}
-	tx := "ERR transactions are not available in the playground yet; each command and each script already runs on its own"
-	for _, c := range []string{"MULTI", "EXEC", "DISCARD", "WATCH", "UNWATCH"} {
-		m[c] = tx
 	}
 	for _, c := range []string{"SHUTDOWN", "QUIT", "RESET", "DEBUG", "FUNCTION", "FCALL", "FCALL_RO"} {
 		m[c] = "ERR " + strings.ToLower(c) + " is not available in the playground"

@@ -65,7 +65,6 @@ func TestCommandsThatWouldHangAreRefusedWithAReason(t *testing.T) {
 		{"XREAD", "BLOCK", "0", "STREAMS", "s", "$"},
 		{"SUBSCRIBE", "c"},
 		{"MONITOR"},
-		{"MULTI"},
 		{"SHUTDOWN"},
 	} {
 		r := e.Exec(args...)

@@ -24,6 +24,7 @@ var fixups = map[string]fixup{
 	"SSCAN":   scanFixup(3, 1),
 	"ZSCAN":   scanFixup(3, 2),
 	"HINCRBY": hincrbyFixup,
+	"CLUSTER": clusterFixup, // cluster.go
 }
 
 // keysFixup matches KEYS patterns byte by byte as Redis does. miniredis

@@ -297,15 +297,21 @@ func runCase(t *testing.T, shared *realServer, c fcase, p proto) *outcome {
 	e.SetNow(srv.now(t))
 
 	out := &outcome{ran: true}
-	for _, cmd := range c.cmds {
+	other := &secondConn{srv: srv, e: e, resp3: p == resp3}
+	defer other.close()
+	for _, sent := range c.cmds {
+		cn, ec, cmd := other.route(t, cn, ec, sent)
+		if cmd == nil {
+			continue
+		}
 		real, err := cn.do(cmd...)
 		if err != nil {
-			t.Fatalf("redis-server: %s: %v", showCommand(cmd), err)
+			t.Fatalf("redis-server: %s: %v", showCommand(sent), err)
 		}
 		eng := ec.do(cmd...)
 		eng, real = inDefinedOrder(t, srv, cmd, eng, real)
 		if d := diffNodes("", eng, real); d != "" {
-			out.add(cmd, d, eng, real)
+			out.add(sent, d, eng, real)
 		}
 	}
 	if c.runaway != "" {

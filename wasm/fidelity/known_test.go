@@ -25,6 +25,10 @@ var known = map[string]string{
 	"libs/pattern-errors": "The engine keeps gopher-lua's pattern matcher, which words malformed patterns " +
 		"otherwise (unfinished capture at EOS, unexpected EOS) and reads some of them otherwise (a '%' at the " +
 		"end of a pattern or a replacement); wasm/lualib knows this one too.",
+	"commands/cluster-keyslot": "On purpose. A plain Redis refuses CLUSTER KEYSLOT (cluster support is disabled); " +
+		"the playground answers it as a node of a Redis Cluster does, with the key's hash slot (CRC16 of its {tag}, " +
+		"mod 16384), so a learner can see every key of a queue land in one slot. wasm/emq's cluster test holds " +
+		"these slots to a real three-master cluster.",
 }
 
 // knownRESP3 is known for differences seen only under RESP3.

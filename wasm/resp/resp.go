@@ -59,6 +59,11 @@ func ArrayReply(e ...Reply) Reply     { return Reply{Kind: Array, Elems: e} }
 func OK() Reply                       { return StatusReply("OK") }
 func Errorf(f string, a ...any) Reply { return ErrorReply(fmt.Sprintf(f, a...)) }
 
+// NilArrayReply is RESP2's null array (*-1), what EXEC answers when a
+// watched key moved. A client reads it as Nil like the null bulk string;
+// only its bytes differ, so Str marks it "*".
+func NilArrayReply() Reply { return Reply{Kind: Nil, Str: "*"} }
+
 // IsError reports whether r is an error reply.
 func (r Reply) IsError() bool { return r.Kind == Error }
 
@@ -217,6 +222,9 @@ func Append(buf []byte, r Reply) []byte {
 		buf = append(strconv.AppendInt(append(buf, '='), int64(len(text)), 10), '\r', '\n')
 		return append(append(buf, text...), '\r', '\n')
 	default:
+		if r.Kind == Nil && r.Str == "*" {
+			return append(buf, "*-1\r\n"...)
+		}
 		return append(buf, "$-1\r\n"...)
 	}
 }

@@ -47,7 +47,8 @@ const METHODS = {
   claimMany: (a) => a.length === 3 && str(a[0]) && lease(a[1]) && many(a[2]),
   pause: (a) => a.length === 1 && str(a[0]),
   resume: (a) => a.length === 1 && str(a[0]),
-  exec: (a) => a.length === 1 && strs(a[0]) && a[0].length > 0,
+  // exec(args) on exec's connection, or exec(args, name) on a named one.
+  exec: (a) => (a.length === 1 || (a.length === 2 && typeof a[1] === "string" && a[1].length >= 1 && a[1].length <= 32)) && strs(a[0]) && a[0].length > 0,
   cli: (a) => a.length === 1 && str(a[0]),
   trace: (a) => a.length >= 1 && a.length <= 3 && str(a[0]) && (a[1] === undefined || strs(a[1])) && (a[2] === undefined || strs(a[2])),
   setNow: (a) => a.length === 1 && ms(a[0]),

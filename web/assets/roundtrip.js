@@ -47,6 +47,7 @@ export function mountRoundTrip(root, ctx) {
     active: byId("roundtrip-active").tBodies[0],
     rows: byId("roundtrip-rows").tBodies[0],
     wire: byId("roundtrip-wire"),
+    slot: byId("roundtrip-slot"),
     live: byId("roundtrip-live"),
   };
 
@@ -306,7 +307,39 @@ export function mountRoundTrip(root, ctx) {
 
   // ---- drawing --------------------------------------------------------------
 
+  /**
+   * The slot line: the queue's keys all in one Redis Cluster slot through
+   * the tag, and what the same keys without it would do. The slots are the
+   * engine's (CLUSTER KEYSLOT's), from the snapshot.
+   */
+  function drawSlot(slots) {
+    if (!slots || !Array.isArray(slots.keys) || slots.keys.length === 0 || !Array.isArray(slots.untagged)) return;
+    const first = slots.keys[0].slot;
+    const one = slots.keys.every((k) => k.slot === first);
+    const code = (text) => h("code", { class: "key", text });
+    const said = [
+      one ? `All ${slots.keys.length} keys hash to slot ${first} through the ` : "The keys hash to slots ",
+      one ? code(slots.tag) : slots.keys.map((k) => `${k.slot}`).join(", "),
+      one ? " tag: " : ": ",
+    ];
+    slots.keys.forEach((k, i) => said.push(i === 0 ? "" : i === slots.keys.length - 1 ? " and " : ", ", code(k.key)));
+    said.push(". ");
+    const [a, b] = slots.untagged;
+    if (a && b && a.slot !== b.slot) {
+      said.push(
+        "Without the tag, ",
+        code(a.key),
+        ` would hash to slot ${a.slot} and `,
+        code(b.key),
+        ` to slot ${b.slot}: on a Redis Cluster, a script that declares both is refused with CROSSSLOT.`,
+      );
+    }
+    el.slot.dataset.slot = one ? String(first) : "";
+    el.slot.replaceChildren(...said);
+  }
+
   function draw(next, marked) {
+    drawSlot(next.slots);
     drawQueue(el, marked ? snapshot : null, next);
 
     const clock = h(

@@ -1,13 +1,19 @@
 // The "two workers" widget: worker A and worker B claim from one queue, and
 // the learner decides the order in which the server hears their commands.
 //
-// Two ways to claim. Atomic: one call of @claim, a single script, so a
+// Three ways to claim. Atomic: one call of @claim, a single script, so a
 // worker's claim is one step and nothing can come between its pop and its
 // lease. Non-atomic ("split"): the client a newcomer writes first, three
 // steps sent as separate commands: ZRANGE to read the oldest id, ZREM to
 // remove it (the reply is never checked), then the lease written with the
 // commands @claim uses. Between two steps of one worker, the other may run:
 // when both read before either removes, both lease the same job.
+// Optimistic: the client Redis's own transactions allow. WATCH the pending
+// set, read the oldest id, queue @claim's four writes between MULTI and
+// EXEC; when a write to the pending set came after the WATCH, EXEC answers
+// nil and none of them runs, and the worker unwatches and starts again.
+// Each optimistic worker talks on a connection of its own (exec's
+// connection argument), since WATCH and MULTI belong to a connection.
 //
 // Every command goes to the shared engine (ctx.call), so the replies, the
 // keys and the clock are the engine's; the widget only keeps the round it
@@ -24,8 +30,15 @@ const WORKERS = ["A", "B"];
 /** The steps of one claim, by mode. */
 const PLANS = {
   split: ["read", "remove", "lease"],
+  optimistic: ["watch", "read", "queue", "exec"],
   atomic: ["claim"],
 };
+
+/** How many times an optimistic worker tries its claim before it gives up. */
+const MAX_ATTEMPTS = 3;
+
+/** The connection each optimistic worker sends on. */
+const CONNECTION = { A: "worker-A", B: "worker-B" };
 
 /** What each step is called in the timeline. */
 const STEP_WORDS = {
@@ -33,14 +46,18 @@ const STEP_WORDS = {
   remove: "remove it",
   lease: "write the lease",
   claim: "run @claim",
+  watch: "watch the pending set",
+  queue: "queue the four writes",
+  exec: "send EXEC",
 };
 
 // Limits for a saved round (a permalink is hostile input): a round has at
-// most three steps per worker, a step sends at most four commands.
+// most three steps per worker (four, up to MAX_ATTEMPTS times, when
+// optimistic), a step sends at most six commands.
 const MAX_ID = 200;
 const MAX_LINE = 400;
 const MAX_REPLY = 2000;
-const MAX_LINES = 4;
+const MAX_LINES = 6;
 
 /** A Redis glob pattern that matches exactly the keys starting with prefix. */
 function globPrefix(prefix) {
@@ -82,18 +99,69 @@ function both(names) {
 
 /** A worker before its first step. */
 function freshWorker() {
-  return { step: 0, read: null, holds: null, token: null, over: false, outcome: "idle", removed: null, error: null };
+  return {
+    step: 0,
+    read: null,
+    holds: null,
+    token: null,
+    over: false,
+    outcome: "idle",
+    removed: null,
+    error: null,
+    watching: false,
+    inMulti: false,
+    retries: 0,
+  };
+}
+
+/** The reply of a step's last command, as the timeline shows it. */
+function lastReply(e) {
+  return e.lines.length ? e.lines[e.lines.length - 1][1] : "";
 }
 
 /** Applies one entry to a worker's state; returns the new state. */
 function applyEntry(state, e) {
   const s = { ...state, step: state.step + 1 };
   switch (e.kind) {
+    case "watch":
+      s.watching = e.ok;
+      s.outcome = e.ok ? "watching" : "failed";
+      s.over = !e.ok;
+      if (!e.ok) s.error = lastReply(e);
+      break;
     case "read":
       s.read = e.ok ? e.id : null;
       s.outcome = !e.ok ? "failed" : e.id === null ? "empty" : "reading";
       s.over = !e.ok || e.id === null;
-      if (!e.ok) s.error = e.lines.length ? e.lines[e.lines.length - 1][1] : "";
+      if (e.id === null) s.watching = false; // an optimistic reader unwatches an empty queue
+      if (!e.ok) s.error = lastReply(e);
+      break;
+    case "queue":
+      s.inMulti = e.ok;
+      s.outcome = e.ok ? "queued" : "failed";
+      s.over = !e.ok;
+      if (!e.ok) s.error = lastReply(e);
+      break;
+    case "exec":
+      s.inMulti = false;
+      s.watching = false;
+      if (!e.ok) {
+        s.over = true;
+        s.outcome = "failed";
+        s.error = lastReply(e);
+      } else if (e.id === null) {
+        // EXEC answered nil: nothing ran. Start again from WATCH.
+        s.retries += 1;
+        s.step = 0;
+        s.read = null;
+        s.over = s.retries >= MAX_ATTEMPTS;
+        s.outcome = s.over ? "gave-up" : "retrying";
+      } else {
+        s.over = true;
+        s.outcome = "holds";
+        s.holds = e.id;
+        s.token = e.token;
+      }
       break;
     case "remove":
       s.removed = e.ok;
@@ -104,7 +172,7 @@ function applyEntry(state, e) {
       s.over = true;
       if (!e.ok) {
         s.outcome = "failed";
-        s.error = e.lines.length ? e.lines[e.lines.length - 1][1] : "";
+        s.error = lastReply(e);
       } else if (e.id === null) {
         s.outcome = "empty";
       } else {
@@ -146,7 +214,8 @@ function validLine(l) {
  * null when anything is off (the widget then keeps its own state).
  */
 function validRound(mode, raw) {
-  if (!Array.isArray(raw) || raw.length > PLANS[mode].length * WORKERS.length) return null;
+  const attempts = mode === "optimistic" ? MAX_ATTEMPTS : 1;
+  if (!Array.isArray(raw) || raw.length > PLANS[mode].length * WORKERS.length * attempts) return null;
   const states = { A: freshWorker(), B: freshWorker() };
   const out = [];
   for (const r of raw) {
@@ -159,8 +228,10 @@ function validRound(mode, raw) {
     if (typeof r.ok !== "boolean") return null;
     if (!(r.token === null || (typeof r.token === "string" && /^-?\d{1,20}$/.test(r.token)))) return null;
     if (!Array.isArray(r.lines) || r.lines.length > MAX_LINES || !r.lines.every(validLine)) return null;
-    // The remove and the lease act on the id the worker read.
-    if ((r.kind === "remove" || r.kind === "lease") && id !== state.read) return null;
+    // The remove, the lease and the queued claim act on the id the worker
+    // read; EXEC names it, or null when it answered nil.
+    if ((r.kind === "remove" || r.kind === "lease" || r.kind === "queue") && id !== state.read) return null;
+    if (r.kind === "exec" && id !== null && id !== state.read) return null;
     const e = { w: r.w, kind: r.kind, id, token: r.token, ok: r.ok, lines: r.lines.map((l) => [l[0], l[1]]) };
     states[r.w] = applyEntry(state, e);
     out.push(e);
@@ -186,6 +257,7 @@ export function mountWorkers(root, ctx) {
     turns: byId("workers-play-turns"),
     verdict: byId("workers-verdict"),
     explain: byId("workers-explain"),
+    cost: byId("workers-cost"),
     timeline: byId("workers-timeline"),
     pending: byId("workers-pending").tBodies[0],
     active: byId("workers-active").tBodies[0],
@@ -207,9 +279,12 @@ export function mountWorkers(root, ctx) {
 
   // ---- talking to the engine ------------------------------------------------
 
-  /** One command, as a worker's client sends it; the line for the timeline too. */
-  async function send(args) {
-    const reply = await ctx.call("exec", args);
+  /**
+   * One command, as a worker's client sends it, on the worker's own
+   * connection when it has one; the line for the timeline too.
+   */
+  async function send(args, connection) {
+    const reply = connection ? await ctx.call("exec", args, connection) : await ctx.call("exec", args);
     if (!reply || typeof reply !== "object" || typeof reply.type !== "string") {
       const message = reply && reply.message ? reply.message : "no reply";
       return { reply: { type: "error", value: message }, line: [formatCommand(args), `(page error) ${message}`] };
@@ -217,10 +292,69 @@ export function mountWorkers(root, ctx) {
     return { reply, line: [formatCommand(args), replyLine(reply)] };
   }
 
-  /** Split step 1: ZRANGE reads the oldest pending id and leaves it there. */
+  /**
+   * Split step 1, optimistic step 2: ZRANGE reads the oldest pending id and
+   * leaves it there. An optimistic worker that finds nothing unwatches.
+   */
   async function stepRead(w) {
-    const { reply, line } = await send(["ZRANGE", keys.pending, "0", "0"]);
-    return { w, kind: "read", id: firstBulk(reply), token: null, ok: reply.type !== "error", lines: [line] };
+    const connection = mode === "optimistic" ? CONNECTION[w] : undefined;
+    const { reply, line } = await send(["ZRANGE", keys.pending, "0", "0"], connection);
+    const id = firstBulk(reply);
+    const lines = [line];
+    if (connection && reply.type !== "error" && id === null) lines.push((await send(["UNWATCH"], connection)).line);
+    return { w, kind: "read", id, token: null, ok: reply.type !== "error", lines };
+  }
+
+  /** Optimistic step 1: WATCH the pending set, on the worker's connection. */
+  async function stepWatch(w) {
+    const { reply, line } = await send(["WATCH", keys.pending], CONNECTION[w]);
+    return { w, kind: "watch", id: null, token: null, ok: reply.type === "status", lines: [line] };
+  }
+
+  /**
+   * Optimistic step 3: read the server clock for the deadline, then queue
+   * @claim's four writes after MULTI. Each answers QUEUED: nothing has run.
+   */
+  async function stepQueue(w, id) {
+    const c = CONNECTION[w];
+    const lines = [];
+    const fail = () => ({ w, kind: "queue", id, token: null, ok: false, lines });
+    const time = await send(["TIME"], c);
+    lines.push(time.line);
+    const parts = time.reply.type === "array" ? time.reply.value.map((r) => Number(r && r.value)) : [];
+    if (parts.length !== 2 || !parts.every(Number.isSafeInteger)) return fail();
+    const deadline = parts[0] * 1000 + Math.floor(parts[1] / 1000) + Number(lease);
+    const row = keys.job(id);
+    for (const args of [
+      ["MULTI"],
+      ["ZREM", keys.pending, id],
+      ["HINCRBY", row, "attempts", "1"],
+      ["HSET", row, "state", "active"],
+      ["ZADD", keys.active, String(deadline), id],
+    ]) {
+      const sent = await send(args, c);
+      lines.push(sent.line);
+      if (sent.reply.type === "error") return fail();
+    }
+    return { w, kind: "queue", id, token: null, ok: true, lines };
+  }
+
+  /**
+   * Optimistic step 4: EXEC. An array is the four replies: the claim went
+   * through, and HINCRBY's reply is the attempts count. Nil: a watched key
+   * was written after WATCH, nothing ran, and the worker unwatches.
+   */
+  async function stepExec(w, id) {
+    const c = CONNECTION[w];
+    const { reply, line } = await send(["EXEC"], c);
+    const lines = [line];
+    if (reply.type === "nil") {
+      lines.push((await send(["UNWATCH"], c)).line);
+      return { w, kind: "exec", id: null, token: null, ok: true, lines };
+    }
+    const ok = reply.type === "array" && reply.value.length === 4 && reply.value.every((r) => r && r.type !== "error");
+    const token = ok && reply.value[1].type === "int" ? String(reply.value[1].value) : null;
+    return { w, kind: "exec", id: ok ? id : null, token, ok: ok && token !== null, lines };
   }
 
   /** Split step 2: ZREM removes it. The naive client does not look at the reply. */
@@ -269,7 +403,10 @@ export function mountWorkers(root, ctx) {
   async function stepClaim(w) {
     const result = await ctx.call("claim", queue, lease);
     const wire = Array.isArray(result && result.wire) ? result.wire : [];
-    const lines = wire.slice(-MAX_LINES).map(exchangeLine);
+    const lines = wire.slice(-(MAX_LINES - 1)).map(exchangeLine);
+    // claim/3 reads the pause flag before it sends the script: a script
+    // on the wire means the flag was not set. It is a round trip too.
+    if (lines.length > 0) lines.unshift([`EXISTS ${keys.prefix}paused`, "(integer) 0"]);
     if (result && result.verdict === "leased") {
       return { w, kind: "claim", id: String(result.id), token: String(result.attempts), ok: true, lines };
     }
@@ -292,6 +429,9 @@ export function mountWorkers(root, ctx) {
     if (kind === "read") entry = await stepRead(w);
     else if (kind === "remove") entry = await stepRemove(w, state.read);
     else if (kind === "lease") entry = await stepLease(w, state.read);
+    else if (kind === "watch") entry = await stepWatch(w);
+    else if (kind === "queue") entry = await stepQueue(w, state.read);
+    else if (kind === "exec") entry = await stepExec(w, state.read);
     else entry = await stepClaim(w);
     round.push(entry);
     return entry;
@@ -303,6 +443,13 @@ export function mountWorkers(root, ctx) {
    * from the same state and plays the same way.
    */
   async function fillQueue() {
+    // An optimistic worker left half-way holds a MULTI or a WATCH on its
+    // connection: end it, or its next round's WATCH would be refused.
+    const states = foldRound(round);
+    for (const w of WORKERS) {
+      if (states[w].inMulti) await send(["DISCARD"], CONNECTION[w]);
+      else if (states[w].watching) await send(["UNWATCH"], CONNECTION[w]);
+    }
     const found = await ctx.call("exec", ["KEYS", globPrefix(keys.prefix)]);
     const old = found && found.type === "array" ? found.value.map((r) => String(r.value)) : [];
     // In batches: a permalink takes at most 64 arguments per command.
@@ -321,6 +468,13 @@ export function mountWorkers(root, ctx) {
         return e.id === null ? `${e.w} read the pending set: it is empty.` : `${e.w} read ${e.id} with ZRANGE.`;
       case "remove":
         return `${e.w} sent ZREM for ${e.id}: ${reply}${e.ok ? "." : ", which it ignores."}`;
+      case "watch":
+        return `${e.w} sent WATCH: ${reply}.`;
+      case "queue":
+        return e.ok ? `${e.w} queued the claim of ${e.id}: QUEUED, nothing has run yet.` : `${e.w}'s claim: ${reply}.`;
+      case "exec":
+        if (e.ok && e.id === null) return `${e.w}'s EXEC answered nil: none of its queued commands ran. It unwatched.`;
+        return e.ok ? `${e.w} holds ${e.id}, attempts ${e.token}.` : `${e.w}'s claim: ${reply}.`;
       default:
         return e.ok && e.id !== null ? `${e.w} holds ${e.id}, attempts ${e.token}.` : `${e.w}'s claim: ${reply}.`;
     }
@@ -357,6 +511,14 @@ export function mountWorkers(root, ctx) {
     if (!ctx.ready) return;
     await fillQueue();
     for (const w of schedule(pattern, PLANS[mode].length)) await takeStep(w);
+    // An optimistic worker whose EXEC answered nil has more steps to take:
+    // keep to the pattern's order until both are done.
+    for (let guard = 0; guard < PLANS[mode].length * WORKERS.length * MAX_ATTEMPTS; guard++) {
+      const left = WORKERS.filter((w) => nextKind(mode, foldRound(round)[w]) !== null);
+      if (left.length === 0) break;
+      await takeStep(left[0]);
+      if (pattern === "turns" && left.length === 2) await takeStep(left[1]);
+    }
     await ctx.changed("workers");
     draw();
     say(`${name}: ${el.verdict.textContent}`);
@@ -406,9 +568,17 @@ export function mountWorkers(root, ctx) {
       case "idle":
         return "Holds nothing yet";
       case "reading":
-        return `Read ${s.read}; next it removes it`;
+        return mode === "optimistic" ? `Read ${s.read}; next it queues the claim` : `Read ${s.read}; next it removes it`;
       case "removed":
         return `Removed ${s.read} (ZREM said ${s.removed ? "1" : "0"}); next it writes the lease`;
+      case "watching":
+        return "Watching the pending set; next it reads the oldest id";
+      case "queued":
+        return `Queued the claim of ${s.read}; next it sends EXEC`;
+      case "retrying":
+        return `EXEC answered nil, nothing ran; starting again (attempt ${s.retries + 1})`;
+      case "gave-up":
+        return `EXEC answered nil ${s.retries} times; it gave up`;
       case "empty":
         return "Found the queue empty: holds nothing";
       case "failed":
@@ -441,14 +611,22 @@ export function mountWorkers(root, ctx) {
   /** The timeline: one item per step, each with its commands and replies. */
   function drawTimeline() {
     const perWorker = PLANS[mode].length;
-    const counts = { A: 0, B: 0 };
+    const states = { A: freshWorker(), B: freshWorker() };
     el.timeline.replaceChildren(
       ...round.map((e, i) => {
-        counts[e.w] += 1;
+        const before = states[e.w];
+        states[e.w] = applyEntry(before, e);
         const ignored = e.kind === "remove" && !e.ok;
+        const aborted = e.kind === "exec" && e.ok && e.id === null;
+        const attempt = before.retries > 0 ? ` · attempt ${before.retries + 1}` : "";
         return h(
           "li",
-          { class: `tl-step${ignored ? " is-ignored" : ""}`, "data-worker": e.w, "data-kind": e.kind },
+          {
+            class: `tl-step${ignored ? " is-ignored" : ""}${aborted ? " is-retry" : ""}`,
+            "data-worker": e.w,
+            "data-kind": e.kind,
+            "data-aborted": aborted ? "" : null,
+          },
           h(
             "p",
             { class: "tl-title" },
@@ -456,7 +634,7 @@ export function mountWorkers(root, ctx) {
             " ",
             h("span", { class: "tl-worker", text: e.w }),
             " ",
-            h("span", { class: "tl-what", text: `step ${counts[e.w]} of ${perWorker} · ${STEP_WORDS[e.kind]}` }),
+            h("span", { class: "tl-what", text: `step ${before.step + 1} of ${perWorker} · ${STEP_WORDS[e.kind]}${attempt}` }),
           ),
           h(
             "ol",
@@ -473,9 +651,41 @@ export function mountWorkers(root, ctx) {
             ),
           ),
           ignored ? h("p", { class: "tl-note", text: `0: ${e.id} was already gone, someone else removed it. This client does not check, and goes on.` }) : null,
+          aborted ? h("p", { class: "tl-note", text: abortNote(i) }) : null,
         );
       }),
     );
+  }
+
+  /**
+   * Why the EXEC of round[i] answered nil, as far as the round shows it: the
+   * other worker's EXEC that wrote the pending set after this worker's last
+   * WATCH, if there is one.
+   */
+  function abortNote(i) {
+    const e = round[i];
+    const culprit = writerSince(i);
+    const why = culprit
+      ? `${culprit.w}'s EXEC removed ${culprit.id} from the pending set after ${e.w}'s WATCH`
+      : `the pending set was written after ${e.w}'s WATCH`;
+    return `nil: ${why}, so none of ${e.w}'s queued commands ran. ${e.w} unwatches and starts again from WATCH.`;
+  }
+
+  /** The other worker's successful EXEC between round[i]'s worker's last WATCH and round[i], or null. */
+  function writerSince(i) {
+    const w = round[i].w;
+    let watched = -1;
+    for (let j = i - 1; j >= 0; j--) {
+      if (round[j].w === w && round[j].kind === "watch") {
+        watched = j;
+        break;
+      }
+    }
+    for (let j = i - 1; j > watched; j--) {
+      const x = round[j];
+      if (x.w !== w && x.kind === "exec" && x.ok && x.id !== null) return x;
+    }
+    return null;
   }
 
   /** The worker who took the first step of the round, and the other one. */
@@ -524,8 +734,16 @@ export function mountWorkers(root, ctx) {
         explain:
           mode === "atomic"
             ? `Each @claim ran as one script, and the server runs a script to its end before it hears another command. So ${second}'s ZPOPMIN saw the pending set after ${first}'s pop: no order of the two can give them the same job.`
-            : `This time one worker read the pending set after the other's ZREM had removed its job. The gap is between a worker's ZRANGE and its ZREM: let the other worker read inside it.`,
+            : mode === "optimistic"
+              ? optimisticExplain(states)
+              : `This time one worker read the pending set after the other's ZREM had removed its job. The gap is between a worker's ZRANGE and its ZREM: let the other worker read inside it.`,
       };
+    }
+    const nils = round.map((e, i) => [e, i]).filter(([e]) => e.kind === "exec" && e.ok && e.id === null);
+    if (mode === "optimistic" && nils.length > 0) {
+      const [last, i] = nils[nils.length - 1];
+      const says = WORKERS.map((w) => `${w} ${summary(states[w])}`);
+      return { kind: "retry", text: `${says.join("; ")}.`, explain: abortNote(i) + (states[last.w].over ? "" : ` Its claim takes ${PLANS.optimistic.length} steps again.`) };
     }
     if (mode === "split" && a.read !== null && a.read === b.read && !(a.over && b.over)) {
       return {
@@ -543,6 +761,23 @@ export function mountWorkers(root, ctx) {
     };
   }
 
+  /** The optimistic round's outcome, when both workers hold a job. */
+  function optimisticExplain(states) {
+    const nils = round.map((e, i) => [e, i]).filter(([e]) => e.kind === "exec" && e.ok && e.id === null);
+    if (nils.length > 0) {
+      const [e, i] = nils[0];
+      const culprit = writerSince(i);
+      return (
+        `${e.w}'s EXEC answered nil` +
+        (culprit ? `: ${culprit.w}'s EXEC had removed ${culprit.id} from the pending set after ${e.w}'s WATCH` : "") +
+        `, so none of ${e.w}'s queued commands ran. ${e.w} unwatched, started again from WATCH, and claimed ${states[e.w].holds}.`
+      );
+    }
+    const execs = round.filter((e) => e.kind === "exec");
+    const [first, second] = execs.length === 2 ? [execs[0].w, execs[1].w] : firstAndSecond();
+    return `Neither EXEC answered nil: ${second} sent its WATCH after ${first}'s EXEC had run, so it read the next id.`;
+  }
+
   /** A worker's state in a few words, for the verdict line. */
   function summary(s) {
     switch (s.outcome) {
@@ -556,6 +791,14 @@ export function mountWorkers(root, ctx) {
         return "found the queue empty";
       case "failed":
         return "failed to claim";
+      case "watching":
+        return "is watching the pending set";
+      case "queued":
+        return `has queued the claim of ${s.read}`;
+      case "retrying":
+        return "is starting again";
+      case "gave-up":
+        return "gave up";
       default:
         return `holds ${s.holds}`;
     }
@@ -572,6 +815,42 @@ export function mountWorkers(root, ctx) {
     el.verdict.dataset.verdict = v.kind;
     setText(el.verdict, v.text);
     setText(el.explain, v.explain);
+    drawCost(states);
+  }
+
+  /**
+   * What the round cost each worker, counted from the timeline: the
+   * commands it sent, each in a round trip of its own (these clients send
+   * one command and wait for its reply), and its retries; next to what
+   * @claim costs.
+   */
+  function drawCost(states) {
+    const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+    const items = [];
+    if (round.length > 0) {
+      for (const w of WORKERS) {
+        const n = round.filter((e) => e.w === w).reduce((k, e) => k + e.lines.length, 0);
+        const r = states[w].retries;
+        items.push(
+          h("li", {
+            "data-worker": w,
+            "data-commands": String(n),
+            "data-retries": String(r),
+            text: `${w}: ${plural(n, "command", "commands")} in ${plural(n, "round trip", "round trips")}${r > 0 ? `, ${plural(r, "retry", "retries")}` : ""}.`,
+          }),
+        );
+      }
+    }
+    if (mode !== "atomic") {
+      items.push(
+        h("li", {
+          class: "cost-claim",
+          text: "@claim: one script per claim, sent as one EVALSHA (and EVAL only when the server answers NOSCRIPT), with no retry loop.",
+        }),
+      );
+    }
+    el.cost.dataset.mode = mode;
+    el.cost.replaceChildren(...items);
   }
 
   /** The keyspace tables of the race queue, with what changed marked. */

@@ -163,8 +163,12 @@ func TestWorkersAtomicClaimNeverDoubleClaims(t *testing.T) {
 	w.wantAttrs(workerBHolds, "data-holds", "JOB-2")
 	// On a fresh engine the first EVALSHA meets NOSCRIPT, and the
 	// connector sends the script once with EVAL.
-	wantInOrder(t, "timeline step 1", steps[0], "1. A step 1 of 1", "EVALSHA", "NOSCRIPT", "EVAL ‹claim.lua", "2 emq:{race}:pending emq:{race}:active emq:{race}:job: 30000", `1) "JOB-1"`, "3) (integer) 1")
+	wantInOrder(t, "timeline step 1", steps[0], "1. A step 1 of 1", "EXISTS emq:{race}:paused", "(integer) 0", "EVALSHA", "NOSCRIPT", "EVAL ‹claim.lua", "2 emq:{race}:pending emq:{race}:active emq:{race}:job: 30000", `1) "JOB-1"`, "3) (integer) 1")
 	wantInOrder(t, "timeline step 2", steps[1], "2. B step 1 of 1", "EVALSHA", `1) "JOB-2"`, "3) (integer) 1")
+	// What it cost: claim/3's EXISTS of the pause flag, then the script,
+	// sent twice the first time.
+	w.wantText("[data-testid=workers-cost]", "A: 3 commands in 3 round trips.", "B: 2 commands in 2 round trips.")
+	w.wantNoText("[data-testid=workers-cost]", "@claim: one script per claim")
 
 	w.wantRows(racePending, [][]string{{"JOB-3", "0"}})
 	w.wantRows(raceActive, [][]string{{"JOB-1", deadline, "in 30 s"}, {"JOB-2", deadline, "in 30 s"}})
@@ -376,5 +380,128 @@ func TestLeaseOptionReachesEveryClaim(t *testing.T) {
 	tb.eventually("the claim's ARGV", func() (string, bool) {
 		got := ed.value("ARGV")
 		return got, got == "emq:{q}:job:\n5000"
+	})
+}
+
+const optimisticMode = "Optimistic: WATCH, then MULTI … EXEC"
+
+// TestWorkersOptimisticClaimRetriesInsteadOfDoubleClaiming plays the
+// optimistic claim in the order that made the split claim hand JOB-1 to
+// both, one step each in turn: both WATCH, both read JOB-1, both queue its
+// claim. A's EXEC runs the four writes; B's answers nil, because A's EXEC
+// wrote the pending set after B's WATCH, and none of B's commands ran. B
+// unwatches and starts again, on its own, and claims JOB-2. No double
+// claim: each row counts one attempt, and the cost panel counts the
+// commands and round trips each worker paid, B's retry included.
+func TestWorkersOptimisticClaimRetriesInsteadOfDoubleClaiming(t *testing.T) {
+	tb := newTab(t)
+	tb.open("/")
+	ready(tb)
+	w := tb.in(workers)
+	w.choose(optimisticMode)
+	wantPlans(w, "optimistic")
+	waitFreshRound(w)
+
+	steps := takeTurns(w, 8)
+	w.wantAttrs(workersVerdict, "data-verdict", "retry")
+	w.wantText(workersExplain, "A's EXEC removed JOB-1 from the pending set after B's WATCH", "none of B's queued commands ran")
+	w.wantAttrs(workerAHolds, "data-holds", "JOB-1")
+	w.wantText(workerBHolds, "EXEC answered nil, nothing ran; starting again (attempt 2)")
+	wantInOrder(t, "A's EXEC", steps[6], "7. A step 4 of 4", "EXEC", `1) (integer) 1`, `2) (integer) 1`)
+	wantInOrder(t, "B's EXEC", steps[7], "8. B step 4 of 4", "EXEC", "(nil)", "UNWATCH", "OK", "nil: A's EXEC removed JOB-1")
+
+	// B's second try, alone: nobody writes the pending set in between.
+	for i := range 4 {
+		w.click(stepB)
+		steps = wantSteps(w, 9+i)
+	}
+	wantInOrder(t, "B's second WATCH", steps[8], "9. B step 1 of 4", "attempt 2", "WATCH emq:{race}:pending", "OK")
+	wantInOrder(t, "B's second read", steps[9], "ZRANGE emq:{race}:pending 0 0", `1) "JOB-2"`)
+	wantInOrder(t, "B's second EXEC", steps[11], "12. B step 4 of 4", "EXEC", `1) (integer) 1`, `2) (integer) 1`)
+
+	w.wantText(workersVerdict, "No double claim: A holds JOB-1, B holds JOB-2.")
+	w.wantAttrs(workersVerdict, "data-verdict", "distinct")
+	w.wantText(workersExplain, "B's EXEC answered nil", "B unwatched, started again from WATCH, and claimed JOB-2")
+	w.wantText(workerAHolds, "Holds JOB-1 · attempts 1")
+	w.wantText(workerBHolds, "Holds JOB-2 · attempts 1")
+	w.wantRows(racePending, [][]string{{"JOB-3", "0"}})
+	w.wantRows(raceActive, [][]string{{"JOB-1", deadline, "in 30 s"}, {"JOB-2", deadline, "in 30 s"}})
+	w.wantRows(raceRows, [][]string{
+		{"JOB-1", "active", "1", racePayload},
+		{"JOB-2", "active", "1", racePayload},
+		{"JOB-3", "pending", "0", racePayload},
+	})
+	// A: WATCH, ZRANGE, TIME + MULTI + 4 writes, EXEC = 9. B: that, then
+	// UNWATCH after its nil, then the 9 again = 19.
+	w.wantText("[data-testid=workers-cost]",
+		"A: 9 commands in 9 round trips.",
+		"B: 19 commands in 19 round trips, 1 retry.",
+		"@claim: one script per claim, sent as one EVALSHA")
+	w.screenshot("workers-optimistic")
+}
+
+// TestWorkersOptimisticPlayTurnsEndsWithBothClaims presses "Play: take
+// turns": the preset keeps giving B steps after its EXEC answered nil,
+// until both workers hold a job of their own.
+func TestWorkersOptimisticPlayTurnsEndsWithBothClaims(t *testing.T) {
+	tb := newTab(t)
+	tb.open("/")
+	ready(tb)
+	w := tb.in(workers)
+	w.choose(optimisticMode)
+	wantPlans(w, "optimistic")
+	waitFreshRound(w)
+	w.click("Play: take turns")
+	w.wantText(workersVerdict, "No double claim: A holds JOB-1, B holds JOB-2.")
+	wantSteps(w, 12)
+	w.wantRows(raceRows, [][]string{
+		{"JOB-1", "active", "1", racePayload},
+		{"JOB-2", "active", "1", racePayload},
+		{"JOB-3", "pending", "0", racePayload},
+	})
+	// A new round after an abandoned one: B is left inside MULTI, and
+	// "Fill the queue" must end that transaction for the next round to start.
+	fillRace(w)
+	takeTurns(w, 6)
+	fillRace(w)
+	steps := takeTurns(w, 2)
+	wantInOrder(t, "a fresh WATCH", steps[1], "B step 1 of 4", "WATCH emq:{race}:pending", "OK")
+}
+
+// TestWorkersOptimisticPermalinkKeepsTheOpenTransactions copies the link
+// half-way through an optimistic round: both workers have queued the claim
+// of JOB-1 inside MULTI, and neither has sent EXEC. The opened link
+// replays every command on the workers' own connections, so both
+// transactions are open again, with their watches: A's EXEC claims JOB-1,
+// and B's answers nil.
+func TestWorkersOptimisticPermalinkKeepsTheOpenTransactions(t *testing.T) {
+	tb := newTab(t)
+	tb.open("/")
+	ready(tb)
+	w := tb.in(workers)
+	w.choose(optimisticMode)
+	wantPlans(w, "optimistic")
+	waitFreshRound(w)
+	takeTurns(w, 6)
+	w.wantText(workerBHolds, "Queued the claim of JOB-1; next it sends EXEC")
+	link := copyLink(w, "workers")
+
+	opened := newTab(t)
+	opened.openURL(link)
+	ready(opened)
+	o := opened.in(workers)
+	wantSteps(o, 6)
+	o.wantText(workerAHolds, "Queued the claim of JOB-1; next it sends EXEC")
+	o.wantRows(racePending, filledRace) // nothing queued has run
+	o.click(stepA)
+	steps := wantSteps(o, 7)
+	wantInOrder(t, "A's EXEC after the link", steps[6], "EXEC", `1) (integer) 1`)
+	o.click(stepB)
+	steps = wantSteps(o, 8)
+	wantInOrder(t, "B's EXEC after the link", steps[7], "EXEC", "(nil)", "UNWATCH")
+	o.wantRows(raceRows, [][]string{
+		{"JOB-1", "active", "1", racePayload},
+		{"JOB-2", "pending", "0", racePayload},
+		{"JOB-3", "pending", "0", racePayload},
 	})
 }

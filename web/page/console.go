@@ -57,7 +57,8 @@ var luaDifferences = []Difference{
 var serverDifferences = []Difference{
 	{"Runaway scripts", "A script that runs for 900 ms is stopped with the error SCRIPT KILL gives, even after it has written (Redis would refuse SCRIPT KILL then, and only SHUTDOWN NOSAVE would stop it). One that comes to hold 64 MiB more memory than it started with is stopped with an error that says so, and no single string may pass 32 MiB; Redis sets neither limit. What a stopped script wrote stays."},
 	{"Server commands", "The server under the page answers the data commands as Redis 7.0 does, but CONFIG, CLIENT, INFO, OBJECT and COMMAND are missing or partial, and a script's redis.error_reply keeps bytes after a NUL where Redis cuts the message there."},
-	{"Refused commands", "Blocking commands (BLPOP and the like), pub/sub, MULTI/EXEC, DEBUG, FUNCTION and SHUTDOWN answer an error that says why they cannot work here."},
+	{"CLUSTER KEYSLOT", "It answers the key's hash slot, as a node of a Redis Cluster does: emq:{q}:pending is in slot 11958. A plain Redis refuses the command, since its cluster support is disabled."},
+	{"Refused commands", "Blocking commands (BLPOP and the like), pub/sub, DEBUG, FUNCTION and SHUTDOWN answer an error that says why they cannot work here."},
 	{"The clock", "TIME and expiring keys follow the playground's clock, which starts at 2026-01-01 00:00 UTC and moves only when the round trip's Advance moves it."},
 	{"The console itself", "A number in front of a command (3 INCR n) is sent as the command, not taken as a repeat count; help, connect and quit are not the console's; and a RESP3 big number prints as (big number) N, which redis-cli 7.0 cannot print."},
 }

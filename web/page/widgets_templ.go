@@ -483,7 +483,7 @@ func roundtrip(w Widgets) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, "</div><section class=\"wire\" aria-labelledby=\"roundtrip-wire-heading\"><h3 id=\"roundtrip-wire-heading\">On the wire</h3><p class=\"hint\">The connector sends <code>EVALSHA</code> first. A server that has not seen the script answers <code>NOSCRIPT</code>, and the connector sends the whole script once with <code>EVAL</code>; from then on the SHA is enough. Newest call first.</p><ol class=\"wire-log\" id=\"roundtrip-wire\" data-testid=\"wire\"></ol></section><p class=\"visually-hidden\" id=\"roundtrip-live\" aria-live=\"polite\"></p></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, "</div><p class=\"slot-line\" id=\"roundtrip-slot\" data-testid=\"slot-line\"></p><section class=\"wire\" aria-labelledby=\"roundtrip-wire-heading\"><h3 id=\"roundtrip-wire-heading\">On the wire</h3><p class=\"hint\">The connector sends <code>EVALSHA</code> first. A server that has not seen the script answers <code>NOSCRIPT</code>, and the connector sends the whole script once with <code>EVAL</code>; from then on the SHA is enough. Newest call first.</p><ol class=\"wire-log\" id=\"roundtrip-wire\" data-testid=\"wire\"></ol></section><p class=\"visually-hidden\" id=\"roundtrip-live\" aria-live=\"polite\"></p></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

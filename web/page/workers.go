@@ -18,6 +18,9 @@ type Workers struct {
 	// Split is the claim of a client that sends @claim's work as separate
 	// commands, one entry per step the learner can give a worker.
 	Split []SplitStep
+	// Optimistic is the claim of a client that uses WATCH, MULTI and EXEC
+	// for @claim's work, one entry per step.
+	Optimistic []SplitStep
 }
 
 // SplitStep is one step of the non-atomic claim: what the worker sends
@@ -42,6 +45,12 @@ func DefaultWorkers() Workers {
 			{N: 1, Name: "read", Sends: "ZRANGE pending 0 0", Does: "Read the oldest pending id."},
 			{N: 2, Name: "remove", Sends: "ZREM pending <id>", Does: "Remove it, and never look at the reply."},
 			{N: 3, Name: "lease", Sends: "HINCRBY, HSET, TIME, ZADD active", Does: "Write the lease as @claim does."},
+		},
+		Optimistic: []SplitStep{
+			{N: 1, Name: "watch", Sends: "WATCH pending", Does: "Watch the pending set."},
+			{N: 2, Name: "read", Sends: "ZRANGE pending 0 0", Does: "Read the oldest pending id."},
+			{N: 3, Name: "queue", Sends: "TIME, MULTI, ZREM, HINCRBY, HSET, ZADD active", Does: "Read the clock, then queue @claim's four writes; each answers QUEUED."},
+			{N: 4, Name: "exec", Sends: "EXEC", Does: "Run them. If EXEC answers nil, nothing ran: UNWATCH, and start again."},
 		},
 	}
 }

@@ -69,6 +69,8 @@ test("damaged links are refused with a reason, and the default state follows", a
     [await packed(JSON.stringify(state({ ops: [["enqueue", "q", 1, "{}"]] }))), "wrong kind"],
     [await packed(JSON.stringify(state({ ops: [["advance", -5]] }))), "wrong kind"],
     [await packed(JSON.stringify(state({ ops: [["exec", []]] }))), "wrong kind"],
+    [await packed(JSON.stringify(state({ ops: [["exec", ["PING"], ""]] }))), "wrong kind"],
+    [await packed(JSON.stringify(state({ ops: [["exec", ["PING"], 7]] }))), "wrong kind"],
     [await packed(JSON.stringify(state({ ops: new Array(LIMITS.ops + 1).fill(["advance", 1]) }))), "more than"],
     [await packed(JSON.stringify(state({ views: { nope: {} } }))), "unknown widget"],
     [await packed(JSON.stringify(state({ views: null }))), "view state is missing"],
@@ -114,15 +116,16 @@ test("Lua the learner has not seen is flagged for review", async () => {
     ["cli", 'eval "return 1" 0'],
     ["cli", "SCRIPT LOAD x"],
     ["exec", ["SET", "k", "v"]],
+    ["exec", ["EVAL", "return 2", "0"], "worker-A"],
     ["cli", "GET k"],
     ["trace", "claim", ["a"], ["1"]],
   ];
   assert.deepEqual(
     ops.map((op) => carriesLua(op, scripts)),
-    [true, true, true, true, true, false, false, false],
+    [true, true, true, true, true, false, true, false, false],
   );
   const got = await decode(await encode(state({ ops })), widgets, scripts);
-  assert.equal(got.lua.length, 5);
+  assert.equal(got.lua.length, 6);
 });
 
 test("the journal records writes, skips reads, and forgets what a reset wiped", () => {
