@@ -15,8 +15,9 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 ROOT="$(pwd -P)"
 STATIC="$ROOT/static"
-# The compiler flags of the browser module; bench/builds.go uses the same.
-WASM_GCFLAGS=(-gcflags=all=-d=inlfuncswithclosures=0 '-gcflags=github.com/yuin/gopher-lua/...=-l')
+# The compiler flags of the browser module, from the one file that holds
+# them (the benchmark reads it too).
+mapfile -t WASM_GCFLAGS < <(grep -v -e '^#' -e '^$' "$ROOT/wasm/gcflags.txt")
 
 # ---- output helpers ------------------------------------------------------
 
@@ -145,11 +146,8 @@ do_build() {
 
 	section "build static/echomq.wasm"
 	mkdir -p "$STATIC"
-	# Inlining costs the module size, not speed where it matters: a function
-	# holding a closure (miniredis's withTx and makeCmd* wrappers) is copied
-	# with its closures into every caller, and gopher-lua's library setup
-	# and LState helpers are copied into every caller too. Without them the
-	# module is about 116 KB smaller in brotli (see bench/builds.go).
+	# WASM_GCFLAGS keeps inlining out where it costs size, not speed (see
+	# wasm/gcflags.txt).
 	GOOS=js GOARCH=wasm go build -trimpath "${WASM_GCFLAGS[@]}" -ldflags='-s -w' -o "$STATIC/echomq.wasm" ./wasm
 
 	section "copy wasm_exec.js"
