@@ -113,6 +113,7 @@ func (r *runner) newState() *glua.LState {
 	// Lua 5.1's number conversions, string.format, byte-wise case mapping,
 	// Redis's math.random, and the bit, struct, cmsgpack and cjson libraries.
 	lualib.Open(L)
+	lualib.SetStringLimit(L, MaxStringBytes)
 	for _, name := range []string{"dofile", "loadfile", "print", "_printregs", "module", "require", "newproxy", "getfenv", "setfenv"} {
 		L.SetGlobal(name, glua.LNil)
 	}

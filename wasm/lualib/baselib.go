@@ -6,10 +6,11 @@ import (
 	lua "github.com/yuin/gopher-lua"
 )
 
-// openBase replaces tonumber and tostring.
+// openBase replaces tonumber, tostring and unpack.
 func openBase(L *lua.LState, st *state) {
 	orig := L.GetGlobal("tostring")
 	L.SetGlobal("tonumber", L.NewFunction(baseToNumber))
+	L.SetGlobal("unpack", L.NewFunction(baseUnpack))
 	L.SetGlobal("tostring", L.NewFunction(func(L *lua.LState) int {
 		return baseToString(L, st, orig)
 	}))
@@ -71,7 +72,7 @@ func baseToString(L *lua.LState, st *state, orig lua.LValue) int {
 	return 1
 }
 
-// openTable replaces table.concat and adds the Lua 5.1 functions gopher-lua
+// openTable replaces table.concat, insert and sort (tablib.go) and adds the Lua 5.1 functions gopher-lua
 // lacks (foreach, foreachi, setn).
 func openTable(L *lua.LState) {
 	t, ok := L.GetGlobal("table").(*lua.LTable)
@@ -80,6 +81,8 @@ func openTable(L *lua.LState) {
 	}
 	setFuncs(L, t, map[string]lua.LGFunction{
 		"concat":   tableConcat,
+		"insert":   tableInsert,
+		"sort":     tableSort,
 		"foreach":  tableForeach,
 		"foreachi": tableForeachi,
 		"setn": func(L *lua.LState) int {

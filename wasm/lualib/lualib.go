@@ -33,6 +33,27 @@ const registryKey = "echomq.dev/playground/wasm/lualib"
 type state struct {
 	rand rand48
 	null *lua.LUserData // cjson.null, a single sentinel per state
+
+	// stringLimit caps a string the library builds piece by piece (gsub's
+	// result), in bytes; 0 is no cap. See SetStringLimit.
+	stringLimit int
+}
+
+// SetStringLimit caps the strings string.gsub builds at n bytes: past it,
+// the call raises "string length overflow (the playground caps a string at
+// N MiB)", the error the engine gives for .. and string.rep past the same
+// cap. Redis has no such cap; a browser tab needs one.
+func SetStringLimit(L *lua.LState, n int) {
+	if st := stateOf(L); st != nil {
+		st.stringLimit = n
+	}
+}
+
+func stringLimit(L *lua.LState) int {
+	if st := stateOf(L); st != nil {
+		return st.stringLimit
+	}
+	return 0
 }
 
 // Open installs the libraries in L. The base, table, string and math

@@ -9,16 +9,11 @@ import (
 
 // stringArgs lists, for the string functions kept from gopher-lua, what
 // Lua 5.1 checks of each argument, in order: s a string (a number turns
-// into its "%.14g" text), i a C int, n an integer, I and N optional ones,
-// r gsub's replacement, a anything. The wrapper checks and converts them
-// as Lua 5.1 does, with its error messages, then calls gopher-lua's code.
+// into its "%.14g" text), i a C int, n an integer, I and N optional
+// ones. The wrapper checks and converts them as Lua 5.1 does, with its
+// error messages, then calls gopher-lua's code.
 var stringArgs = map[string]string{
-	"byte":    "sNN",
-	"find":    "ssNa",
-	"gmatch":  "ss",
-	"gsub":    "ssrI",
 	"len":     "s",
-	"match":   "ssN",
 	"rep":     "si",
 	"reverse": "s",
 	"sub":     "snN",
@@ -38,39 +33,21 @@ func openString(L *lua.LState) {
 			continue
 		}
 		gfn, kinds := orig.GFunction, kinds
-		clampInit := name == "find" || name == "match"
-		var memo *searchMemo
-		if clampInit {
-			memo = &searchMemo{}
-		}
 		t.RawSetString(name, L.NewFunction(func(L *lua.LState) int {
 			checkArgs(L, kinds)
-			if clampInit {
-				// Lua 5.1 starts a search past the end at the end, and
-				// finds the empty string where it starts.
-				n := int64(len(string(L.Get(1).(lua.LString))))
-				init := int64(1)
-				if !isNone(L, 3) {
-					init = int64(L.Get(3).(lua.LNumber))
-					if init > n+1 {
-						init = n + 1
-						L.Replace(3, lua.LNumber(init))
-					}
-				}
-				if name == "find" && L.Get(2).(lua.LString) == "" {
-					if init < 0 {
-						init += n + 1
-					}
-					init = max(init, 1)
-					L.Push(lua.LNumber(init))
-					L.Push(lua.LNumber(init - 1))
-					return 2
-				}
-				return memo.call(L, gfn)
-			}
 			return gfn(L)
 		}))
 	}
+	// The pattern functions are ours (pattern.go); find and match remember
+	// their answers for short subjects.
+	findMemo, matchMemo := &searchMemo{}, &searchMemo{}
+	setFuncs(L, t, map[string]lua.LGFunction{
+		"find":   func(L *lua.LState) int { return findMemo.call(L, strFind) },
+		"match":  func(L *lua.LState) int { return matchMemo.call(L, strMatch) },
+		"gmatch": strGmatch,
+		"gsub":   strGsub,
+		"byte":   strByte,
+	})
 	setFuncs(L, t, map[string]lua.LGFunction{
 		"format": strFormat,
 		"upper":  func(L *lua.LState) int { return mapBytes(L, 'a', 'z', -32) },
@@ -162,7 +139,7 @@ func checkArgs(L *lua.LState, kinds string) {
 		// whole) is left as it is: no conversion, no allocation.
 		switch v := L.Get(n).(type) {
 		case lua.LString:
-			if kinds[i] == 's' || kinds[i] == 'r' {
+			if kinds[i] == 's' {
 				continue
 			}
 		case lua.LNumber:
@@ -188,14 +165,6 @@ func checkArgs(L *lua.LState, kinds string) {
 		case 'N':
 			if !isNone(L, n) {
 				L.Replace(n, lua.LNumber(checkInteger(L, n)))
-			}
-		case 'r':
-			switch v := L.Get(n).(type) {
-			case lua.LNumber:
-				L.Replace(n, lua.LString(FormatNumber(float64(v))))
-			case lua.LString, *lua.LFunction, *lua.LTable:
-			default:
-				argError(L, n, "string/function/table expected")
 			}
 		}
 	}
