@@ -6,6 +6,7 @@ import (
 	"math"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -95,7 +96,7 @@ func (r *runner) flush() {
 // string and math libraries, cjson, the redis table, no file or module
 // loading, and globals that cannot be created or read before they exist.
 func (r *runner) newState() *glua.LState {
-	L := glua.NewState(glua.Options{SkipOpenLibs: true, CallStackSize: 256, RegistrySize: 1024 * 16, RegistryMaxSize: 1024 * 1024})
+	L := glua.NewState(glua.Options{SkipOpenLibs: true, CallStackSize: luaCallDepth, RegistrySize: 1024 * 16, RegistryMaxSize: 1024 * 1024})
 	for _, lib := range []struct {
 		name string
 		open glua.LGFunction
@@ -129,6 +130,8 @@ func (r *runner) newState() *glua.LState {
 		L.Push(glua.LNumber(inUse / 1024))
 		return 1
 	}))
+	L.SetGlobal("collectgarbage", L.NewFunction(collectGarbage))
+	L.SetGlobal("loadstring", L.NewFunction(loadString))
 	L.SetGlobal("redis", r.redisTable(L))
 
 	r.budgetCoroutines(L)
@@ -364,11 +367,21 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 		return r.errorReply(c, err)
 	}
 	rep := luaToReply(L.Get(-1), 0, r.resp3)
+	if rep.Kind == resp.Error {
+		// Redis reads an error reply's text as a C string.
+		rep.Str = cutAtNUL(rep.Str)
+	}
 	if t != nil {
 		t.finish()
 	}
 	return rep
 }
+
+// luaCallDepth is how many calls deep a script may go. Lua 5.1 grows its
+// list of calls by doubling and refuses to grow it past 20,000 entries, so
+// the 16,384th call is the last: plain Lua recursion overflows there, with
+// "stack overflow", as in Redis.
+const luaCallDepth = 16384
 
 // onError runs where the error was raised, before the stack unwinds, to
 // note the script line Redis names in its "on @user_script:N" suffix.
@@ -412,7 +425,38 @@ func (r *runner) errorReply(c *compiled, err error) resp.Reply {
 			msg = "ERR " + err.Error()
 		}
 	}
-	return resp.ErrorReply(oneLine(fmt.Sprintf("%s script: %s, on @%s:%d.", msg, c.sha, chunkName, r.errLine)))
+	line := r.errLine
+	if line == 0 {
+		// The error handler could not run (a stack overflow leaves it no
+		// room): the line is the one the message names.
+		line = messageLine(msg)
+	}
+	// Redis reads the message as a C string: a NUL ends it.
+	return resp.ErrorReply(oneLine(fmt.Sprintf("%s script: %s, on @%s:%d.", cutAtNUL(msg), c.sha, chunkName, line)))
+}
+
+func cutAtNUL(s string) string {
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// messageLine is N in a message "ERR user_script:N: ...", or 0.
+func messageLine(msg string) int {
+	_, rest, ok := strings.Cut(msg, chunkName+":")
+	if !ok {
+		return 0
+	}
+	end := strings.IndexByte(rest, ':')
+	if end <= 0 {
+		return 0
+	}
+	n, err := strconv.Atoi(rest[:end])
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 func (r *runner) errorMessage(v glua.LValue) string {
@@ -499,6 +543,15 @@ func protectCatches(L *glua.LState) {
 	for _, name := range []string{"pcall", "xpcall"} {
 		orig := L.GetGlobal(name)
 		L.SetGlobal(name, L.NewFunction(func(L *glua.LState) int {
+			// pcall is C code calling Lua: 200 deep, Lua 5.1 refuses,
+			// and the pcall itself catches the error.
+			if !lualib.EnterC(L) {
+				L.SetTop(0)
+				L.Push(glua.LFalse)
+				L.Push(glua.LString("C stack overflow"))
+				return 2
+			}
+			defer lualib.LeaveC(L)
 			L.Insert(orig, 1)
 			L.Call(L.GetTop()-1, glua.MultRet)
 			if L.GetTop() >= 2 && L.Get(1) == glua.LFalse {
@@ -552,11 +605,39 @@ func (r *runner) budgetCoroutines(L *glua.LState) {
 		th.SetContext(r.budget)
 		return th
 	}
+	// Lua 5.1 makes a coroutine of a Lua function only.
+	luaFunction := func(L *glua.LState, name string) {
+		if fn, ok := L.Get(1).(*glua.LFunction); !ok || fn.IsG {
+			L.RaiseError("bad argument #1 to '%s' (Lua function expected)", name)
+		}
+	}
 	co.RawSetString("create", L.NewFunction(func(L *glua.LState) int {
+		luaFunction(L, "create")
 		newThread(L)
 		return 1
 	}))
+	co.RawSetString("resume", L.NewFunction(func(L *glua.LState) int {
+		if _, ok := L.Get(1).(*glua.LState); !ok {
+			L.RaiseError("bad argument #1 to 'resume' (coroutine expected)")
+		}
+		L.Insert(resume, 1)
+		L.Call(L.GetTop()-1, glua.MultRet)
+		if L.Get(1) == glua.LFalse {
+			if msg, ok := L.Get(2).(glua.LString); ok {
+				L.Replace(2, glua.LString(coroutineWording(string(msg))))
+			}
+		}
+		return L.GetTop()
+	}))
+	co.RawSetString("yield", L.NewFunction(func(L *glua.LState) int {
+		if L.Parent == nil {
+			// The script's own thread: Redis called it from C.
+			L.Error(glua.LString("attempt to yield across metamethod/C-call boundary"), 0)
+		}
+		return -1 // what gopher-lua's yield returns: the VM yields
+	}))
 	co.RawSetString("wrap", L.NewFunction(func(L *glua.LState) int {
+		luaFunction(L, "wrap")
 		th := newThread(L)
 		L.Push(L.NewFunction(func(L *glua.LState) int {
 			n := L.GetTop()
@@ -574,6 +655,124 @@ func (r *runner) budgetCoroutines(L *glua.LState) {
 		}))
 		return 1
 	}))
+}
+
+// collectGarbage is Lua 5.1's collectgarbage. Go's collector runs on its
+// own, so the options that drive a collector do nothing here; what each
+// returns is what Lua 5.1 returns: "count" the heap in KiB (a number with
+// a fraction), "step" whether a cycle ended, "setpause" and "setstepmul"
+// the setting before, the rest 0.
+func collectGarbage(L *glua.LState) int {
+	opt := "collect"
+	switch v := L.Get(1).(type) {
+	case *glua.LNilType:
+	case glua.LString:
+		opt = string(v)
+	case glua.LNumber:
+		opt = lualib.FormatNumber(float64(v))
+	default:
+		L.RaiseError("bad argument #1 to 'collectgarbage' (string expected, got %s)", v.Type().String())
+	}
+	switch opt {
+	case "count":
+		var b budget
+		_, inUse := b.readHeap()
+		L.Push(glua.LNumber(float64(inUse) / 1024))
+	case "step":
+		L.Push(glua.LFalse)
+	case "setpause", "setstepmul":
+		L.Push(glua.LNumber(200)) // Lua 5.1's defaults, both
+	case "stop", "restart", "collect":
+		L.Push(glua.LNumber(0))
+	default:
+		L.RaiseError("bad argument #1 to 'collectgarbage' (invalid option '%s')", opt)
+	}
+	return 1
+}
+
+// loadString is Lua 5.1's loadstring(s [, chunkname]): a chunk that does
+// not compile gives nil and Lua 5.1's message, with the chunk named as Lua
+// names it ([string "first line..."]).
+func loadString(L *glua.LState) int {
+	var src string
+	switch v := L.Get(1).(type) {
+	case glua.LString:
+		src = string(v)
+	case glua.LNumber:
+		src = lualib.FormatNumber(float64(v))
+	default:
+		got := "no value"
+		if L.GetTop() >= 1 {
+			got = v.Type().String()
+		}
+		L.RaiseError("bad argument #1 to 'loadstring' (string expected, got %s)", got)
+	}
+	name := src
+	if v, ok := L.Get(2).(glua.LString); ok {
+		name = string(v)
+	}
+	id := chunkID(name)
+	fail := func(msg string) int {
+		L.Push(glua.LNil)
+		L.Push(glua.LString(msg))
+		return 2
+	}
+	if err := luasyntax.Check(id, src); err != nil {
+		return fail(err.Error())
+	}
+	fn, err := L.Load(strings.NewReader(src), id)
+	if err != nil {
+		return fail(id + ": " + err.Error())
+	}
+	L.Push(fn)
+	return 1
+}
+
+// chunkID is Lua 5.1's luaO_chunkid for a chunk loaded from a string: "=x"
+// is x, "@file" the file, anything else [string "its first line"], cut to
+// fit Lua's 60 bytes with "..." where it was cut.
+func chunkID(name string) string {
+	const idSize = 60
+	if i := strings.IndexByte(name, 0); i >= 0 {
+		name = name[:i] // C reads the name up to a NUL
+	}
+	switch {
+	case strings.HasPrefix(name, "="):
+		if name = name[1:]; len(name) > idSize-1 {
+			name = name[:idSize-1]
+		}
+		return name
+	case strings.HasPrefix(name, "@"):
+		name = name[1:]
+		if room := idSize - len(" '...' ") - 1; len(name) > room {
+			return "..." + name[len(name)-room:]
+		}
+		return name
+	}
+	n := strings.IndexAny(name, "\n\r")
+	cut := n >= 0
+	if !cut {
+		n = len(name)
+	}
+	if room := idSize - len(" [string \"...\"] ") - 1; n > room {
+		n, cut = room, true
+	}
+	if cut {
+		return `[string "` + name[:n] + `..."]`
+	}
+	return `[string "` + name + `"]`
+}
+
+// coroutineWording puts gopher-lua's words for a coroutine that cannot be
+// resumed in Lua 5.1's.
+func coroutineWording(msg string) string {
+	switch msg {
+	case "can not resume a dead thread":
+		return "cannot resume dead coroutine"
+	case "can not resume a running thread":
+		return "cannot resume non-suspended coroutine"
+	}
+	return msg
 }
 
 // setResp is redis.setresp: with RESP3 on, redis.call hands the script

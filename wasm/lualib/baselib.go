@@ -6,11 +6,15 @@ import (
 	lua "github.com/yuin/gopher-lua"
 )
 
-// openBase replaces tonumber, tostring and unpack.
+// openBase replaces tonumber, tostring, pairs, unpack, select and
+// setmetatable.
 func openBase(L *lua.LState, st *state) {
 	orig := L.GetGlobal("tostring")
 	L.SetGlobal("tonumber", L.NewFunction(baseToNumber))
 	L.SetGlobal("unpack", L.NewFunction(baseUnpack))
+	L.SetGlobal("select", L.NewFunction(baseSelect))
+	L.SetGlobal("pairs", L.NewFunction(basePairs))
+	L.SetGlobal("setmetatable", L.NewFunction(baseSetmetatable))
 	L.SetGlobal("tostring", L.NewFunction(func(L *lua.LState) int {
 		return baseToString(L, st, orig)
 	}))
@@ -72,7 +76,8 @@ func baseToString(L *lua.LState, st *state, orig lua.LValue) int {
 	return 1
 }
 
-// openTable replaces table.concat, insert and sort (tablib.go) and adds the Lua 5.1 functions gopher-lua
+// openTable replaces table.concat, insert, remove, maxn and sort
+// (tablib.go) and adds the Lua 5.1 functions gopher-lua
 // lacks (foreach, foreachi, setn).
 func openTable(L *lua.LState) {
 	t, ok := L.GetGlobal("table").(*lua.LTable)
@@ -83,6 +88,8 @@ func openTable(L *lua.LState) {
 		"concat":   tableConcat,
 		"insert":   tableInsert,
 		"sort":     tableSort,
+		"remove":   tableRemove,
+		"maxn":     tableMaxn,
 		"foreach":  tableForeach,
 		"foreachi": tableForeachi,
 		"setn": func(L *lua.LState) int {

@@ -37,6 +37,9 @@ type state struct {
 	// stringLimit caps a string the library builds piece by piece (gsub's
 	// result), in bytes; 0 is no cap. See SetStringLimit.
 	stringLimit int
+
+	// cCalls is how deep calls from C code nest now (see EnterC).
+	cCalls int
 }
 
 // SetStringLimit caps the strings string.gsub builds at n bytes: past it,

@@ -599,7 +599,7 @@ func (m *matcher) addValue(b []byte, s, e int, repl lua.LValue, text string) []b
 		top := L.GetTop()
 		L.Push(r)
 		n := m.pushCaptures(s, e, true)
-		L.Call(n, 1)
+		callFromC(L, n, 1)
 		v = L.Get(-1)
 		L.SetTop(top)
 	case *lua.LTable:

@@ -133,7 +133,7 @@ func (s *sorter) lt(a, b lua.LValue) bool {
 	L.Push(s.less)
 	L.Push(a)
 	L.Push(b)
-	L.Call(2, 1)
+	callFromC(L, 2, 1)
 	r := lua.LVAsBool(L.Get(-1))
 	L.Pop(1)
 	return r
@@ -235,3 +235,122 @@ func lessThan(L *lua.LState, a, b lua.LValue) bool {
 	L.Error(lua.LString("attempt to compare "+t1+" with "+t2), 0)
 	return false
 }
+
+// tableRemove is table.remove(t [, pos]): nothing at all (not even nil)
+// when pos is outside 1..#t.
+func tableRemove(L *lua.LState) int {
+	t := checkTable(L, 1)
+	e := luaLen(t)
+	pos := int(optInt(L, 2, int32(e)))
+	if pos < 1 || pos > e {
+		return 0
+	}
+	L.Push(t.RawGetInt(pos))
+	for ; pos < e; pos++ {
+		t.RawSetInt(pos, t.RawGetInt(pos+1))
+	}
+	t.RawSetInt(e, lua.LNil)
+	return 1
+}
+
+// tableMaxn is table.maxn: the largest positive number among the keys,
+// whole or not.
+func tableMaxn(L *lua.LState) int {
+	t := checkTable(L, 1)
+	m := 0.0
+	t.ForEach(func(k, _ lua.LValue) {
+		if n, ok := k.(lua.LNumber); ok && float64(n) > m {
+			m = float64(n)
+		}
+	})
+	L.Push(lua.LNumber(m))
+	return 1
+}
+
+// baseSelect is select(n, ...): '#' counts, a negative n counts from the
+// end, and n is read as luaL_checkint reads it.
+func baseSelect(L *lua.LState) int {
+	n := L.GetTop()
+	if s, ok := L.Get(1).(lua.LString); ok && len(s) > 0 && s[0] == '#' {
+		L.Push(lua.LNumber(n - 1))
+		return 1
+	}
+	i := int(checkInt(L, 1))
+	if i < 0 {
+		i += n
+	} else if i > n {
+		i = n
+	}
+	if i < 1 {
+		argError(L, 1, "index out of range")
+	}
+	return n - i
+}
+
+// baseSetmetatable is setmetatable(t, mt), with Lua 5.1's argument errors.
+func baseSetmetatable(L *lua.LState) int {
+	t := checkTable(L, 1)
+	switch L.Get(2).(type) {
+	case *lua.LNilType, *lua.LTable:
+	default:
+		// Named as written: a call in tail position has no name here.
+		L.RaiseError("bad argument #2 to 'setmetatable' (nil or table expected)")
+	}
+	if L.GetMetaField(t, "__metatable") != lua.LNil {
+		L.RaiseError("cannot change a protected metatable")
+	}
+	L.SetMetatable(t, L.Get(2))
+	L.SetTop(1)
+	return 1
+}
+
+// basePairs is pairs(t): the table's pairs in the order Lua 5.1's next
+// would give them (luaOrder), where gopher-lua's next gives insertion
+// order. The order is taken once, when the loop starts; each step reads
+// the key's value afresh and passes over a key whose value has been set
+// to nil meanwhile, so a loop may change or clear fields as it goes, as
+// Lua allows. (Adding keys during a traversal is undefined in Lua.)
+//
+// The iterator is not next itself, as it is in Lua 5.1: it follows the
+// order from any key it was handed, but pairs(t) == next is false.
+func basePairs(L *lua.LState) int {
+	t := checkTable(L, 1)
+	order := luaOrder(t)
+	pos := 0 // where the key handed back last sits in order, plus one
+	L.Push(L.NewFunction(func(L *lua.LState) int {
+		k := L.Get(2)
+		switch {
+		case k == lua.LNil:
+			pos = 0
+		case pos > 0 && pos <= len(order) && anyKeyEq(order[pos-1][0], k):
+		default:
+			pos = -1
+			for i, p := range order {
+				if anyKeyEq(p[0], k) {
+					pos = i + 1
+					break
+				}
+			}
+			if pos < 0 {
+				L.RaiseError("invalid key to 'next'")
+			}
+		}
+		for pos < len(order) {
+			key := order[pos][0]
+			pos++
+			if v := t.RawGet(key); v != lua.LNil {
+				L.Push(key)
+				L.Push(v)
+				return 2
+			}
+		}
+		L.Push(lua.LNil)
+		return 1
+	}))
+	L.Push(t)
+	L.Push(lua.LNil)
+	return 3
+}
+
+// anyKeyEq is raw equality of two keys of any type.
+func anyKeyEq(a, b lua.LValue) bool { return sameKey(a, b) || a == b }
