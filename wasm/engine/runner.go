@@ -48,15 +48,15 @@ type runner struct {
 	L      *glua.LState
 	cache  map[string]*compiled // by lower-case SHA1
 	budget *budget
-	onErr  *glua.LFunction // r.onError, made once
 
 	// State of the script that is running.
 	running  *compiled
 	readOnly bool
-	resp3    bool    // the script called redis.setresp(3)
-	callErr  string  // the last error redis.call raised, kept verbatim
-	errLine  int     // script line of the error being raised
-	trace    *tracer // non-nil during a traced run
+	resp3    bool            // the script called redis.setresp(3)
+	callErr  string          // the last error redis.call raised, kept verbatim
+	errLine  int             // script line of the error being raised
+	catcher  *glua.LFunction // r.catch, made once
+	trace    *tracer         // non-nil during a traced run
 
 	args []string // redis.call's argument buffer (see argBuffer)
 }
@@ -84,7 +84,7 @@ func newRunner(e *Engine) *runner {
 func (r *runner) reset() {
 	r.flush()
 	r.L = r.newState()
-	r.onErr = r.L.NewFunction(r.onError)
+	r.catcher = r.L.NewFunction(r.catch)
 }
 
 // flush empties the script cache, as SCRIPT FLUSH does.
@@ -96,7 +96,7 @@ func (r *runner) flush() {
 // string and math libraries, cjson, the redis table, no file or module
 // loading, and globals that cannot be created or read before they exist.
 func (r *runner) newState() *glua.LState {
-	L := glua.NewState(glua.Options{SkipOpenLibs: true, CallStackSize: luaCallDepth, RegistrySize: 1024 * 16, RegistryMaxSize: 1024 * 1024})
+	L := glua.NewState(glua.Options{SkipOpenLibs: true, CallStackSize: luaCallDepth, RegistrySize: 1024 * 16, RegistryGrowStep: 1024 * 16, RegistryMaxSize: 1024 * 1024})
 	for _, lib := range []struct {
 		name string
 		open glua.LGFunction
@@ -120,7 +120,7 @@ func (r *runner) newState() *glua.LState {
 	}
 	// gopher-lua's math.huge is the largest double; Lua 5.1's is infinity.
 	L.GetGlobal("math").(*glua.LTable).RawSetString("huge", glua.LNumber(math.Inf(1)))
-	protectCatches(L)
+	r.protectCatches(L)
 	capStrings(L)
 	L.SetGlobal("error", L.NewFunction(luaError))
 	// Lua 5.1's gcinfo, which Redis keeps: the heap in use, in KiB.
@@ -362,8 +362,9 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 	if c.fn == nil {
 		c.fn = L.NewFunctionFromProto(c.proto)
 	}
+	L.Push(r.catcher)
 	L.Push(c.fn)
-	if err := L.PCall(0, 1, r.onErr); err != nil {
+	if err := L.PCall(1, 1, nil); err != nil {
 		return r.errorReply(c, err)
 	}
 	rep := luaToReply(L.Get(-1), 0, r.resp3)
@@ -377,18 +378,39 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 	return rep
 }
 
-// luaCallDepth is how many calls deep a script may go. Lua 5.1 grows its
-// list of calls by doubling and refuses to grow it past 20,000 entries, so
-// the 16,384th call is the last: plain Lua recursion overflows there, with
-// "stack overflow", as in Redis.
-const luaCallDepth = 16384
+// luaCallDepth is how many calls deep a script may go: Lua 5.1's
+// LUAI_MAXCALLS. (Lua grows its list of calls by doubling, and the first
+// overflow in a server's life comes when the list would grow past 16,384
+// entries; the list stays grown, and every later one comes at 20,000. The
+// engine keeps to the later, lasting limit.)
+const luaCallDepth = 20000
 
-// onError runs where the error was raised, before the stack unwinds, to
-// note the script line Redis names in its "on @user_script:N" suffix.
-func (r *runner) onError(L *glua.LState) int {
-	r.errLine = scriptLine(L)
-	L.Push(L.Get(1))
-	return 1
+// catch calls the function below it on the stack with the arguments above
+// it, with raised as the state's Panic, for a PCall: the script itself
+// (run) and every pcall inside it (protectCatches).
+//
+// gopher-lua's PCall swaps in a Panic of its own for the call, whose error
+// carries no stack traceback, and then builds the traceback as the error
+// reaches it: each of its lines found by walking the frames from the top,
+// so at a stack overflow, 16,384 frames deep, 134 million steps (half a
+// second natively, more than the whole budget in WebAssembly) for a
+// traceback nothing reads. raised hands PCall an error whose traceback is
+// already filled in. (An error handler passed to PCall would not help: at
+// a stack overflow it has no room to run.)
+func (r *runner) catch(L *glua.LState) int {
+	L.Panic = r.raised
+	L.Call(L.GetTop()-1, glua.MultRet)
+	return L.GetTop()
+}
+
+// raised runs where an error is raised, before the stack unwinds. For an
+// error no pcall catches, it notes the script line Redis names in its "on
+// @user_script:N" suffix.
+func (r *runner) raised(L *glua.LState) {
+	if !lualib.InCCall(L) {
+		r.errLine = scriptLine(L)
+	}
+	panic(&glua.ApiError{Type: glua.ApiErrorRun, Object: L.Get(-1), StackTrace: "(not kept)"})
 }
 
 // scriptLine is the line of the innermost frame that runs the user's script.
@@ -539,9 +561,12 @@ func lua51Wording(msg string) string {
 
 // protectCatches makes pcall and xpcall hand the script the message in Lua
 // 5.1's words, as the top-level error reply does.
-func protectCatches(L *glua.LState) {
+func (r *runner) protectCatches(L *glua.LState) {
 	for _, name := range []string{"pcall", "xpcall"} {
 		orig := L.GetGlobal(name)
+		if name == "pcall" {
+			orig = L.NewFunction(r.pcall)
+		}
 		L.SetGlobal(name, L.NewFunction(func(L *glua.LState) int {
 			// pcall is C code calling Lua: 200 deep, Lua 5.1 refuses,
 			// and the pcall itself catches the error.
@@ -568,6 +593,32 @@ func protectCatches(L *glua.LState) {
 			return L.GetTop()
 		}))
 	}
+}
+
+// pcall is Lua's pcall(f, ...), run through catch (see there).
+func (r *runner) pcall(L *glua.LState) int {
+	if L.GetTop() == 0 {
+		L.RaiseError("bad argument #1 to 'pcall' (value expected)")
+	}
+	if v := L.Get(1); v.Type() != glua.LTFunction && L.GetMetaField(v, "__call").Type() != glua.LTFunction {
+		L.SetTop(0)
+		L.Push(glua.LFalse)
+		L.Push(glua.LString("attempt to call a " + v.Type().String() + " value"))
+		return 2
+	}
+	L.Insert(r.catcher, 1)
+	if err := L.PCall(L.GetTop()-1, glua.MultRet, nil); err != nil {
+		L.SetTop(0)
+		L.Push(glua.LFalse)
+		if ae, ok := err.(*glua.ApiError); ok {
+			L.Push(ae.Object)
+		} else {
+			L.Push(glua.LString(err.Error()))
+		}
+		return 2
+	}
+	L.Insert(glua.LTrue, 1)
+	return L.GetTop()
 }
 
 // capStrings bounds the library functions that can make a string of any

@@ -71,6 +71,7 @@ func luaCases() []fcase {
 	cs = append(cs, tableCases()...)
 	cs = append(cs, numberCases()...)
 	cs = append(cs, redisAPICases()...)
+	cs = append(cs, randomLuaCase())
 	return cs
 }
 
@@ -449,6 +450,13 @@ func numberCases() []fcase {
 			"2^0.5", "(-8)^(1/3)", "math.exp(1)", "math.log(0)", "math.log10(1000)", "math.pow(2, 10)", "0^0"),
 		lc("numbers/trig", "Trigonometry, printed with %.14g",
 			"math.sin(1)", "math.cos(math.pi)", "math.tan(0.5)", "math.atan2(1, -1)", "math.sinh(1)", "math.deg(math.pi)", "math.rad(180)"),
+		lc("numbers/libm-last-digit", "exp and pow of awkward arguments, printed with %.14g: the last digit shows the C library's rounding",
+			"tostring(math.exp(-145.208))", "tostring(math.pow(1/3, 454.561))"),
+		lc("numbers/folded-modulo", "% of two constants, which the compiler works out before the script runs",
+			"tostring(2^63 % 988.185)", "tostring(1e17 % 3.3)"),
+		lc("numbers/modulo", "% of numbers the script computes: a - floor(a/b)*b, as Lua 5.1 defines it",
+			"(function(z) return tostring((z + 2^63) % (z + 988.185)) end)(0)", "(function(z) return tostring((z + 1e17) % (z + 3.3)) end)(0)",
+			"(function(z) return tostring((z - 7.5) % (z + 2)) end)(0)", "(function(z) return tostring((z + 5) % (z - 0)) end)(0)"),
 		lc("numbers/collectgarbage", "collectgarbage('count') is a number; other options",
 			"type(collectgarbage('count'))", "collectgarbage('count') > 0", "collectgarbage()", "collectgarbage('collect')",
 			"collectgarbage('step')", "collectgarbage('bogus')", "type(gcinfo())"),

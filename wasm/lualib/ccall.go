@@ -41,3 +41,10 @@ func callFromC(L *lua.LState, nargs, nret int) {
 	defer LeaveC(L)
 	L.Call(nargs, nret)
 }
+
+// InCCall reports whether a call from C code (a pcall, most often) is under
+// way: an error raised now may be caught.
+func InCCall(L *lua.LState) bool {
+	st := stateOf(L)
+	return st != nil && st.cCalls > 0
+}

@@ -43,6 +43,12 @@ var mathFuncs = map[string]struct {
 	"exp":   {math.Exp, negNaN},
 	"floor": {math.Floor, negNaN},
 	"ceil":  {math.Ceil, negNaN},
+	"atan":  {math.Atan, negNaN},
+	"sinh":  {math.Sinh, negNaN},
+	"cosh":  {math.Cosh, negNaN},
+	"tanh":  {math.Tanh, negNaN},
+	"deg":   {func(x float64) float64 { return x * (180 / math.Pi) }, negNaN},
+	"rad":   {func(x float64) float64 { return x * (math.Pi / 180) }, negNaN},
 }
 
 func openMathNaN(L *lua.LState, t *lua.LTable) {
@@ -63,6 +69,17 @@ func openMathNaN(L *lua.LState, t *lua.LTable) {
 		"pow": func(L *lua.LState) int {
 			x, y := checkNumber(L, 1), checkNumber(L, 2)
 			L.Push(lua.LNumber(nanLike(math.Pow(x, y), negNaN, x, y)))
+			return 1
+		},
+		"atan2": func(L *lua.LState) int {
+			y, x := checkNumber(L, 1), checkNumber(L, 2)
+			L.Push(lua.LNumber(nanLike(math.Atan2(y, x), negNaN, y, x)))
+			return 1
+		},
+		// ldexp's exponent is a C int, as luaL_checkint makes it (-inf is 0).
+		"ldexp": func(L *lua.LState) int {
+			x, e := checkNumber(L, 1), checkInt(L, 2)
+			L.Push(lua.LNumber(nanLike(math.Ldexp(x, int(e)), negNaN, x)))
 			return 1
 		},
 		"modf": mathModf,
