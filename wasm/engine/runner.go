@@ -56,6 +56,10 @@ type runner struct {
 	callErr  string          // the last error redis.call raised, kept verbatim
 	errLine  int             // script line of the error being raised
 	catcher  *glua.LFunction // r.catch, made once
+	// hidden are the functions the engine calls between a script's own
+	// (catch, gopher-lua's xpcall under ours): not frames of Lua 5.1's,
+	// so error(msg, level) does not count them.
+	hidden map[glua.LValue]bool
 	trace    *tracer         // non-nil during a traced run
 
 	args []string // redis.call's argument buffer (see argBuffer)
@@ -83,8 +87,10 @@ func newRunner(e *Engine) *runner {
 // generator and cjson's settings included).
 func (r *runner) reset() {
 	r.flush()
+	r.hidden = map[glua.LValue]bool{}
 	r.L = r.newState()
 	r.catcher = r.L.NewFunction(r.catch)
+	r.hidden[r.catcher] = true
 }
 
 // flush empties the script cache, as SCRIPT FLUSH does.
@@ -122,7 +128,7 @@ func (r *runner) newState() *glua.LState {
 	L.GetGlobal("math").(*glua.LTable).RawSetString("huge", glua.LNumber(math.Inf(1)))
 	r.protectCatches(L)
 	capStrings(L)
-	L.SetGlobal("error", L.NewFunction(luaError))
+	L.SetGlobal("error", L.NewFunction(r.luaError))
 	// Lua 5.1's gcinfo, which Redis keeps: the heap in use, in KiB.
 	L.SetGlobal("gcinfo", L.NewFunction(func(L *glua.LState) int {
 		var b budget
@@ -368,8 +374,8 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 		return r.errorReply(c, err)
 	}
 	rep := luaToReply(L.Get(-1), 0, r.resp3)
-	if rep.Kind == resp.Error {
-		// Redis reads an error reply's text as a C string.
+	if rep.Kind == resp.Error || rep.Kind == resp.Status {
+		// Redis reads an error or status reply's text as a C string.
 		rep.Str = cutAtNUL(rep.Str)
 	}
 	if t != nil {
@@ -564,8 +570,8 @@ func lua51Wording(msg string) string {
 func (r *runner) protectCatches(L *glua.LState) {
 	for _, name := range []string{"pcall", "xpcall"} {
 		orig := L.GetGlobal(name)
-		if name == "pcall" {
-			orig = L.NewFunction(r.pcall)
+		if name == "xpcall" {
+			r.hidden[orig] = true
 		}
 		L.SetGlobal(name, L.NewFunction(func(L *glua.LState) int {
 			// pcall is C code calling Lua: 200 deep, Lua 5.1 refuses,
@@ -577,8 +583,12 @@ func (r *runner) protectCatches(L *glua.LState) {
 				return 2
 			}
 			defer lualib.LeaveC(L)
-			L.Insert(orig, 1)
-			L.Call(L.GetTop()-1, glua.MultRet)
+			if name == "pcall" {
+				r.pcall(L)
+			} else {
+				L.Insert(orig, 1)
+				L.Call(L.GetTop()-1, glua.MultRet)
+			}
 			if L.GetTop() >= 2 && L.Get(1) == glua.LFalse {
 				switch msg := L.Get(2).(type) {
 				case glua.LString:
@@ -595,7 +605,8 @@ func (r *runner) protectCatches(L *glua.LState) {
 	}
 }
 
-// pcall is Lua's pcall(f, ...), run through catch (see there).
+// pcall is Lua's pcall(f, ...), run through catch (see there), leaving
+// its results on the stack.
 func (r *runner) pcall(L *glua.LState) int {
 	if L.GetTop() == 0 {
 		L.RaiseError("bad argument #1 to 'pcall' (value expected)")
@@ -838,7 +849,7 @@ func (r *runner) setResp(resp3 bool) {
 // message gets the position of the function at level in front of it (1,
 // the default, is the caller of error), nothing when that level is not a
 // line of the script; any other value, nil included, is raised as it is.
-func luaError(L *glua.LState) int {
+func (r *runner) luaError(L *glua.LState) int {
 	v := L.Get(1)
 	level := L.OptInt(2, 1)
 	switch m := v.(type) {
@@ -848,7 +859,7 @@ func luaError(L *glua.LState) int {
 			text = lualib.FormatNumber(float64(n))
 		}
 		if level > 0 {
-			if where := L.Where(level); !strings.HasPrefix(where, "[G]") {
+			if where := r.where(L, level); where != "" {
 				text = where + " " + text
 			}
 		}
@@ -856,4 +867,30 @@ func luaError(L *glua.LState) int {
 	}
 	L.Error(v, 0)
 	return 0
+}
+
+// where is luaL_where: "chunk:line:" of the function level calls up from
+// the running one (1 is its caller), or "" when that is not a line of Lua
+// code. The engine's own go-betweens (r.hidden) are not counted.
+func (r *runner) where(L *glua.LState, level int) string {
+	for i := 1; ; i++ {
+		dbg, ok := L.GetStack(i)
+		if !ok {
+			return ""
+		}
+		fn, err := L.GetInfo("Slf", dbg, glua.LNil)
+		if err != nil {
+			return ""
+		}
+		if r.hidden[fn] {
+			continue
+		}
+		if level--; level > 0 {
+			continue
+		}
+		if dbg.CurrentLine <= 0 || dbg.What == "G" {
+			return ""
+		}
+		return fmt.Sprintf("%s:%d:", dbg.Source, dbg.CurrentLine)
+	}
 }

@@ -71,6 +71,7 @@ func luaCases() []fcase {
 	cs = append(cs, tableCases()...)
 	cs = append(cs, numberCases()...)
 	cs = append(cs, redisAPICases()...)
+	cs = append(cs, moreLuaCases()...)
 	cs = append(cs, randomLuaCase())
 	return cs
 }

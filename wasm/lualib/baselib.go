@@ -6,7 +6,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 )
 
-// openBase replaces tonumber, tostring, pairs, unpack, select and
+// openBase replaces tonumber, tostring, pairs, assert, unpack, select and
 // setmetatable.
 func openBase(L *lua.LState, st *state) {
 	orig := L.GetGlobal("tostring")
@@ -14,6 +14,7 @@ func openBase(L *lua.LState, st *state) {
 	L.SetGlobal("unpack", L.NewFunction(baseUnpack))
 	L.SetGlobal("select", L.NewFunction(baseSelect))
 	L.SetGlobal("pairs", L.NewFunction(basePairs))
+	L.SetGlobal("assert", L.NewFunction(baseAssert))
 	L.SetGlobal("setmetatable", L.NewFunction(baseSetmetatable))
 	L.SetGlobal("tostring", L.NewFunction(func(L *lua.LState) int {
 		return baseToString(L, st, orig)
@@ -173,4 +174,14 @@ func tableForeachi(L *lua.LState) int {
 		L.Pop(1)
 	}
 	return 0
+}
+
+// baseAssert is assert(v [, message]): a number message is its text, and
+// the message gets the caller's position, as luaL_error gives it.
+func baseAssert(L *lua.LState) int {
+	checkAny(L, 1)
+	if !lua.LVAsBool(L.Get(1)) {
+		L.RaiseError("%s", optString(L, 2, "assertion failed!"))
+	}
+	return L.GetTop()
 }
