@@ -60,7 +60,7 @@ type runner struct {
 	// (catch, gopher-lua's xpcall under ours): not frames of Lua 5.1's,
 	// so error(msg, level) does not count them.
 	hidden map[glua.LValue]bool
-	trace    *tracer         // non-nil during a traced run
+	trace  *tracer // non-nil during a traced run
 
 	args []string // redis.call's argument buffer (see argBuffer)
 }
