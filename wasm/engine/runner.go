@@ -109,7 +109,6 @@ func (r *runner) newState() *glua.LState {
 	}{
 		{glua.BaseLibName, glua.OpenBase},
 		{glua.TabLibName, glua.OpenTable},
-		{glua.StringLibName, glua.OpenString},
 		{glua.MathLibName, glua.OpenMath},
 		{glua.CoroutineLibName, glua.OpenCoroutine},
 	} {

@@ -106,6 +106,21 @@ func setFuncs(L *lua.LState, t *lua.LTable, funcs map[string]lua.LGFunction) {
 	}
 }
 
+// libFunc is a library function and its name. A list of them costs the
+// module less than a map literal of the same functions (a map literal is
+// code that builds the map, a list is data): a few KB of brotli each.
+type libFunc struct {
+	name string
+	fn   lua.LGFunction
+}
+
+// setList sets each function of the list as a field of t.
+func setList(L *lua.LState, t *lua.LTable, funcs []libFunc) {
+	for _, f := range funcs {
+		t.RawSetString(f.name, L.NewFunction(f.fn))
+	}
+}
+
 // ---- Argument checks, worded as Lua 5.1's lauxlib words them ----
 
 // calledAs is the name Lua 5.1 would give the running Go function in an
