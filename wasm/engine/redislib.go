@@ -1,11 +1,13 @@
 package engine
 
 import (
+	"math"
 	"strings"
 
 	glua "github.com/yuin/gopher-lua"
 
 	emqlua "echomq.dev/playground/lua"
+	"echomq.dev/playground/wasm/lualib"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -23,15 +25,43 @@ func (r *runner) redisTable(L *glua.LState) *glua.LTable {
 		"pcall":        func(L *glua.LState) int { return r.call(L, false) },
 		"error_reply":  errorReplyFn,
 		"status_reply": statusReplyFn,
+		// Redis takes exactly one argument, and hashes what lua_tolstring
+		// gives: a string, a number's text, or nothing (so sha1hex({}) is
+		// the hash of "").
 		"sha1hex": func(L *glua.LState) int {
-			L.Push(glua.LString(emqlua.SHA1Hex(L.CheckString(1))))
+			if L.GetTop() != 1 {
+				raiseRedisError(L, "ERR wrong number of arguments")
+			}
+			var s string
+			switch v := L.Get(1).(type) {
+			case glua.LString:
+				s = string(v)
+			case glua.LNumber:
+				s = lualib.FormatNumber(float64(v))
+			}
+			L.Push(glua.LString(emqlua.SHA1Hex(s)))
 			return 1
 		},
-		// The playground keeps no server log; the call is accepted so that
-		// scripts which log still run.
+		// The playground keeps no server log; a call Redis would accept is
+		// accepted, so that scripts which log still run, and one it would
+		// refuse is refused with its words.
 		"log": func(L *glua.LState) int {
 			if L.GetTop() < 2 {
 				raiseRedisError(L, "ERR redis.log() requires two arguments or more.")
+			}
+			level, ok := L.Get(1).(glua.LNumber)
+			if !ok {
+				if s, isStr := L.Get(1).(glua.LString); isStr {
+					f, conv := lualib.StringToNumber(string(s))
+					level, ok = glua.LNumber(f), conv
+				}
+			}
+			if !ok {
+				raiseRedisError(L, "ERR First argument must be a number (log level).")
+			}
+			// Redis reads the level as a C int: 3.9 is 3, NaN is no level.
+			if lv := math.Trunc(float64(level)); !(lv >= logDebug && lv <= logWarning) {
+				raiseRedisError(L, "ERR Invalid debug level.")
 			}
 			return 0
 		},
@@ -65,18 +95,36 @@ func (r *runner) redisTable(L *glua.LState) *glua.LTable {
 	return t
 }
 
+// errorReplyFn and statusReplyFn take exactly one string; anything else
+// is not raised but returned, as Redis returns it: an error table saying
+// so.
 func errorReplyFn(L *glua.LState) int {
+	s, ok := oneString(L)
 	t := L.NewTable()
-	t.RawSetString("err", glua.LString(strings.TrimPrefix(L.CheckString(1), "-")))
+	if !ok {
+		t.RawSetString("err", glua.LString("ERR wrong number or type of arguments"))
+	} else {
+		t.RawSetString("err", glua.LString(strings.TrimPrefix(s, "-")))
+	}
 	L.Push(t)
 	return 1
 }
 
 func statusReplyFn(L *glua.LState) int {
+	s, ok := oneString(L)
 	t := L.NewTable()
-	t.RawSetString("ok", glua.LString(L.CheckString(1)))
+	if !ok {
+		t.RawSetString("err", glua.LString("ERR wrong number or type of arguments"))
+	} else {
+		t.RawSetString("ok", glua.LString(s))
+	}
 	L.Push(t)
 	return 1
+}
+
+func oneString(L *glua.LState) (string, bool) {
+	s, ok := L.Get(1).(glua.LString)
+	return string(s), ok && L.GetTop() == 1
 }
 
 // call is redis.call (raise=true) and redis.pcall (raise=false): one command,

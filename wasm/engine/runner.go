@@ -6,6 +6,7 @@ import (
 	"math"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -47,15 +48,19 @@ type runner struct {
 	L      *glua.LState
 	cache  map[string]*compiled // by lower-case SHA1
 	budget *budget
-	onErr  *glua.LFunction // r.onError, made once
 
 	// State of the script that is running.
 	running  *compiled
 	readOnly bool
-	resp3    bool    // the script called redis.setresp(3)
-	callErr  string  // the last error redis.call raised, kept verbatim
-	errLine  int     // script line of the error being raised
-	trace    *tracer // non-nil during a traced run
+	resp3    bool            // the script called redis.setresp(3)
+	callErr  string          // the last error redis.call raised, kept verbatim
+	errLine  int             // script line of the error being raised
+	catcher  *glua.LFunction // r.catch, made once
+	// hidden are the functions the engine calls between a script's own
+	// (catch, gopher-lua's xpcall under ours): not frames of Lua 5.1's,
+	// so error(msg, level) does not count them.
+	hidden map[glua.LValue]bool
+	trace  *tracer // non-nil during a traced run
 
 	args []string // redis.call's argument buffer (see argBuffer)
 }
@@ -82,8 +87,10 @@ func newRunner(e *Engine) *runner {
 // generator and cjson's settings included).
 func (r *runner) reset() {
 	r.flush()
+	r.hidden = map[glua.LValue]bool{}
 	r.L = r.newState()
-	r.onErr = r.L.NewFunction(r.onError)
+	r.catcher = r.L.NewFunction(r.catch)
+	r.hidden[r.catcher] = true
 }
 
 // flush empties the script cache, as SCRIPT FLUSH does.
@@ -95,14 +102,13 @@ func (r *runner) flush() {
 // string and math libraries, cjson, the redis table, no file or module
 // loading, and globals that cannot be created or read before they exist.
 func (r *runner) newState() *glua.LState {
-	L := glua.NewState(glua.Options{SkipOpenLibs: true, CallStackSize: 256, RegistrySize: 1024 * 16, RegistryMaxSize: 1024 * 1024})
+	L := glua.NewState(glua.Options{SkipOpenLibs: true, CallStackSize: luaCallDepth, RegistrySize: 1024 * 16, RegistryGrowStep: 1024 * 16, RegistryMaxSize: 1024 * 1024})
 	for _, lib := range []struct {
 		name string
 		open glua.LGFunction
 	}{
 		{glua.BaseLibName, glua.OpenBase},
 		{glua.TabLibName, glua.OpenTable},
-		{glua.StringLibName, glua.OpenString},
 		{glua.MathLibName, glua.OpenMath},
 		{glua.CoroutineLibName, glua.OpenCoroutine},
 	} {
@@ -113,14 +119,15 @@ func (r *runner) newState() *glua.LState {
 	// Lua 5.1's number conversions, string.format, byte-wise case mapping,
 	// Redis's math.random, and the bit, struct, cmsgpack and cjson libraries.
 	lualib.Open(L)
+	lualib.SetStringLimit(L, MaxStringBytes)
 	for _, name := range []string{"dofile", "loadfile", "print", "_printregs", "module", "require", "newproxy", "getfenv", "setfenv"} {
 		L.SetGlobal(name, glua.LNil)
 	}
 	// gopher-lua's math.huge is the largest double; Lua 5.1's is infinity.
 	L.GetGlobal("math").(*glua.LTable).RawSetString("huge", glua.LNumber(math.Inf(1)))
-	protectCatches(L)
+	r.protectCatches(L)
 	capStrings(L)
-	L.SetGlobal("error", L.NewFunction(luaError))
+	L.SetGlobal("error", L.NewFunction(r.luaError))
 	// Lua 5.1's gcinfo, which Redis keeps: the heap in use, in KiB.
 	L.SetGlobal("gcinfo", L.NewFunction(func(L *glua.LState) int {
 		var b budget
@@ -128,6 +135,8 @@ func (r *runner) newState() *glua.LState {
 		L.Push(glua.LNumber(inUse / 1024))
 		return 1
 	}))
+	L.SetGlobal("collectgarbage", L.NewFunction(collectGarbage))
+	L.SetGlobal("loadstring", L.NewFunction(loadString))
 	L.SetGlobal("redis", r.redisTable(L))
 
 	r.budgetCoroutines(L)
@@ -358,23 +367,55 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 	if c.fn == nil {
 		c.fn = L.NewFunctionFromProto(c.proto)
 	}
+	L.Push(r.catcher)
 	L.Push(c.fn)
-	if err := L.PCall(0, 1, r.onErr); err != nil {
+	if err := L.PCall(1, 1, nil); err != nil {
 		return r.errorReply(c, err)
 	}
 	rep := luaToReply(L.Get(-1), 0, r.resp3)
+	if rep.Kind == resp.Error || rep.Kind == resp.Status {
+		// Redis reads an error or status reply's text as a C string.
+		rep.Str = cutAtNUL(rep.Str)
+	}
 	if t != nil {
 		t.finish()
 	}
 	return rep
 }
 
-// onError runs where the error was raised, before the stack unwinds, to
-// note the script line Redis names in its "on @user_script:N" suffix.
-func (r *runner) onError(L *glua.LState) int {
-	r.errLine = scriptLine(L)
-	L.Push(L.Get(1))
-	return 1
+// luaCallDepth is how many calls deep a script may go: Lua 5.1's
+// LUAI_MAXCALLS. (Lua grows its list of calls by doubling, and the first
+// overflow in a server's life comes when the list would grow past 16,384
+// entries; the list stays grown, and every later one comes at 20,000. The
+// engine keeps to the later, lasting limit.)
+const luaCallDepth = 20000
+
+// catch calls the function below it on the stack with the arguments above
+// it, with raised as the state's Panic, for a PCall: the script itself
+// (run) and every pcall inside it (protectCatches).
+//
+// gopher-lua's PCall swaps in a Panic of its own for the call, whose error
+// carries no stack traceback, and then builds the traceback as the error
+// reaches it: each of its lines found by walking the frames from the top,
+// so at a stack overflow, 16,384 frames deep, 134 million steps (half a
+// second natively, more than the whole budget in WebAssembly) for a
+// traceback nothing reads. raised hands PCall an error whose traceback is
+// already filled in. (An error handler passed to PCall would not help: at
+// a stack overflow it has no room to run.)
+func (r *runner) catch(L *glua.LState) int {
+	L.Panic = r.raised
+	L.Call(L.GetTop()-1, glua.MultRet)
+	return L.GetTop()
+}
+
+// raised runs where an error is raised, before the stack unwinds. For an
+// error no pcall catches, it notes the script line Redis names in its "on
+// @user_script:N" suffix.
+func (r *runner) raised(L *glua.LState) {
+	if !lualib.InCCall(L) {
+		r.errLine = scriptLine(L)
+	}
+	panic(&glua.ApiError{Type: glua.ApiErrorRun, Object: L.Get(-1), StackTrace: "(not kept)"})
 }
 
 // scriptLine is the line of the innermost frame that runs the user's script.
@@ -411,7 +452,38 @@ func (r *runner) errorReply(c *compiled, err error) resp.Reply {
 			msg = "ERR " + err.Error()
 		}
 	}
-	return resp.ErrorReply(oneLine(fmt.Sprintf("%s script: %s, on @%s:%d.", msg, c.sha, chunkName, r.errLine)))
+	line := r.errLine
+	if line == 0 {
+		// The error handler could not run (a stack overflow leaves it no
+		// room): the line is the one the message names.
+		line = messageLine(msg)
+	}
+	// Redis reads the message as a C string: a NUL ends it.
+	return resp.ErrorReply(oneLine(fmt.Sprintf("%s script: %s, on @%s:%d.", cutAtNUL(msg), c.sha, chunkName, line)))
+}
+
+func cutAtNUL(s string) string {
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// messageLine is N in a message "ERR user_script:N: ...", or 0.
+func messageLine(msg string) int {
+	_, rest, ok := strings.Cut(msg, chunkName+":")
+	if !ok {
+		return 0
+	}
+	end := strings.IndexByte(rest, ':')
+	if end <= 0 {
+		return 0
+	}
+	n, err := strconv.Atoi(rest[:end])
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 func (r *runner) errorMessage(v glua.LValue) string {
@@ -494,12 +566,28 @@ func lua51Wording(msg string) string {
 
 // protectCatches makes pcall and xpcall hand the script the message in Lua
 // 5.1's words, as the top-level error reply does.
-func protectCatches(L *glua.LState) {
+func (r *runner) protectCatches(L *glua.LState) {
 	for _, name := range []string{"pcall", "xpcall"} {
 		orig := L.GetGlobal(name)
+		if name == "xpcall" {
+			r.hidden[orig] = true
+		}
 		L.SetGlobal(name, L.NewFunction(func(L *glua.LState) int {
-			L.Insert(orig, 1)
-			L.Call(L.GetTop()-1, glua.MultRet)
+			// pcall is C code calling Lua: 200 deep, Lua 5.1 refuses,
+			// and the pcall itself catches the error.
+			if !lualib.EnterC(L) {
+				L.SetTop(0)
+				L.Push(glua.LFalse)
+				L.Push(glua.LString("C stack overflow"))
+				return 2
+			}
+			defer lualib.LeaveC(L)
+			if name == "pcall" {
+				r.pcall(L)
+			} else {
+				L.Insert(orig, 1)
+				L.Call(L.GetTop()-1, glua.MultRet)
+			}
 			if L.GetTop() >= 2 && L.Get(1) == glua.LFalse {
 				switch msg := L.Get(2).(type) {
 				case glua.LString:
@@ -514,6 +602,33 @@ func protectCatches(L *glua.LState) {
 			return L.GetTop()
 		}))
 	}
+}
+
+// pcall is Lua's pcall(f, ...), run through catch (see there), leaving
+// its results on the stack.
+func (r *runner) pcall(L *glua.LState) int {
+	if L.GetTop() == 0 {
+		L.RaiseError("bad argument #1 to 'pcall' (value expected)")
+	}
+	if v := L.Get(1); v.Type() != glua.LTFunction && L.GetMetaField(v, "__call").Type() != glua.LTFunction {
+		L.SetTop(0)
+		L.Push(glua.LFalse)
+		L.Push(glua.LString("attempt to call a " + v.Type().String() + " value"))
+		return 2
+	}
+	L.Insert(r.catcher, 1)
+	if err := L.PCall(L.GetTop()-1, glua.MultRet, nil); err != nil {
+		L.SetTop(0)
+		L.Push(glua.LFalse)
+		if ae, ok := err.(*glua.ApiError); ok {
+			L.Push(ae.Object)
+		} else {
+			L.Push(glua.LString(err.Error()))
+		}
+		return 2
+	}
+	L.Insert(glua.LTrue, 1)
+	return L.GetTop()
 }
 
 // capStrings bounds the library functions that can make a string of any
@@ -551,11 +666,39 @@ func (r *runner) budgetCoroutines(L *glua.LState) {
 		th.SetContext(r.budget)
 		return th
 	}
+	// Lua 5.1 makes a coroutine of a Lua function only.
+	luaFunction := func(L *glua.LState, name string) {
+		if fn, ok := L.Get(1).(*glua.LFunction); !ok || fn.IsG {
+			L.RaiseError("bad argument #1 to '%s' (Lua function expected)", name)
+		}
+	}
 	co.RawSetString("create", L.NewFunction(func(L *glua.LState) int {
+		luaFunction(L, "create")
 		newThread(L)
 		return 1
 	}))
+	co.RawSetString("resume", L.NewFunction(func(L *glua.LState) int {
+		if _, ok := L.Get(1).(*glua.LState); !ok {
+			L.RaiseError("bad argument #1 to 'resume' (coroutine expected)")
+		}
+		L.Insert(resume, 1)
+		L.Call(L.GetTop()-1, glua.MultRet)
+		if L.Get(1) == glua.LFalse {
+			if msg, ok := L.Get(2).(glua.LString); ok {
+				L.Replace(2, glua.LString(coroutineWording(string(msg))))
+			}
+		}
+		return L.GetTop()
+	}))
+	co.RawSetString("yield", L.NewFunction(func(L *glua.LState) int {
+		if L.Parent == nil {
+			// The script's own thread: Redis called it from C.
+			L.Error(glua.LString("attempt to yield across metamethod/C-call boundary"), 0)
+		}
+		return -1 // what gopher-lua's yield returns: the VM yields
+	}))
 	co.RawSetString("wrap", L.NewFunction(func(L *glua.LState) int {
+		luaFunction(L, "wrap")
 		th := newThread(L)
 		L.Push(L.NewFunction(func(L *glua.LState) int {
 			n := L.GetTop()
@@ -575,6 +718,124 @@ func (r *runner) budgetCoroutines(L *glua.LState) {
 	}))
 }
 
+// collectGarbage is Lua 5.1's collectgarbage. Go's collector runs on its
+// own, so the options that drive a collector do nothing here; what each
+// returns is what Lua 5.1 returns: "count" the heap in KiB (a number with
+// a fraction), "step" whether a cycle ended, "setpause" and "setstepmul"
+// the setting before, the rest 0.
+func collectGarbage(L *glua.LState) int {
+	opt := "collect"
+	switch v := L.Get(1).(type) {
+	case *glua.LNilType:
+	case glua.LString:
+		opt = string(v)
+	case glua.LNumber:
+		opt = lualib.FormatNumber(float64(v))
+	default:
+		L.RaiseError("bad argument #1 to 'collectgarbage' (string expected, got %s)", v.Type().String())
+	}
+	switch opt {
+	case "count":
+		var b budget
+		_, inUse := b.readHeap()
+		L.Push(glua.LNumber(float64(inUse) / 1024))
+	case "step":
+		L.Push(glua.LFalse)
+	case "setpause", "setstepmul":
+		L.Push(glua.LNumber(200)) // Lua 5.1's defaults, both
+	case "stop", "restart", "collect":
+		L.Push(glua.LNumber(0))
+	default:
+		L.RaiseError("bad argument #1 to 'collectgarbage' (invalid option '%s')", opt)
+	}
+	return 1
+}
+
+// loadString is Lua 5.1's loadstring(s [, chunkname]): a chunk that does
+// not compile gives nil and Lua 5.1's message, with the chunk named as Lua
+// names it ([string "first line..."]).
+func loadString(L *glua.LState) int {
+	var src string
+	switch v := L.Get(1).(type) {
+	case glua.LString:
+		src = string(v)
+	case glua.LNumber:
+		src = lualib.FormatNumber(float64(v))
+	default:
+		got := "no value"
+		if L.GetTop() >= 1 {
+			got = v.Type().String()
+		}
+		L.RaiseError("bad argument #1 to 'loadstring' (string expected, got %s)", got)
+	}
+	name := src
+	if v, ok := L.Get(2).(glua.LString); ok {
+		name = string(v)
+	}
+	id := chunkID(name)
+	fail := func(msg string) int {
+		L.Push(glua.LNil)
+		L.Push(glua.LString(msg))
+		return 2
+	}
+	if err := luasyntax.Check(id, src); err != nil {
+		return fail(err.Error())
+	}
+	fn, err := L.Load(strings.NewReader(src), id)
+	if err != nil {
+		return fail(id + ": " + err.Error())
+	}
+	L.Push(fn)
+	return 1
+}
+
+// chunkID is Lua 5.1's luaO_chunkid for a chunk loaded from a string: "=x"
+// is x, "@file" the file, anything else [string "its first line"], cut to
+// fit Lua's 60 bytes with "..." where it was cut.
+func chunkID(name string) string {
+	const idSize = 60
+	if i := strings.IndexByte(name, 0); i >= 0 {
+		name = name[:i] // C reads the name up to a NUL
+	}
+	switch {
+	case strings.HasPrefix(name, "="):
+		if name = name[1:]; len(name) > idSize-1 {
+			name = name[:idSize-1]
+		}
+		return name
+	case strings.HasPrefix(name, "@"):
+		name = name[1:]
+		if room := idSize - len(" '...' ") - 1; len(name) > room {
+			return "..." + name[len(name)-room:]
+		}
+		return name
+	}
+	n := strings.IndexAny(name, "\n\r")
+	cut := n >= 0
+	if !cut {
+		n = len(name)
+	}
+	if room := idSize - len(" [string \"...\"] ") - 1; n > room {
+		n, cut = room, true
+	}
+	if cut {
+		return `[string "` + name[:n] + `..."]`
+	}
+	return `[string "` + name + `"]`
+}
+
+// coroutineWording puts gopher-lua's words for a coroutine that cannot be
+// resumed in Lua 5.1's.
+func coroutineWording(msg string) string {
+	switch msg {
+	case "can not resume a dead thread":
+		return "cannot resume dead coroutine"
+	case "can not resume a running thread":
+		return "cannot resume non-suspended coroutine"
+	}
+	return msg
+}
+
 // setResp is redis.setresp: with RESP3 on, redis.call hands the script
 // RESP3 replies (maps, sets, doubles, booleans, nil for a null) and a
 // boolean the script returns is a RESP3 boolean.
@@ -587,7 +848,7 @@ func (r *runner) setResp(resp3 bool) {
 // message gets the position of the function at level in front of it (1,
 // the default, is the caller of error), nothing when that level is not a
 // line of the script; any other value, nil included, is raised as it is.
-func luaError(L *glua.LState) int {
+func (r *runner) luaError(L *glua.LState) int {
 	v := L.Get(1)
 	level := L.OptInt(2, 1)
 	switch m := v.(type) {
@@ -597,7 +858,7 @@ func luaError(L *glua.LState) int {
 			text = lualib.FormatNumber(float64(n))
 		}
 		if level > 0 {
-			if where := L.Where(level); !strings.HasPrefix(where, "[G]") {
+			if where := r.where(L, level); where != "" {
 				text = where + " " + text
 			}
 		}
@@ -605,4 +866,30 @@ func luaError(L *glua.LState) int {
 	}
 	L.Error(v, 0)
 	return 0
+}
+
+// where is luaL_where: "chunk:line:" of the function level calls up from
+// the running one (1 is its caller), or "" when that is not a line of Lua
+// code. The engine's own go-betweens (r.hidden) are not counted.
+func (r *runner) where(L *glua.LState, level int) string {
+	for i := 1; ; i++ {
+		dbg, ok := L.GetStack(i)
+		if !ok {
+			return ""
+		}
+		fn, err := L.GetInfo("Slf", dbg, glua.LNil)
+		if err != nil {
+			return ""
+		}
+		if r.hidden[fn] {
+			continue
+		}
+		if level--; level > 0 {
+			continue
+		}
+		if dbg.CurrentLine <= 0 || dbg.What == "G" {
+			return ""
+		}
+		return fmt.Sprintf("%s:%d:", dbg.Source, dbg.CurrentLine)
+	}
 }

@@ -158,7 +158,7 @@ func TestFidelity(t *testing.T) {
 		protos = append(protos, resp3)
 	}
 
-	all := cases()
+	all := append(cases(), luaCases()...)
 	checkIDs(t, all)
 	var results []result
 	for _, c := range all {

@@ -22,9 +22,6 @@ var known = map[string]string{
 		"from a folded 0/0, which x86 prints as -nan, so it prints -nan where Redis prints nan.",
 	"numbers/zero-constants": "Lua 5.1 keeps one constant per number in a function, and 0 equals -0.0, so once " +
 		"-0.0 is written the 0 of 1/0 is -0.0 and 1/0 is -inf; gopher-lua keeps the two constants apart.",
-	"libs/pattern-errors": "The engine keeps gopher-lua's pattern matcher, which words malformed patterns " +
-		"otherwise (unfinished capture at EOS, unexpected EOS) and reads some of them otherwise (a '%' at the " +
-		"end of a pattern or a replacement); wasm/lualib knows this one too.",
 	"commands/cluster-keyslot": "On purpose. A plain Redis refuses CLUSTER KEYSLOT (cluster support is disabled); " +
 		"the playground answers it as a node of a Redis Cluster does, with the key's hash slot (CRC16 of its {tag}, " +
 		"mod 16384), so a learner can see every key of a queue land in one slot. wasm/emq's cluster test holds " +

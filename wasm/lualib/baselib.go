@@ -6,10 +6,16 @@ import (
 	lua "github.com/yuin/gopher-lua"
 )
 
-// openBase replaces tonumber and tostring.
+// openBase replaces tonumber, tostring, pairs, assert, unpack, select and
+// setmetatable.
 func openBase(L *lua.LState, st *state) {
 	orig := L.GetGlobal("tostring")
 	L.SetGlobal("tonumber", L.NewFunction(baseToNumber))
+	L.SetGlobal("unpack", L.NewFunction(baseUnpack))
+	L.SetGlobal("select", L.NewFunction(baseSelect))
+	L.SetGlobal("pairs", L.NewFunction(basePairs))
+	L.SetGlobal("assert", L.NewFunction(baseAssert))
+	L.SetGlobal("setmetatable", L.NewFunction(baseSetmetatable))
 	L.SetGlobal("tostring", L.NewFunction(func(L *lua.LState) int {
 		return baseToString(L, st, orig)
 	}))
@@ -71,7 +77,8 @@ func baseToString(L *lua.LState, st *state, orig lua.LValue) int {
 	return 1
 }
 
-// openTable replaces table.concat and adds the Lua 5.1 functions gopher-lua
+// openTable replaces table.concat, insert, remove, maxn and sort
+// (tablib.go) and adds the Lua 5.1 functions gopher-lua
 // lacks (foreach, foreachi, setn).
 func openTable(L *lua.LState) {
 	t, ok := L.GetGlobal("table").(*lua.LTable)
@@ -80,6 +87,10 @@ func openTable(L *lua.LState) {
 	}
 	setFuncs(L, t, map[string]lua.LGFunction{
 		"concat":   tableConcat,
+		"insert":   tableInsert,
+		"sort":     tableSort,
+		"remove":   tableRemove,
+		"maxn":     tableMaxn,
 		"foreach":  tableForeach,
 		"foreachi": tableForeachi,
 		"setn": func(L *lua.LState) int {
@@ -163,4 +174,14 @@ func tableForeachi(L *lua.LState) int {
 		L.Pop(1)
 	}
 	return 0
+}
+
+// baseAssert is assert(v [, message]): a number message is its text, and
+// the message gets the caller's position, as luaL_error gives it.
+func baseAssert(L *lua.LState) int {
+	checkAny(L, 1)
+	if !lua.LVAsBool(L.Get(1)) {
+		L.RaiseError("%s", optString(L, 2, "assertion failed!"))
+	}
+	return L.GetTop()
 }

@@ -33,6 +33,30 @@ const registryKey = "echomq.dev/playground/wasm/lualib"
 type state struct {
 	rand rand48
 	null *lua.LUserData // cjson.null, a single sentinel per state
+
+	// stringLimit caps a string the library builds piece by piece (gsub's
+	// result), in bytes; 0 is no cap. See SetStringLimit.
+	stringLimit int
+
+	// cCalls is how deep calls from C code nest now (see EnterC).
+	cCalls int
+}
+
+// SetStringLimit caps the strings string.gsub builds at n bytes: past it,
+// the call raises "string length overflow (the playground caps a string at
+// N MiB)", the error the engine gives for .. and string.rep past the same
+// cap. Redis has no such cap; a browser tab needs one.
+func SetStringLimit(L *lua.LState, n int) {
+	if st := stateOf(L); st != nil {
+		st.stringLimit = n
+	}
+}
+
+func stringLimit(L *lua.LState) int {
+	if st := stateOf(L); st != nil {
+		return st.stringLimit
+	}
+	return 0
 }
 
 // Open installs the libraries in L. The base, table, string and math
@@ -79,6 +103,21 @@ func stateOf(L *lua.LState) *state {
 func setFuncs(L *lua.LState, t *lua.LTable, funcs map[string]lua.LGFunction) {
 	for name, fn := range funcs {
 		t.RawSetString(name, L.NewFunction(fn))
+	}
+}
+
+// libFunc is a library function and its name. A list of them costs the
+// module less than a map literal of the same functions (a map literal is
+// code that builds the map, a list is data): a few KB of brotli each.
+type libFunc struct {
+	name string
+	fn   lua.LGFunction
+}
+
+// setList sets each function of the list as a field of t.
+func setList(L *lua.LState, t *lua.LTable, funcs []libFunc) {
+	for _, f := range funcs {
+		t.RawSetString(f.name, L.NewFunction(f.fn))
 	}
 }
 

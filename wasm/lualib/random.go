@@ -39,6 +39,7 @@ func openMath(L *lua.LState, st *state) {
 		"random":     func(L *lua.LState) int { return mathRandom(L, &st.rand) },
 		"randomseed": func(L *lua.LState) int { st.rand.seed(checkInt(L, 1)); return 0 },
 	})
+	openMathNaN(L, t)
 }
 
 // mathRandom is Lua 5.1's math.random over Redis's generator. It draws

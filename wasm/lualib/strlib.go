@@ -1,82 +1,85 @@
 package lualib
 
 import (
-	"math"
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
 )
 
-// stringArgs lists, for the string functions kept from gopher-lua, what
-// Lua 5.1 checks of each argument, in order: s a string (a number turns
-// into its "%.14g" text), i a C int, n an integer, I and N optional ones,
-// r gsub's replacement, a anything. The wrapper checks and converts them
-// as Lua 5.1 does, with its error messages, then calls gopher-lua's code.
-var stringArgs = map[string]string{
-	"byte":    "sNN",
-	"find":    "ssNa",
-	"gmatch":  "ss",
-	"gsub":    "ssrI",
-	"len":     "s",
-	"match":   "ssN",
-	"rep":     "si",
-	"reverse": "s",
-	"sub":     "snN",
+// openString builds the string library whole, as Lua 5.1 has it (the
+// names Redis's Lua lists, gfind included), in place of gopher-lua's:
+// gopher-lua's pattern functions are not Lua 5.1's (pattern.go has ours),
+// and without its library the module carries neither it nor gopher-lua's
+// pattern compiler. Strings get a metatable whose __index is the library,
+// so that s:upper() works, and the library itself has no __index field.
+func openString(L *lua.LState) {
+	t := L.NewTable()
+	// find and match remember their answers for short subjects.
+	findMemo, matchMemo := &searchMemo{}, &searchMemo{}
+	setList(L, t, []libFunc{
+		{"byte", strByte}, {"char", strChar}, {"dump", strDump}, {"format", strFormat}, {"gmatch", strGmatch},
+		{"gfind", strGmatch}, {"gsub", strGsub}, {"len", strLen}, {"lower", strLower}, {"rep", strRep},
+		{"reverse", strReverse}, {"sub", strSub}, {"upper", strUpper},
+		{"find", func(L *lua.LState) int { return findMemo.call(L, strFind) }},
+		{"match", func(L *lua.LState) int { return matchMemo.call(L, strMatch) }},
+	})
+	L.SetGlobal("string", t)
+	mt := L.NewTable()
+	mt.RawSetString("__index", t)
+	L.SetMetatable(lua.LString(""), mt)
 }
 
-// openString replaces string.format, string.upper, string.lower and
-// string.char and wraps the rest of the library so its arguments are read
-// as Lua 5.1 reads them.
-func openString(L *lua.LState) {
-	t, ok := L.GetGlobal("string").(*lua.LTable)
-	if !ok {
-		return
+func strLower(L *lua.LState) int { return mapBytes(L, 'A', 'Z', 32) }
+func strUpper(L *lua.LState) int { return mapBytes(L, 'a', 'z', -32) }
+
+func strLen(L *lua.LState) int {
+	L.Push(lua.LNumber(len(checkString(L, 1))))
+	return 1
+}
+
+// strRep is string.rep(s, n), n a C int; n below 1 gives "".
+func strRep(L *lua.LState) int {
+	s := checkString(L, 1)
+	n := checkInt(L, 2)
+	if n <= 0 || s == "" {
+		L.Push(lua.LString(""))
+		return 1
 	}
-	for name, kinds := range stringArgs {
-		orig, ok := t.RawGetString(name).(*lua.LFunction)
-		if !ok || !orig.IsG {
-			continue
-		}
-		gfn, kinds := orig.GFunction, kinds
-		clampInit := name == "find" || name == "match"
-		var memo *searchMemo
-		if clampInit {
-			memo = &searchMemo{}
-		}
-		t.RawSetString(name, L.NewFunction(func(L *lua.LState) int {
-			checkArgs(L, kinds)
-			if clampInit {
-				// Lua 5.1 starts a search past the end at the end, and
-				// finds the empty string where it starts.
-				n := int64(len(string(L.Get(1).(lua.LString))))
-				init := int64(1)
-				if !isNone(L, 3) {
-					init = int64(L.Get(3).(lua.LNumber))
-					if init > n+1 {
-						init = n + 1
-						L.Replace(3, lua.LNumber(init))
-					}
-				}
-				if name == "find" && L.Get(2).(lua.LString) == "" {
-					if init < 0 {
-						init += n + 1
-					}
-					init = max(init, 1)
-					L.Push(lua.LNumber(init))
-					L.Push(lua.LNumber(init - 1))
-					return 2
-				}
-				return memo.call(L, gfn)
-			}
-			return gfn(L)
-		}))
+	L.Push(lua.LString(strings.Repeat(s, int(n))))
+	return 1
+}
+
+func strReverse(L *lua.LState) int {
+	s := checkString(L, 1)
+	b := make([]byte, len(s))
+	for i := range b {
+		b[i] = s[len(s)-1-i]
 	}
-	setFuncs(L, t, map[string]lua.LGFunction{
-		"format": strFormat,
-		"upper":  func(L *lua.LState) int { return mapBytes(L, 'a', 'z', -32) },
-		"lower":  func(L *lua.LState) int { return mapBytes(L, 'A', 'Z', 32) },
-		"char":   strChar,
-	})
+	L.Push(lua.LString(b))
+	return 1
+}
+
+// strSub is string.sub(s, i [, j]), positions counted from the end when
+// negative and clamped to the string.
+func strSub(L *lua.LState) int {
+	s := checkString(L, 1)
+	start := posRelative(checkInteger(L, 2), len(s))
+	end := posRelative(optInteger(L, 3, -1), len(s))
+	start = max(start, 1)
+	end = min(end, int64(len(s)))
+	if start > end {
+		L.Push(lua.LString(""))
+		return 1
+	}
+	L.Push(lua.LString(s[start-1 : end]))
+	return 1
+}
+
+// strDump is string.dump, which would need Lua 5.1's bytecode: the engine
+// compiles to gopher-lua's, which a Redis could not load.
+func strDump(L *lua.LState) int {
+	L.RaiseError("string.dump is not available in the playground (it has no Lua 5.1 bytecode)")
+	return 0
 }
 
 // searchMemo remembers what string.find or string.match answered for a
@@ -152,53 +155,6 @@ func (m *searchMemo) call(L *lua.LState, search lua.LGFunction) int {
 	m.answers[key] = answer
 	m.lastKey, m.lastAnswer = key, answer
 	return n
-}
-
-// checkArgs checks and converts the arguments as kinds says.
-func checkArgs(L *lua.LState, kinds string) {
-	for i := 0; i < len(kinds); i++ {
-		n := i + 1
-		// An argument that already has its kind (and, for a number, is
-		// whole) is left as it is: no conversion, no allocation.
-		switch v := L.Get(n).(type) {
-		case lua.LString:
-			if kinds[i] == 's' || kinds[i] == 'r' {
-				continue
-			}
-		case lua.LNumber:
-			whole := float64(v) == math.Trunc(float64(v))
-			if (kinds[i] == 'i' || kinds[i] == 'I') && whole && math.Abs(float64(v)) < 1<<31 {
-				continue
-			}
-			if (kinds[i] == 'n' || kinds[i] == 'N') && whole && math.Abs(float64(v)) < 1<<63 {
-				continue // the integer it already is: string.sub's positions
-			}
-		}
-		switch kinds[i] {
-		case 's':
-			L.Replace(n, lua.LString(checkString(L, n)))
-		case 'i':
-			L.Replace(n, lua.LNumber(checkInt(L, n)))
-		case 'n':
-			L.Replace(n, lua.LNumber(checkInteger(L, n)))
-		case 'I':
-			if !isNone(L, n) {
-				L.Replace(n, lua.LNumber(checkInt(L, n)))
-			}
-		case 'N':
-			if !isNone(L, n) {
-				L.Replace(n, lua.LNumber(checkInteger(L, n)))
-			}
-		case 'r':
-			switch v := L.Get(n).(type) {
-			case lua.LNumber:
-				L.Replace(n, lua.LString(FormatNumber(float64(v))))
-			case lua.LString, *lua.LFunction, *lua.LTable:
-			default:
-				argError(L, n, "string/function/table expected")
-			}
-		}
-	}
 }
 
 // strChar is string.char: each argument a C int that must fit a byte.

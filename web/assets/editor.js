@@ -15,6 +15,7 @@ import { formatArg, formatCommand, formatReply, speakReply } from "./format.js";
 import { keysOf, freshId } from "./keyspace.js";
 import { leaseOf } from "./options.js";
 import { describeDiff, diffLines, hunks } from "./diff.js";
+import { tableOrderNote } from "./tableorder.js";
 import {
   bindStepKeys,
   changedKeys,
@@ -168,6 +169,7 @@ export function mountEditor(root, ctx) {
     lines: byId("editor-lines"),
     source: byId("editor-source"),
     problem: byId("editor-problem"),
+    orderNote: byId("editor-order-note"),
     keys: byId("editor-keys"),
     argv: byId("editor-argv"),
     run: byId("editor-run"),
@@ -233,6 +235,15 @@ export function mountEditor(root, ctx) {
       lineEls = [null, ...rows];
     }
     el.lines.scrollTop = el.source.scrollTop;
+    showOrderNote();
+  }
+
+  /** The note on pairs and next beside the text, when the text uses them. */
+  function showOrderNote() {
+    if (!el.orderNote) return;
+    const note = tableOrderNote(el.source.value);
+    if (el.orderNote.textContent !== note) setText(el.orderNote, note);
+    el.orderNote.hidden = note === "";
   }
 
   /** Marks the current step's move and line, or the line an error names. */

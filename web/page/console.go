@@ -49,14 +49,18 @@ var luaDifferences = []Difference{
 	{"Errors inside pcall or table.sort", "An error raised by a function that pcall or table.sort called gets the script's user_script:N: position in front; Redis adds none there."},
 	{"-(0/0)", "Negating a NaN prints -nan where Redis prints nan."},
 	{"-0.0 in a script", "Once a script writes -0.0 anywhere, Redis's Lua makes 1/0 in that script -inf; here it stays inf."},
-	{"Malformed patterns", "string.find, match and gsub word some broken patterns otherwise, and read a % at the very end of a pattern or replacement otherwise."},
+	{"#t of a table with holes", "When a table has a nil inside it (table.insert past the end leaves one), #t can name another of its borders than Redis's Lua does, and table.remove and unpack follow it."},
+	{"next with an unknown key", "next(t, k) with a key that was never in the table answers nil, where Redis raises 'invalid key to 'next''."},
+	{"pairs over number keys", "pairs over a table with number keys past its array part (t[10] = x in a short list) can visit them in another order than Redis."},
+	{"The last digit of exp and pow", "math.exp, math.pow and ^ can round the last bit of a result otherwise than Redis's C library, which a printed number can show in its 14th digit."},
+	{"% of two constants", "A % written between two numbers (2^63 % 988.185) is worked out before the script runs with another formula than Redis's, which differs for large numbers; % of values the script computes is Redis's."},
 }
 
 // serverDifferences are what the console meets around the scripts: the
 // in-memory server under the page, and the console itself.
 var serverDifferences = []Difference{
 	{"Runaway scripts", "A script that runs for 900 ms is stopped with the error SCRIPT KILL gives, even after it has written (Redis would refuse SCRIPT KILL then, and only SHUTDOWN NOSAVE would stop it). One that comes to hold 64 MiB more memory than it started with is stopped with an error that says so, and no single string may pass 32 MiB; Redis sets neither limit. What a stopped script wrote stays."},
-	{"Server commands", "The server under the page answers the data commands as Redis 7.0 does, but CONFIG, CLIENT, INFO, OBJECT and COMMAND are missing or partial, and a script's redis.error_reply keeps bytes after a NUL where Redis cuts the message there."},
+	{"Server commands", "The server under the page answers the data commands as Redis 7.0 does, but CONFIG, CLIENT, INFO, OBJECT and COMMAND are missing or partial."},
 	{"CLUSTER KEYSLOT", "It answers the key's hash slot, as a node of a Redis Cluster does: emq:{q}:pending is in slot 11958. A plain Redis refuses the command, since its cluster support is disabled."},
 	{"Refused commands", "Blocking commands (BLPOP and the like), pub/sub, DEBUG, FUNCTION and SHUTDOWN answer an error that says why they cannot work here."},
 	{"The clock", "TIME and expiring keys follow the playground's clock, which starts at 2026-01-01 00:00 UTC and moves only when the round trip's Advance moves it."},

@@ -188,14 +188,14 @@ func editor(w Widgets) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, " KiB.</p><p class=\"editor-problem\" id=\"editor-problem\" data-testid=\"editor-problem\" role=\"alert\" hidden></p></div><div class=\"editor-args\"><div class=\"field\"><label for=\"editor-keys\">KEYS</label> <textarea id=\"editor-keys\" name=\"editor-keys\" rows=\"3\" wrap=\"off\" spellcheck=\"false\" autocomplete=\"off\" aria-describedby=\"editor-args-hint\" disabled></textarea></div><div class=\"field\"><label for=\"editor-argv\">ARGV</label> <textarea id=\"editor-argv\" name=\"editor-argv\" rows=\"3\" wrap=\"off\" spellcheck=\"false\" autocomplete=\"off\" aria-describedby=\"editor-args-hint\" disabled></textarea></div><p class=\"hint\" id=\"editor-args-hint\">One value per line, taken exactly as typed, so a payload may hold commas and spaces. A blank line between two values is an empty string; blank lines at the end are dropped. At most ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, " KiB.</p><p class=\"hint order-note\" id=\"editor-order-note\" data-testid=\"editor-order-note\" hidden></p><p class=\"editor-problem\" id=\"editor-problem\" data-testid=\"editor-problem\" role=\"alert\" hidden></p></div><div class=\"editor-args\"><div class=\"field\"><label for=\"editor-keys\">KEYS</label> <textarea id=\"editor-keys\" name=\"editor-keys\" rows=\"3\" wrap=\"off\" spellcheck=\"false\" autocomplete=\"off\" aria-describedby=\"editor-args-hint\" disabled></textarea></div><div class=\"field\"><label for=\"editor-argv\">ARGV</label> <textarea id=\"editor-argv\" name=\"editor-argv\" rows=\"3\" wrap=\"off\" spellcheck=\"false\" autocomplete=\"off\" aria-describedby=\"editor-args-hint\" disabled></textarea></div><p class=\"hint\" id=\"editor-args-hint\">One value per line, taken exactly as typed, so a payload may hold commas and spaces. A blank line between two values is an empty string; blank lines at the end are dropped. At most ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var12 string
 		templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(int64(w.Editor.MaxArgs)))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/editor.templ`, Line: 80, Col: 111}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/editor.templ`, Line: 81, Col: 111}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var12))
 		if templ_7745c5c3_Err != nil {
