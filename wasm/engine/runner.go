@@ -55,6 +55,7 @@ type runner struct {
 	resp3    bool    // the script called redis.setresp(3)
 	callErr  string  // the last error redis.call raised, kept verbatim
 	errLine  int     // script line of the error being raised
+	raised   bool    // the last run ended in an error it raised (not one it returned)
 	trace    *tracer // non-nil during a traced run
 
 	args []string // redis.call's argument buffer (see argBuffer)
@@ -336,7 +337,7 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 	r.e.useDB(r.e.script, db)
 	L.G.Global.RawSetString("KEYS", stringTable(L, keys, &c.lastKeys))
 	L.G.Global.RawSetString("ARGV", stringTable(L, argv, &c.lastArgv))
-	r.running, r.readOnly, r.callErr, r.errLine, r.trace = c, readOnly, "", 0, t
+	r.running, r.readOnly, r.callErr, r.errLine, r.raised, r.trace = c, readOnly, "", 0, false, t
 	r.setResp(false)
 	if t != nil {
 		r.budget.onTick = func() { t.tick(L) }
@@ -360,6 +361,7 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 	}
 	L.Push(c.fn)
 	if err := L.PCall(0, 1, r.onErr); err != nil {
+		r.raised = true
 		return r.errorReply(c, err)
 	}
 	rep := luaToReply(L.Get(-1), 0, r.resp3)
