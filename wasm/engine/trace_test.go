@@ -346,7 +346,7 @@ func TestChangedNamesOnlyTheKeysWritten(t *testing.T) {
 		{"PING"}, {"GET", "nothing"},
 		{"EVAL", emqlua.Enqueue().Source, "2", "emq:{q}:job:job-2", "emq:{q}:pending", "job-2", "{}"}, // refused by the gate
 		{"EVAL", emqlua.Enqueue().Source, "2", "emq:{q}:job:JOB-1", "emq:{q}:pending", "JOB-1", "{}"}, // a duplicate
-		{"ZADD", "emq:{q}:pending", "0", "JOB-1"}, // the score it has
+		{"ZADD", "emq:{q}:pending", "0", "JOB-1"},                                                     // the score it has
 		{"ZADD", "emq:{race}:pending", "0", "JOB-1"},
 		{"SET", "emq:{q}:paused", "1"},
 	} {
