@@ -331,6 +331,21 @@ func (e *Engine) Keyspace() []Entry {
 	return out
 }
 
+// Entries are keys of database 0 as a traced step shows them: each that
+// exists, in the order given, bounded (see TraceEnds). The script editor
+// draws the KEYS it will run with from them before any run.
+func (e *Engine) Entries(keys []string) []Entry {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := make([]Entry, 0, len(keys))
+	for _, k := range keys {
+		if en, ok := e.entry(k); ok {
+			out = append(out, en)
+		}
+	}
+	return out
+}
+
 // entry is one key of database 0 as a traced step shows it: at most
 // TraceEnds elements of each end of its value. ok is false when the key
 // does not exist.
@@ -404,33 +419,33 @@ func (e *Engine) read(k string, ends int) (Entry, bool) {
 // it. The page keeps the stamps of the keys it shows and asks Changed
 // later, instead of comparing snapshots.
 func (e *Engine) stamp(k string) string {
-	en, ok := e.read(k, 0)
-	if !ok {
+	do := func(args ...string) resp.Reply { return e.dispatch(e.watch, args) }
+	typ := do("TYPE", k).Str
+	var value resp.Reply
+	switch typ {
+	case "none":
 		return ""
+	case "string":
+		value = do("GET", k)
+	case "hash":
+		value = do("HGETALL", k)
+	case "list":
+		value = do("LRANGE", k, "0", "-1")
+	case "set":
+		value = do("SMEMBERS", k)
+	case "zset":
+		value = do("ZRANGE", k, "0", "-1", "WITHSCORES")
+	case "stream":
+		value = do("XRANGE", k, "-", "+")
 	}
 	deadline := int64(-1)
-	if en.TTL >= 0 {
-		deadline = e.now + en.TTL
+	if ttl := do("PTTL", k); ttl.Kind == resp.Int && ttl.Int >= 0 {
+		deadline = e.now + ttl.Int
 	}
-	h := sha1.New()
-	var b []byte
-	b = strconv.AppendQuote(b, en.Type)
-	b = strconv.AppendQuote(b, en.String)
-	for _, f := range en.Fields {
-		b = strconv.AppendQuote(strconv.AppendQuote(b, f.Field), f.Value)
-	}
-	for _, m := range en.Members {
-		b = strconv.AppendQuote(strconv.AppendQuote(b, m.Member), m.Score)
-	}
-	for _, it := range en.Items {
-		b = strconv.AppendQuote(b, it)
-	}
-	if en.Type == "stream" {
-		b = resp.Append(b, e.dispatch(e.watch, []string{"XRANGE", k, "-", "+"}))
-	}
-	b = strconv.AppendInt(b, deadline, 10)
-	h.Write(b)
-	return hex.EncodeToString(h.Sum(nil))[:16]
+	b := resp.Append([]byte(typ+"\x00"), value)
+	b = strconv.AppendInt(append(b, 0), deadline, 10)
+	sum := sha1.Sum(b)
+	return hex.EncodeToString(sum[:8])
 }
 
 // Stamps are the stamps of keys now (see stamp).
