@@ -233,16 +233,6 @@ function valueOf(entry) {
   return JSON.stringify([entry.type, entry.string, entry.fields, entry.members, entry.items]);
 }
 
-/** The keys whose value differs between two keyspaces (an absent key counts as a value). */
-export function changedKeys(before, after) {
-  const a = new Map((before || []).map((e) => [e.key, valueOf(e)]));
-  const b = new Map((after || []).map((e) => [e.key, valueOf(e)]));
-  const out = new Set();
-  for (const [k, v] of b) if (a.get(k) !== v) out.add(k);
-  for (const k of a.keys()) if (!b.has(k)) out.add(k);
-  return out;
-}
-
 /**
  * How one key changed from one keyspace to the next: "new" (it appeared),
  * "changed", "removed", or null; and, inside a hash, set or sorted set,
