@@ -320,7 +320,8 @@ export function mountEditor(root, ctx) {
       steps: result.steps.map((s) => ({ ...s, keyspace: Array.isArray(s.keyspace) ? s.keyspace : [] })),
       reply: result.reply,
       moves: Array.isArray(result.moves) ? result.moves : [],
-      problem: result.problem || null,
+      // "Redis said" quotes the error whole, suffix and all.
+      problem: result.problem ? { ...result.problem, said: result.reply && result.reply.value } : null,
       shown: Array.isArray(result.keys) ? result.keys : [],
     };
     run.writes = writesOf(run.steps);
@@ -433,7 +434,7 @@ export function mountEditor(root, ctx) {
       killed: `Stopped on line ${p.line}: still running after 900 ms, so the playground stopped it, as Redis's SCRIPT KILL would. What it wrote before that stays (a script is never rolled back).`,
     }[p.kind];
     el.problem.replaceChildren(
-      ...(head ? [h("strong", { text: head }), " Redis said: ", h("code", { text: p.message })] : [p.message]),
+      ...(head ? [h("strong", { text: head }), " Redis said: ", h("code", { text: p.said || p.message })] : [p.message]),
     );
     el.problem.dataset.kind = p.kind;
     el.problem.dataset.line = where ? String(p.line) : "";
