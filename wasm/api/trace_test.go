@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"echomq.dev/playground/lua"
@@ -97,10 +98,12 @@ func BenchmarkTraceAtDepth(b *testing.B) {
 	for range 10 {
 		p.Call("enqueueMany", []any{"q", 1000.0, "{}"})
 	}
-	keys := []any{"emq:{q}:job:JOB-1", "emq:{q}:pending"}
-	var n int
+	var n, i int
 	for b.Loop() {
-		out, _ := json.Marshal(p.Call("trace", []any{"enqueue", keys, []any{"JOB-1", "{}"}}))
+		// A fresh id each time: all four moves, as the stepper's fresh preset.
+		i++
+		id := "JOB-" + strconv.Itoa(20000+i)
+		out, _ := json.Marshal(p.Call("trace", []any{"enqueue", []any{"emq:{q}:job:" + id, "emq:{q}:pending"}, []any{id, "{}"}}))
 		n = len(out)
 	}
 	b.ReportMetric(float64(n), "json-bytes")

@@ -121,6 +121,7 @@ type tracer struct {
 	nKeys  int            // how many of keys are the script's KEYS
 	at     map[string]int // index into keys
 	before []*Entry       // each followed key before the run (nil: it did not exist)
+	cur    []*Entry       // each followed key as last read (nil: it does not exist)
 	since  []int          // the first step that read each followed key
 
 	inMove   bool
@@ -152,6 +153,7 @@ func (t *tracer) add(key string, before *Entry) {
 	t.at[key] = len(t.keys)
 	t.keys = append(t.keys, key)
 	t.before = append(t.before, before)
+	t.cur = append(t.cur, before)
 	t.since = append(t.since, len(t.steps))
 }
 
@@ -190,7 +192,7 @@ func (t *tracer) tick(L *glua.LState) {
 // closeMove records a move that ran without calling Redis.
 func (t *tracer) closeMove() {
 	if t.inMove && !t.called {
-		t.steps = append(t.steps, Step{Move: t.move.N, Name: t.move.Name, Line: t.moveLine, Keyspace: t.read()})
+		t.steps = append(t.steps, Step{Move: t.move.N, Name: t.move.Name, Line: t.moveLine, Keyspace: t.read(nil)})
 	}
 	t.inMove = false
 }
@@ -206,7 +208,7 @@ func (t *tracer) call(L *glua.LState, c scriptCall) {
 			}
 		}
 	}
-	s := Step{Line: line, Command: c.args, Write: c.write, Keyspace: t.read()}
+	s := Step{Line: line, Command: c.args, Write: c.write, Keyspace: t.read(c.args)}
 	rep := c.reply
 	s.Reply = &rep
 	if m, ok := t.script.MoveAt(line); ok {
@@ -221,15 +223,42 @@ func (t *tracer) call(L *glua.LState, c scriptCall) {
 
 func (t *tracer) finish() { t.closeMove() }
 
-// read is the followed keys as they are now, bounded.
-func (t *tracer) read() []Entry {
+// read is the followed keys as they are after a command (args; nil for
+// a move that called none), bounded. A command writes only the keys it
+// names, so only those are read again; FLUSHDB, FLUSHALL and SWAPDB name
+// none and may change any, so after them every key is. At depth this
+// halves the reads of a big pending set.
+func (t *tracer) read(args []string) []Entry {
+	all := false
+	if len(args) > 0 {
+		switch strings.ToUpper(args[0]) {
+		case "FLUSHDB", "FLUSHALL", "SWAPDB":
+			all = true
+		}
+	}
+	for _, a := range candidates(args) {
+		if i, ok := t.at[a]; ok {
+			t.refresh(i)
+		}
+	}
 	out := make([]Entry, 0, len(t.keys))
-	for _, k := range t.keys {
-		if en, ok := t.e.entry(k); ok {
-			out = append(out, en)
+	for i := range t.keys {
+		if all {
+			t.refresh(i)
+		}
+		if en := t.cur[i]; en != nil {
+			out = append(out, *en)
 		}
 	}
 	return out
+}
+
+func (t *tracer) refresh(i int) {
+	if en, ok := t.e.entry(t.keys[i]); ok {
+		t.cur[i] = &en
+	} else {
+		t.cur[i] = nil
+	}
 }
 
 // order is the followed keys in the page's order (KEYS as given, the rest

@@ -41,6 +41,8 @@ func TestTraceEndsWhereTheUntracedRunEnds(t *testing.T) {
 		{claim, claimKeys, claimArgv},
 		{claim, claimKeys, claimArgv}, // empty
 		{"redis.call('SET', 'x', 1) return redis.call('NOPE')", nil, nil},
+		// FLUSHDB names no key and empties every one the trace follows.
+		{"redis.call('SET', 'x', 2) redis.call('FLUSHDB') return 1", []string{"emq:{q}:pending"}, nil},
 	}
 	traced, plain := New(), New()
 	for i, run := range history {
