@@ -445,35 +445,16 @@ func (e *Engine) read(k string, ends int) (Entry, bool) {
 // stamp is a digest of one key of database 0 that changes exactly when
 // its type, its value or its expiry deadline does: "" for a key that does
 // not exist. A TTL running down keeps the stamp; the key expiring changes
-// it. The page keeps the stamps of the keys it shows and asks Changed
-// later, instead of comparing snapshots.
+// it. It digests WATCH's fingerprint (multi.go): "was this key written"
+// is one question, answered one way for EXEC and for the page. The page
+// keeps the stamps of the keys it shows and asks Changed later, instead
+// of comparing snapshots.
 func (e *Engine) stamp(k string) string {
-	do := func(args ...string) resp.Reply { return e.dispatch(e.watch, args) }
-	typ := do("TYPE", k).Str
-	var value resp.Reply
-	switch typ {
-	case "none":
+	f := e.fingerprint(dbKey{0, k})
+	if f == "" {
 		return ""
-	case "string":
-		value = do("GET", k)
-	case "hash":
-		value = do("HGETALL", k)
-	case "list":
-		value = do("LRANGE", k, "0", "-1")
-	case "set":
-		value = do("SMEMBERS", k)
-	case "zset":
-		value = do("ZRANGE", k, "0", "-1", "WITHSCORES")
-	case "stream":
-		value = do("XRANGE", k, "-", "+")
 	}
-	deadline := int64(-1)
-	if ttl := do("PTTL", k); ttl.Kind == resp.Int && ttl.Int >= 0 {
-		deadline = e.now + ttl.Int
-	}
-	b := resp.Append([]byte(typ+"\x00"), value)
-	b = strconv.AppendInt(append(b, 0), deadline, 10)
-	sum := sha1.Sum(b)
+	sum := sha1.Sum([]byte(f))
 	return hex.EncodeToString(sum[:8])
 }
 
