@@ -76,7 +76,12 @@ export interface Script {
   moves: { move: number; name: string; first: number; last: number }[];
 }
 
-/** One key of the keyspace after a traced step. Exactly one value field is set, by type. */
+/**
+ * One key as a traced step shows it. Exactly one value field is set, by
+ * type. Bounded like a snapshot: a value of more than 50 fields, members
+ * or items comes as its first 25 and last 25 (a set sorted, a hash in
+ * HGETALL's order), with the rest in gap.
+ */
 export interface Entry {
   key: string;
   type: "string" | "hash" | "zset" | "list" | "set" | "stream";
@@ -86,6 +91,47 @@ export interface Entry {
   items?: string[];
   /** Milliseconds until the key expires, or -1. */
   ttl: number;
+  /** How many fields, members or items it holds in all (1 for a string). */
+  count: number;
+  gap?: Gap;
+}
+
+/** Why a traced script did not return (an error it returned with redis.error_reply is a reply, not a problem). */
+export interface Problem {
+  /** syntax: it did not compile and nothing ran; runtime: it raised an error; killed: the time or memory budget stopped it. */
+  kind: "syntax" | "runtime" | "killed";
+  /** The error's first word: ERR, WRONGTYPE, EMQKIND… */
+  code: string;
+  /** The error without Redis's "script: <sha>, on @user_script:N." suffix. */
+  message: string;
+  /** A compile error's own words after its position; "" otherwise. */
+  detail: string;
+  /** The script line Redis names. */
+  line: number;
+}
+
+export interface Trace {
+  reply: Reply;
+  /**
+   * The keys the run touched, in the order a page shows them: KEYS as
+   * given, then every other key a command named that existed before or
+   * after it, by name (at most 64).
+   */
+  keys: string[];
+  /** Those of keys that existed just before the run: step 0. */
+  before: Entry[];
+  steps: Step[];
+  /** The script's `-- @move N name` markers. */
+  moves: Script["moves"];
+  problem: Problem | null;
+  /** A stamp of each of keys after the run; changed(stamps) says which were written since. */
+  stamps: Record<string, string>;
+  /** For enqueue's and claim's own source: what echomq.enqueue or echomq.claim would answer for this reply (without wire). */
+  verdict:
+    | { verdict: "enqueued" | "duplicate" | "empty" }
+    | { verdict: "leased"; id: string; payload: string; attempts: number }
+    | Refusal
+    | null;
 }
 
 export interface Step {
@@ -99,7 +145,7 @@ export interface Step {
   reply: Reply | null;
   /** The command ran and is one Redis counts as a write (what a flags=no-writes script is refused). */
   write: boolean;
-  /** The whole keyspace after this step. */
+  /** The trace's keys after this step (those that exist), bounded. */
   keyspace: Entry[];
 }
 
@@ -232,12 +278,21 @@ export interface EchoMQ {
 
   /**
    * Runs a script traced, move by move. script is a name from scripts() or
-   * Lua source text. keys and argv default to []. The keyspace changes
-   * exactly as EVAL would change it; the script cache does not.
+   * Lua source text. keys and argv default to []. The keyspace and the
+   * script cache change exactly as EVAL would change them, so a later
+   * EVALSHA of the same text finds it.
    */
-  trace(script: string, keys?: string[], argv?: string[]):
-    | { reply: Reply; steps: Step[] }
-    | ArgsError | InternalError;
+  trace(script: string, keys?: string[], argv?: string[]): Trace | ArgsError | InternalError;
+
+  /**
+   * Which keys of stamps (from a trace) were written since, as far as
+   * their value shows: type, value or expiry deadline. PING, a read, a
+   * write to another key or a write that leaves a key as it was are not.
+   */
+  changed(stamps: Record<string, string>): { changed: string[] } | ArgsError | InternalError;
+
+  /** The keys given that exist, as a traced step shows them. */
+  entries(keys: string[]): { entries: Entry[] } | ArgsError | InternalError;
 
   /** The server clock, Unix ms. It starts at 1767225600000 (2026-01-01T00:00:00Z) and moves only when told. */
   now(): { now: number } | ArgsError;

@@ -244,6 +244,48 @@ test("trace walks the four enqueue moves and ends where EVAL would", () => {
   assert.deepEqual(src.reply, { type: "nil", value: null });
   const broken = echomq.trace("return 1 +");
   assert.match(broken.reply.value, /^ERR Error compiling script \(new function\): user_script:1: /);
+  assert.deepEqual({ ...broken.problem, message: "" }, { kind: "syntax", code: "ERR", message: "", detail: "unexpected symbol near '<eof>'", line: 1 });
+});
+
+test("a trace carries the keys before, the moves, the verdict and stamps, and caches the script", () => {
+  fresh();
+  echomq.enqueue("q", "JOB-1", "{}");
+  const keys = ["emq:{q}:job:JOB-2", "emq:{q}:pending"];
+  const t = echomq.trace("enqueue", keys, ["JOB-2", "{}"]);
+  assert.deepEqual(t.keys, keys);
+  assert.deepEqual(t.before.map((e) => [e.key, e.count]), [["emq:{q}:pending", 1]]);
+  const enqueue = echomq.scripts().find((s) => s.name === "enqueue");
+  assert.deepEqual(t.moves, enqueue.moves);
+  assert.equal(t.problem, null);
+  assert.deepEqual(t.verdict, { verdict: "enqueued" });
+  // Cached as EVAL caches it: the round trip's next EVALSHA finds it.
+  assert.deepEqual(echomq.exec(["SCRIPT", "EXISTS", enqueue.sha]).value, [{ type: "int", value: "1" }]);
+  // The stepper's notice: only a write to a key it shows counts.
+  echomq.cli("PING");
+  echomq.cli("GET nothing");
+  echomq.enqueue("q", "job-3", "{}");
+  echomq.enqueue("race", "JOB-1", "{}");
+  assert.deepEqual(echomq.changed(t.stamps), { changed: [] });
+  echomq.enqueue("q", "JOB-3", "{}");
+  assert.deepEqual(echomq.changed(t.stamps), { changed: ["emq:{q}:pending"] });
+  // A refused id gets the handle's refusal; a raised error, a problem with its line.
+  const bad = echomq.trace("enqueue", ["emq:{q}:job:x", "emq:{q}:pending"], ["x", "{}"]);
+  assert.equal(bad.verdict.error, "kind");
+  const raised = echomq.trace("\nreturn redis.call('INCR', KEYS[1])", ["emq:{q}:pending"]);
+  assert.deepEqual([raised.problem.kind, raised.problem.code, raised.problem.line], ["runtime", "WRONGTYPE", 2]);
+  assert.deepEqual(echomq.entries(["emq:{q}:pending", "none"]).entries.map((e) => [e.key, e.count]), [["emq:{q}:pending", 3]]);
+});
+
+test("a trace at depth 10,000 shows its two keys, bounded", () => {
+  fresh();
+  for (let i = 0; i < 10; i++) echomq.enqueueMany("q", 1000, "{}");
+  const t = echomq.trace("enqueue", ["emq:{q}:job:JOB-10001", "emq:{q}:pending"], ["JOB-10001", "{}"]);
+  assert.deepEqual(t.reply, { type: "int", value: "1" });
+  const pending = t.steps[3].keyspace.find((e) => e.key === "emq:{q}:pending");
+  assert.equal(pending.count, 10001);
+  assert.equal(pending.members.length, 50);
+  assert.deepEqual(pending.gap, { at: 25, count: 9951 });
+  assert.ok(JSON.stringify(t).length < 64 * 1024);
 });
 
 test("the clock is read, set and advanced, and TIME follows it", () => {
@@ -276,6 +318,9 @@ test("wrong arguments come back as {error:'args'} and never throw", () => {
     () => echomq.exec([Symbol("x")]),
     () => echomq.trace(1),
     () => echomq.trace("enqueue", "k"),
+    () => echomq.changed("stamps"),
+    () => echomq.changed({ k: 1 }),
+    () => echomq.entries("k"),
     () => echomq.setNow("soon"),
     () => echomq.setNow(1.5),
     () => echomq.advance(-1),

@@ -79,7 +79,13 @@ func fromJS(v js.Value, depth int) any {
 			}
 			return out
 		}
-		return map[string]any{}
+		names := js.Global().Get("Object").Call("keys", v)
+		out := make(map[string]any, names.Length())
+		for i := 0; i < names.Length(); i++ {
+			name := names.Index(i).String()
+			out[name] = fromJS(v.Get(name), depth+1)
+		}
+		return out
 	}
 	return api.Foreign(v.Type().String())
 }

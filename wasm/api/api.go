@@ -31,7 +31,7 @@ const Version = "0.1.0 (Redis " + engine.RedisVersion + " replies)"
 
 // Methods lists the functions of globalThis.echomq, in the order the
 // contract documents them.
-var Methods = []string{"scripts", "exec", "cli", "enqueue", "claim", "enqueueMany", "claimMany", "pause", "resume", "snapshot", "trace", "now", "setNow", "advance", "reset"}
+var Methods = []string{"scripts", "exec", "cli", "enqueue", "claim", "enqueueMany", "claimMany", "pause", "resume", "snapshot", "trace", "changed", "entries", "now", "setNow", "advance", "reset"}
 
 // Playground is one engine and the handles over it: what one page holds.
 type Playground struct {
@@ -254,6 +254,17 @@ func (p *Playground) call(method string, args []any) (any, error) {
 		return p.snapshot(queue, limit)
 	case "trace":
 		return p.trace(args)
+	case "changed":
+		return p.changed(args)
+	case "entries":
+		if err := arity(method, "keys", args, 1, 1); err != nil {
+			return nil, err
+		}
+		keys, err := stringList(args, 0, "keys")
+		if err != nil {
+			return nil, err
+		}
+		return Object{"entries": p.engine.Entries(keys)}, nil
 	case "now":
 		if err := arity(method, "", args, 0, 0); err != nil {
 			return nil, err
@@ -390,7 +401,53 @@ func (p *Playground) trace(args []any) (any, error) {
 		}
 		steps[i] = step
 	}
-	return Object{"reply": replyJSON(t.Reply), "steps": steps}, nil
+	moves := make([]Object, len(t.Moves))
+	for i, m := range t.Moves {
+		moves[i] = Object{"move": m.N, "name": m.Name, "first": m.First, "last": m.Last}
+	}
+	out := Object{"reply": replyJSON(t.Reply), "keys": t.Keys, "before": t.Before, "steps": steps, "moves": moves,
+		"problem": nil, "stamps": t.Stamps, "verdict": nil}
+	if t.Problem != nil {
+		out["problem"] = t.Problem
+	}
+	// The run of one of the course's scripts gets the handle's verdict on
+	// its reply, as echomq.enqueue and echomq.claim would give it.
+	switch src {
+	case lua.Enqueue().Source:
+		out["verdict"] = verdictJSON(emq.EnqueueVerdict(t.Reply, nil))
+	case lua.Claim().Source:
+		out["verdict"] = verdictJSON(emq.ClaimVerdict(t.Reply, nil))
+	}
+	return out, nil
+}
+
+// verdictJSON is an outcome, or the refusal, as enqueue and claim return them.
+func verdictJSON(o emq.Outcome, err error) Object {
+	if err != nil {
+		return errorObject(err)
+	}
+	return outcomeJSON(o)
+}
+
+// changed names the keys of stamps (as a trace returned them) that were
+// written since: what the stepper's "changed" notice asks.
+func (p *Playground) changed(args []any) (any, error) {
+	if err := arity("changed", "stamps", args, 1, 1); err != nil {
+		return nil, err
+	}
+	m, ok := args[0].(map[string]any)
+	if !ok {
+		return nil, argsf("stamps must be an object of key to stamp, as trace() returns, got %s", typeName(args[0]))
+	}
+	stamps := make(map[string]string, len(m))
+	for k, v := range m {
+		s, ok := v.(string)
+		if !ok {
+			return nil, argsf("stamps[%q] must be a string, got %s", k, typeName(v))
+		}
+		stamps[k] = s
+	}
+	return Object{"changed": p.engine.Changed(stamps)}, nil
 }
 
 // BuildInfo is Version with the miniredis and gopher-lua module versions

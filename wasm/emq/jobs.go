@@ -114,6 +114,13 @@ func (j *Jobs) Enqueue(queue, id, payload string) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
+	return EnqueueVerdict(r, wire)
+}
+
+// EnqueueVerdict is what the handle makes of @enqueue's reply: Enqueued,
+// Duplicate, or a Refusal. The stepper's traced run asks it too, so the
+// page never keeps a copy of this switch.
+func EnqueueVerdict(r resp.Reply, wire []Exchange) (Outcome, error) {
 	switch {
 	case r.Kind == resp.Int && r.Int == 1:
 		return Outcome{Verdict: Enqueued, Wire: wire}, nil
@@ -150,6 +157,12 @@ func (j *Jobs) Claim(queue, lease string) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
+	return ClaimVerdict(r, wire)
+}
+
+// ClaimVerdict is what the handle makes of @claim's reply: Leased, Empty,
+// or a Refusal.
+func ClaimVerdict(r resp.Reply, wire []Exchange) (Outcome, error) {
 	switch {
 	case r.Code() == "EMQLEASE":
 		return Outcome{}, &Refusal{Kind: "lease", Reply: r, Wire: wire}

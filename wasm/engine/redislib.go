@@ -193,6 +193,9 @@ func (r *runner) command(L *glua.LState) scriptCall {
 	if r.readOnly && !c.readOnly {
 		return scriptCall{args: args, reply: resp.ErrorReply("ERR Write commands are not allowed from read-only scripts.")}
 	}
+	if r.trace != nil {
+		r.trace.beforeCall(args)
+	}
 	rep := r.e.dispatchCommand(r.e.script, c, args)
 	if rep.IsError() && strings.HasPrefix(rep.Str, "ERR wrong number of arguments for") {
 		rep = resp.ErrorReply("ERR Wrong number of args calling Redis command from script")

@@ -56,6 +56,7 @@ type runner struct {
 	callErr  string          // the last error redis.call raised, kept verbatim
 	errLine  int             // script line of the error being raised
 	catcher  *glua.LFunction // r.catch, made once
+	threw    bool            // the last run ended in an error it raised (not one it returned)
 	// hidden are the functions the engine calls between a script's own
 	// (catch, gopher-lua's xpcall under ours): not frames of Lua 5.1's,
 	// so error(msg, level) does not count them.
@@ -345,7 +346,7 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 	r.e.useDB(r.e.script, db)
 	L.G.Global.RawSetString("KEYS", stringTable(L, keys, &c.lastKeys))
 	L.G.Global.RawSetString("ARGV", stringTable(L, argv, &c.lastArgv))
-	r.running, r.readOnly, r.callErr, r.errLine, r.trace = c, readOnly, "", 0, t
+	r.running, r.readOnly, r.callErr, r.errLine, r.threw, r.trace = c, readOnly, "", 0, false, t
 	r.setResp(false)
 	if t != nil {
 		r.budget.onTick = func() { t.tick(L) }
@@ -370,6 +371,7 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 	L.Push(r.catcher)
 	L.Push(c.fn)
 	if err := L.PCall(1, 1, nil); err != nil {
+		r.threw = true
 		return r.errorReply(c, err)
 	}
 	rep := luaToReply(L.Get(-1), 0, r.resp3)

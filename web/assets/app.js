@@ -110,7 +110,7 @@ const ctx = {
     for (const w of widgets.values()) {
       if (w.queue && w.update) {
         const snap = await snapshotOf(w.queue);
-        if (snap) w.update(snap, source);
+        if (snap) await w.update(snap, source); // a widget may ask the engine more (the stepper's stamps)
       }
       if (w.refresh) await w.refresh(source);
     }

@@ -18,7 +18,6 @@ import { describeDiff, diffLines, hunks } from "./diff.js";
 import { tableOrderNote } from "./tableorder.js";
 import {
   bindStepKeys,
-  changedKeys,
   markStep,
   showKeyspace,
   showPosition,
@@ -60,84 +59,6 @@ export function parseList(text) {
   const lines = String(text).replace(/\r\n?/g, "\n").split("\n");
   while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
   return lines;
-}
-
-/** The moves of a script from its "-- @move N name" markers, as lua/scripts.go reads them. */
-export function movesOf(source) {
-  const marker = /^\s*--\s*@move\s+(\d+)\s+([A-Za-z][\w-]*)/;
-  const lines = source.split("\n");
-  const moves = [];
-  lines.forEach((line, i) => {
-    const m = marker.exec(line);
-    if (!m) return;
-    if (moves.length) moves[moves.length - 1].last = i;
-    moves.push({ move: Number(m[1]), name: m[2], first: i + 1, last: i + 1 });
-  });
-  if (moves.length) {
-    const lastMove = moves[moves.length - 1];
-    let last = lines.length;
-    while (last > lastMove.first && lines[last - 1].trim() === "") last--;
-    lastMove.last = last;
-  }
-  return moves;
-}
-
-/**
- * What went wrong in a run, from its reply: a syntax error (nothing ran),
- * a runtime error, or the time budget's SCRIPT KILL, each with the line
- * Redis names; or null when the script returned (an error reply the script
- * built itself with redis.error_reply is a reply, not a failure).
- */
-export function problemOf(reply) {
-  if (!reply || reply.type !== "error") return null;
-  const text = String(reply.value);
-  const compile = /^ERR Error compiling script[^:]*:\s*user_script:(\d+):\s*(.*)$/s.exec(text);
-  if (compile) return { kind: "syntax", line: Number(compile[1]), detail: compile[2], message: text };
-  const at = /on @user_script:(\d+)\.?\s*$/.exec(text) || /user_script:(\d+):/.exec(text);
-  if (/^ERR Script killed by user with SCRIPT KILL/.test(text)) {
-    return { kind: "killed", line: at ? Number(at[1]) : 0, detail: "", message: text };
-  }
-  if (at) return { kind: "runtime", line: Number(at[1]), detail: "", message: text };
-  return null;
-}
-
-/** The keyspace a queue snapshot describes, as trace entries: step 0 of a run. */
-function entriesFromSnapshot(snap, keys) {
-  if (!snap) return [];
-  const out = [];
-  if (snap.pending && snap.pending.length) {
-    out.push({ key: keys.pending, type: "zset", members: snap.pending.map((p) => ({ member: p.id, score: p.score })), ttl: -1 });
-  }
-  if (snap.active && snap.active.length) {
-    out.push({ key: keys.active, type: "zset", members: snap.active.map((a) => ({ member: a.id, score: String(a.deadline) })), ttl: -1 });
-  }
-  if (snap.paused) out.push({ key: `${keys.prefix}paused`, type: "string", string: "1", ttl: -1 });
-  for (const r of snap.rows || []) {
-    const fields = ["state", "attempts", "payload"].filter((f) => r[f] !== "").map((f) => ({ field: f, value: r[f] }));
-    out.push({ key: keys.job(r.id), type: "hash", fields, ttl: -1 });
-  }
-  return out;
-}
-
-/**
- * The keys a run's tables show, in a fixed order for the whole run: KEYS
- * first, as given, then every other key a command named or the run
- * changed, by name. Other keys of the keyspace are left out: they are
- * there, but this script did not touch them.
- */
-function keysShown(run) {
-  const exists = new Set(run.before.map((e) => e.key));
-  for (const s of run.steps) for (const e of s.keyspace || []) exists.add(e.key);
-  const named = new Set();
-  for (const s of run.steps) for (const arg of (s.command || []).slice(1)) if (exists.has(arg)) named.add(arg);
-  let prev = run.before;
-  for (const s of run.steps) {
-    for (const k of changedKeys(prev, s.keyspace)) named.add(k);
-    prev = s.keyspace;
-  }
-  const first = [...new Set(run.keys)];
-  const rest = [...named].filter((k) => !first.includes(k)).sort();
-  return [...first, ...rest];
 }
 
 /** The write commands a run sent, in order, as the engine classes them. */
@@ -193,7 +114,8 @@ export function mountEditor(root, ctx) {
     live: null, // the latest snapshot of the queue
     argsTouched: false, // KEYS/ARGV typed or run with: no longer refilled from the keyspace
     running: false,
-    problem: null, // problemOf() of the run shown, or a limit the editor refused
+    problem: null, // the engine's problem of the run shown, or a limit the editor refused
+    liveEntries: [], // the KEYS in the field as the engine has them now, before any run
     history: [], // runs so far, newest first: {n, label, keys, argv, reply, writes}
     runCount: 0,
   };
@@ -375,7 +297,6 @@ export function mountEditor(root, ctx) {
     setText(el.outcome, "Running… A script that has not returned after 900 ms is stopped.");
     say("Running the script.");
 
-    const before = await ctx.snapshot(queue);
     const t = await ctx.call("trace", source, k, argv);
     state.running = false;
     delete root.dataset.running;
@@ -386,15 +307,19 @@ export function mountEditor(root, ctx) {
       say(`The engine could not run it: ${why}`);
       return null;
     }
-    const run = buildRun({ source, keys: k, argv, before, result: t, label: labelOf(source, state.base) });
+    const run = buildRun({ source, keys: k, argv, result: t, label: labelOf(source, state.base) });
     remember(run);
     walk.load(run, 0);
     await ctx.changed("editor");
     return run;
   }
 
-  /** A run from a trace's result: what every view of it needs, computed once. */
-  function buildRun({ source, keys: k, argv, before, result, label }) {
+  /**
+   * A run from a trace's result. The engine gives everything a view of it
+   * needs: the keys it touched (KEYS first) as they were before and after
+   * each step, the script's moves, and why it failed.
+   */
+  function buildRun({ source, keys: k, argv, result, label }) {
     state.runCount += 1;
     const run = {
       n: state.runCount,
@@ -402,13 +327,14 @@ export function mountEditor(root, ctx) {
       source,
       keys: k,
       argv,
-      before: entriesFromSnapshot(before, keys),
+      before: Array.isArray(result.before) ? result.before : [],
       steps: result.steps.map((s) => ({ ...s, keyspace: Array.isArray(s.keyspace) ? s.keyspace : [] })),
       reply: result.reply,
-      moves: movesOf(source),
-      problem: problemOf(result.reply),
+      moves: Array.isArray(result.moves) ? result.moves : [],
+      // "Redis said" quotes the error whole, suffix and all.
+      problem: result.problem ? { ...result.problem, said: result.reply && result.reply.value } : null,
+      shown: Array.isArray(result.keys) ? result.keys : [],
     };
-    run.shown = keysShown(run);
     run.writes = writesOf(run.steps);
     run.repeatOf = state.history.find((r) => sameList(r.keys, k) && sameList(r.argv, argv)) || null;
     return run;
@@ -519,7 +445,7 @@ export function mountEditor(root, ctx) {
       killed: `Stopped on line ${p.line}: still running after 900 ms, so the playground stopped it, as Redis's SCRIPT KILL would. What it wrote before that stays (a script is never rolled back).`,
     }[p.kind];
     el.problem.replaceChildren(
-      ...(head ? [h("strong", { text: head }), " Redis said: ", h("code", { text: p.message })] : [p.message]),
+      ...(head ? [h("strong", { text: head }), " Redis said: ", h("code", { text: p.said || p.message })] : [p.message]),
     );
     el.problem.dataset.kind = p.kind;
     el.problem.dataset.line = where ? String(p.line) : "";
@@ -546,11 +472,10 @@ export function mountEditor(root, ctx) {
     else setText(el.outcome, outcomeOf(run, i));
 
     if (run) {
-      const prev = i === 0 ? null : i === 1 ? beforeFor(run) : run.steps[i - 2].keyspace;
+      const prev = i === 0 ? null : i === 1 ? run.before : run.steps[i - 2].keyspace;
       showKeyspace(el.keyspace, run.shown, step ? step.keyspace : run.before, prev);
     } else {
-      const args = parseList(el.keys.value);
-      showKeyspace(el.keyspace, args, entriesFromSnapshot(state.live, keys), null);
+      showKeyspace(el.keyspace, parseList(el.keys.value), state.liveEntries, null);
     }
     if (run && run.problem) showProblem(run.problem);
     else if (state.problem && state.problem.kind !== "limit" && state.problem.kind !== "engine") showProblem(null);
@@ -558,15 +483,10 @@ export function mountEditor(root, ctx) {
     showTransport(el.back, el.step, walk);
   }
 
-  /**
-   * The keyspace before step 1, for its marks. The snapshot only covers the
-   * queue's keys: any other key is taken as it was after step 1, so it is
-   * not marked new just because the snapshot could not see it.
-   */
-  function beforeFor(run) {
-    const first = run.steps[0] ? run.steps[0].keyspace : [];
-    const outside = first.filter((e) => !e.key.startsWith(keys.prefix));
-    return [...run.before, ...outside];
+  /** Reads the KEYS in the field from the engine, for the tables before any run. */
+  async function readLive() {
+    const r = await ctx.call("entries", parseList(el.keys.value).slice(0, maxArgs));
+    state.liveEntries = r && Array.isArray(r.entries) ? r.entries : [];
   }
 
   // ---- actions ------------------------------------------------------------------
@@ -640,6 +560,7 @@ export function mountEditor(root, ctx) {
       state.argsTouched = true;
       if (walk.run) walk.discard();
       render();
+      if (field === el.keys) act(async () => !walk.run && (await readLive(), render()));
     });
   }
 
@@ -667,20 +588,22 @@ export function mountEditor(root, ctx) {
   return {
     root,
     queue,
-    start(snapshot) {
+    async start(snapshot) {
       state.live = snapshot;
       const checked = el.bases.find((r) => r.checked);
       state.base = checked && FILES[checked.value] ? checked.value : "enqueue";
       setText(el.file, FILES[state.base]);
       setSource(original(state.base));
       setArgs(defaultArgs(state.base));
+      await readLive();
       render();
     },
-    update(snapshot) {
+    async update(snapshot) {
       state.live = snapshot;
-      if (!state.argsTouched && !state.running) {
-        setArgs(defaultArgs(state.base));
-        if (!walk.run) render();
+      if (!state.argsTouched && !state.running) setArgs(defaultArgs(state.base));
+      if (!walk.run && !state.running) {
+        await readLive();
+        render();
       }
     },
     /** The editor's view for a permalink: the base, the text when edited, the arguments, the step. */
@@ -728,7 +651,6 @@ export function mountEditor(root, ctx) {
           source: r.args[0],
           keys: validList(r.args[1]) ? r.args[1] : [],
           argv: validList(r.args[2]) ? r.args[2] : [],
-          before: r.before,
           result: r.result,
           label: labelOf(r.args[0], r.args[0] === source ? base : null),
         });

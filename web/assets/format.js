@@ -83,11 +83,6 @@ export function speakReply(reply) {
   return JSON.stringify(reply);
 }
 
-/** The first word of an error reply: its code, as a client matches it. */
-export function errorCode(message) {
-  return String(message || "").split(" ", 1)[0];
-}
-
 /** A string as Elixir's inspect/1 prints it. */
 export function exString(s) {
   let out = '"';
@@ -119,16 +114,6 @@ export function enqueueVerdict(result) {
     return `{:error, {:server, ${exString(result.message)}}}`;
   }
   return `page error: ${result.message || result.error}`;
-}
-
-/** The same mapping for a raw @enqueue reply, as the stepper sees it. */
-export function enqueueVerdictOfReply(reply) {
-  if (!reply) return "(no reply)";
-  if (reply.type === "int" && reply.value === "1") return "{:ok, :enqueued}";
-  if (reply.type === "int" && reply.value === "0") return "{:ok, :duplicate}";
-  if (reply.type === "error" && errorCode(reply.value) === "EMQKIND") return "{:error, :kind}";
-  if (reply.type === "error") return `{:error, {:server, ${exString(reply.value)}}}`;
-  return `{:ok, ${speakReply(reply)}}`;
 }
 
 /** What EchoMQ.Jobs.claim/3 returns for a result of echomq.claim. */

@@ -87,6 +87,7 @@ export function viewFromSnapshot(snapshot, id) {
   const row = (snapshot?.rows || []).find((r) => r.id === id);
   return {
     pending: (snapshot?.pending || []).map((p) => ({ member: p.id, score: p.score })),
+    gap: snapshot?.gaps?.pending || null,
     row: row
       ? orderFields([
           { field: "state", value: row.state },
@@ -97,19 +98,19 @@ export function viewFromSnapshot(snapshot, id) {
   };
 }
 
-/** The same view from a traced step's keyspace entries. */
+/**
+ * The same view from a trace's entries (a step's, or the keys before the
+ * run): bounded by the engine like a snapshot, so the pending set may come
+ * with a gap ("… and 9,950 more").
+ */
 export function viewFromEntries(entries, keys, id) {
   const pending = (entries || []).find((e) => e.key === keys.pending);
   const row = (entries || []).find((e) => e.key === keys.job(id));
   return {
     pending: pending && pending.members ? pending.members.map((m) => ({ member: m.member, score: m.score })) : [],
+    gap: pending && pending.gap ? pending.gap : null,
     row: row && row.fields ? orderFields(row.fields) : null,
   };
-}
-
-/** True when two views hold the same members and fields. */
-export function sameView(a, b) {
-  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** Marks for a view against the one before it: member or field → "new" | "changed". */

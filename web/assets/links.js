@@ -92,9 +92,9 @@ export function mountPermalinks({ ctx, widgets, startWidgets, notice }) {
   async function replay(ops) {
     const replayed = [];
     for (const [method, ...args] of ops) {
-      const before = method === "trace" ? await ctx.snapshot(ctx.queue) : null;
+      // A trace's result carries its keys before the run and after each step.
       const result = await ctx.call(method, ...args);
-      replayed.push({ method, args, result, before });
+      replayed.push({ method, args, result });
     }
     return replayed;
   }

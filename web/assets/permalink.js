@@ -56,7 +56,7 @@ const METHODS = {
 };
 
 /** Methods that only read: never recorded. */
-const READS = new Set(["scripts", "snapshot", "now"]);
+const READS = new Set(["scripts", "snapshot", "now", "changed", "entries"]);
 
 /**
  * The journal of one page: every call that can change the keyspace, in

@@ -118,6 +118,26 @@ export function mountRoundTrip(root, ctx) {
     say(`Enqueue ${id}: ${verdict}.`);
   }
 
+  // The last lease handed over, so that its explanation follows the clock:
+  // {id, attempts, deadline}, or null when the last claim leased nothing.
+  let lastLease = null;
+
+  /**
+   * The last claim in words at server time now: the lease's expiry, and,
+   * once it has passed, what becomes of the job: it stays in active until
+   * something reclaims it, which a later dive of the course builds.
+   */
+  function leaseText(lease, now) {
+    const token = `attempts is now ${lease.attempts}, the fencing token the worker shows when it reports back.`;
+    if (lease.deadline === null) return `Leased ${lease.id}: it is in the active set. ${token}`;
+    const head = `Leased ${lease.id} until ${lease.deadline} (${utc(lease.deadline)})`;
+    if (lease.deadline > now) return `${head}: the lease ends ${relative(lease.deadline, now)} on the server clock. ${token}`;
+    return (
+      `${head}: that lease ${relative(lease.deadline, now)} on the server clock. ${token}` +
+      ` An expired lease stays in active until something reclaims the job; nothing here does yet (a later dive of the course).`
+    );
+  }
+
   async function claim() {
     if (!ctx.ready) return;
     // The lease goes as typed (a number when it is one), so a bad lease
@@ -129,10 +149,11 @@ export function mountRoundTrip(root, ctx) {
     const verdict = claimVerdict(result);
     await ctx.changed("roundtrip");
     let explain = "";
+    lastLease = null;
     if (result.verdict === "leased") {
       const held = snapshot && snapshot.active.find((a) => a.id === result.id);
-      const until = held ? `its deadline score is ${held.deadline}, ${relative(held.deadline, snapshot.now)} on the server clock` : "it is in the active set";
-      explain = `Leased ${result.id}: ${until}. attempts is now ${result.attempts}, the fencing token the worker shows when it reports back.`;
+      lastLease = { id: result.id, attempts: result.attempts, deadline: held ? held.deadline : null };
+      explain = leaseText(lastLease, snapshot ? snapshot.now : 0);
     } else if (result.verdict === "empty" && !result.wire) {
       explain = "The queue is paused, so claim/3 answered :empty without running @claim. Pending is untouched.";
     } else if (result.verdict === "empty") {
@@ -356,6 +377,7 @@ export function mountRoundTrip(root, ctx) {
     setText(el.state, next.paused ? "Paused: claims answer :empty" : "Running: claims run @claim");
 
     snapshot = next;
+    if (lastLease) setText(el.claimExplain, leaseText(lastLease, next.now));
     if (!typed) {
       const id = freshId(next);
       if (el.id.value !== id) el.id.value = id;

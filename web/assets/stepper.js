@@ -1,9 +1,11 @@
 // Widget 1: step the four @enqueue moves.
 //
 // The first Step (or a jump to a move) runs @enqueue once, traced, for
-// real: echomq.trace changes the keyspace exactly as EVAL would, and
-// records every move with its line, command, reply and the keyspace after
-// it. A snapshot taken just before is step 0. From then on Step, Back and
+// real: echomq.trace changes the keyspace exactly as EVAL would (and caches
+// the script as EVAL does), and records every move with its line, command,
+// reply and the keys it touched after it; its keys as they were before the
+// run are step 0, and the handle's verdict comes with it. The engine also
+// says, when asked, whether a key the stepper shows was written since. From then on Step, Back and
 // the move buttons only index into that record; Reset discards it and gets
 // ready for a new run. The keys, with focus in the widget outside a text
 // field: → is Step, ← is Back, Home goes to step 0, and End to the last
@@ -12,7 +14,7 @@
 // script editor shares, so both step alike.
 
 import { announce, byId, h, setText } from "./dom.js";
-import { enqueueVerdictOfReply, formatCommand, speakReply } from "./format.js";
+import { enqueueVerdict, formatCommand, speakReply } from "./format.js";
 import { renderCode } from "./code.js";
 import {
   bindStepKeys,
@@ -33,7 +35,6 @@ import {
   freshId,
   keysOf,
   malformedId,
-  sameView,
   viewFromEntries,
   viewFromSnapshot,
   viewMarks,
@@ -77,7 +78,7 @@ export function mountStepper(root, ctx) {
   const say = (text) => announce(el.live, text);
   const totalMoves = () => (script ? script.moves.length : el.moves.length);
 
-  // The recorded run ({ id, before, steps, reply, stale }) and where in it:
+  // The recorded run ({ id, before, steps, reply, verdict, stamps, stale }) and where in it:
   // index 0 is before move 1, i the i-th recorded step.
   const walk = new Walk({
     record: () => ensureRecord(),
@@ -138,26 +139,31 @@ export function mountStepper(root, ctx) {
   /** Runs @enqueue traced with the chosen id; the run, or null if it could not. */
   async function record() {
     const id = state.id;
-    const before = await ctx.snapshot(queue);
-    if (!before) return null;
     const t = await ctx.call("trace", "enqueue", [keys.job(id), keys.pending], [id, payload]);
     if (!t || t.error || !Array.isArray(t.steps)) {
       setText(el.outcome, `The trace failed: ${(t && t.message) || "no answer"}`);
       say(`The trace failed: ${(t && t.message) || "no answer"}`);
       return null;
     }
-    const run = {
-      id,
-      before: viewFromSnapshot(before, id),
-      steps: t.steps.map((s) => ({ ...s, view: viewFromEntries(s.keyspace, keys, id) })),
-      reply: t.reply,
-      stale: false,
-    };
+    const run = runOf(id, t, false);
     // The walk holds the run before the other widgets hear of it, so that
     // the update it triggers knows this widget made the change.
     walk.load(run, 0);
     await ctx.changed("stepper");
     return run;
+  }
+
+  /** A recorded run from a trace's result: everything in it is the engine's. */
+  function runOf(id, t, stale) {
+    return {
+      id,
+      before: viewFromEntries(t.before, keys, id),
+      steps: t.steps.map((s) => ({ ...s, view: viewFromEntries(s.keyspace, keys, id) })),
+      reply: t.reply,
+      verdict: t.verdict,
+      stamps: t.stamps || {},
+      stale,
+    };
   }
 
   /** The walk's recorder: needs an id first. */
@@ -183,8 +189,8 @@ export function mountStepper(root, ctx) {
       }
       return `${step.command[0]} answered ${speakReply(step.reply)}; the script goes on to ${where}.`;
     }
-    const verdict = enqueueVerdictOfReply(run.reply);
-    const changed = !sameView(run.before, step.view);
+    const verdict = enqueueVerdict(run.verdict);
+    const wrote = run.steps.some((s) => s.write && s.reply && s.reply.type !== "error");
     let why = "";
     if (!step.command && run.reply.type === "error") {
       why = `${JSON.stringify(run.id)} does not start with the bytes JOB, so the gate refuses it. `;
@@ -194,7 +200,7 @@ export function mountStepper(root, ctx) {
     return (
       `${why}The script returns ${speakReply(run.reply)}, and the handle's verdict is ${verdict}.` +
       skippedText(script ? script.moves : [], run.steps) +
-      (changed ? " The row and the pending entry were written together." : " Nothing was written.")
+      (wrote ? " The row and the pending entry were written together." : " Nothing was written.")
     );
   }
 
@@ -260,7 +266,7 @@ export function mountStepper(root, ctx) {
       prev = i === 1 ? run.before : run.steps[i - 2].view;
     }
     const marks = viewMarks(prev, view);
-    fillPending(el.pending, view.pending, marks.pending);
+    fillPending(el.pending, view.pending, marks.pending, view.gap);
     fillHash(el.row, view.row, marks.row);
     setText(el.rowKey, keys.job(id));
 
@@ -377,25 +383,24 @@ export function mountStepper(root, ctx) {
       const traced = runs.findLast(
         (r) => r.method === "trace" && r.args[0] === "enqueue" && Array.isArray(r.args[2]) && r.args[2][0] === saved.run,
       );
-      if (typeof saved.run === "string" && traced && traced.before && traced.result && Array.isArray(traced.result.steps)) {
-        const run = {
-          id: saved.run,
-          before: viewFromSnapshot(traced.before, saved.run),
-          steps: traced.result.steps.map((st) => ({ ...st, view: viewFromEntries(st.keyspace, keys, saved.run) })),
-          reply: traced.result.reply,
-          stale: saved.stale === true,
-        };
-        walk.load(run, saved.index);
+      if (typeof saved.run === "string" && traced && traced.result && Array.isArray(traced.result.steps)) {
+        walk.load(runOf(saved.run, traced.result, saved.stale === true), saved.index);
       }
       render();
     },
-    update(snapshot, source) {
+    async update(snapshot, source) {
       state.live = snapshot;
       if (source === "stepper") return;
       if (walk.run) {
+        // Stale only when a key the run shows was written since: the
+        // engine knows, from the stamps it gave with the trace.
         if (!walk.run.stale) {
-          walk.run.stale = true;
-          el.stale.hidden = false;
+          const run = walk.run;
+          const c = await ctx.call("changed", run.stamps);
+          if (c && Array.isArray(c.changed) && c.changed.length > 0 && walk.run === run) {
+            run.stale = true;
+            el.stale.hidden = false;
+          }
         }
         return;
       }

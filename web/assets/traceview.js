@@ -3,8 +3,9 @@
 // through the lesson.
 //
 // A run is recorded once (echomq.trace, which really runs the script) and
-// then only indexed into: step 0 is the keyspace just before the run, step
-// i the keyspace after the i-th thing the script did. Walk holds that index
+// then only indexed into: step 0 is the keys it touched just before the
+// run (the trace's before), step i those keys after the i-th thing the
+// script did. The engine gives all of it; nothing here rebuilds it. Walk holds that index
 // and the transport's rules (Step, Back, Home, End, and what they say at
 // either end); the functions below draw one step: its move and line in the
 // code, its command and reply, the moves list, and every key it touched.
@@ -225,22 +226,12 @@ export function showMoves(items, run, step) {
   }
 }
 
-// ---- the whole keyspace of a step ------------------------------------------------
+// ---- the keys of a step ------------------------------------------------------------
 
 /** The value of a keyspace entry as one comparable string. */
 function valueOf(entry) {
   if (!entry) return null;
   return JSON.stringify([entry.type, entry.string, entry.fields, entry.members, entry.items]);
-}
-
-/** The keys whose value differs between two keyspaces (an absent key counts as a value). */
-export function changedKeys(before, after) {
-  const a = new Map((before || []).map((e) => [e.key, valueOf(e)]));
-  const b = new Map((after || []).map((e) => [e.key, valueOf(e)]));
-  const out = new Set();
-  for (const [k, v] of b) if (a.get(k) !== v) out.add(k);
-  for (const k of a.keys()) if (!b.has(k)) out.add(k);
-  return out;
 }
 
 /**

@@ -60,7 +60,9 @@ var luaDifferences = []Difference{
 // in-memory server under the page, and the console itself.
 var serverDifferences = []Difference{
 	{"Runaway scripts", "A script that runs for 900 ms is stopped with the error SCRIPT KILL gives, even after it has written (Redis would refuse SCRIPT KILL then, and only SHUTDOWN NOSAVE would stop it). One that comes to hold 64 MiB more memory than it started with is stopped with an error that says so, and no single string may pass 32 MiB; Redis sets neither limit. What a stopped script wrote stays."},
-	{"Server commands", "The server under the page answers the data commands as Redis 7.0 does, but CONFIG, CLIENT, INFO, OBJECT and COMMAND are missing or partial."},
+	{"Server commands", "The server under the page answers the data commands as Redis 7.0 does, but CONFIG, CLIENT, INFO and COMMAND are missing or partial."},
+	{"SETRANGE", "No string may pass 32 MiB, the memory a tab can spare a script, so a SETRANGE past that is refused with an error that says so; Redis builds strings up to 512 MB."},
+	{"OBJECT ENCODING", "It answers as Redis 7.0 decides from sizes (listpack, skiplist, hashtable, intset, embstr, int, raw). Redis never turns an encoding back and makes a string raw after APPEND or SETRANGE; the playground follows that history for sorted sets only, and answers a string, hash or set from what it holds now."},
 	{"CLUSTER KEYSLOT", "It answers the key's hash slot, as a node of a Redis Cluster does: emq:{q}:pending is in slot 11958. A plain Redis refuses the command, since its cluster support is disabled."},
 	{"Refused commands", "Blocking commands (BLPOP and the like), pub/sub, DEBUG, FUNCTION and SHUTDOWN answer an error that says why they cannot work here."},
 	{"The clock", "TIME and expiring keys follow the playground's clock, which starts at 2026-01-01 00:00 UTC and moves only when the round trip's Advance moves it."},

@@ -46,8 +46,6 @@ func TestFormatting(t *testing.T) {
 		{"duplicate", `enqueueVerdict({verdict: "duplicate"})`, `{:ok, :duplicate}`},
 		{"kind", `enqueueVerdict({error: "kind", message: "EMQKIND x"})`, `{:error, :kind}`},
 		{"server error", `enqueueVerdict({error: "server", message: "ERR x"})`, `{:error, {:server, "ERR x"}}`},
-		{"reply 1", `enqueueVerdictOfReply({type: "int", value: "1"})`, `{:ok, :enqueued}`},
-		{"reply EMQKIND", `enqueueVerdictOfReply({type: "error", value: "EMQKIND job id"})`, `{:error, :kind}`},
 		{"leased", `claimVerdict({verdict: "leased", id: "JOB-1", payload: "{\"a\":1}", attempts: 2})`, `{:ok, {"JOB-1", "{\"a\":1}", 2}}`},
 		{"empty", `claimVerdict({verdict: "empty"})`, `:empty`},
 		{"lease error", `claimVerdict({error: "lease", message: "EMQLEASE x"})`, `{:error, {:server, "EMQLEASE x"}}`},

@@ -186,7 +186,7 @@ var liveRegions = map[string][]string{
 	WidgetVerdicts:  {"verdicts-live"},
 	WidgetRoundTrip: {"roundtrip-clock-status", "roundtrip-bulk-result", "roundtrip-live"},
 	WidgetWorkers:   {"workers-live"},
-	WidgetConsole:   {"console-log"},
+	WidgetConsole:   {"console-transcript"}, // the div around the transcript's ol: role=log on the ol would drop its list role
 	WidgetEditor:    {"editor-live"},
 }
 
