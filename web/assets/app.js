@@ -276,18 +276,29 @@ async function start(booting) {
 
   if (ui.version) ui.version.textContent = engine.version;
   ui.download.hidden = true;
-  ui.loader.classList.add("is-ready");
 
   if (!(await links.open())) {
     await seed();
     await startWidgets();
   }
+  if (failed) return;
   setControls(true);
   for (const el of document.querySelectorAll("[data-waiting]")) el.removeAttribute("data-waiting");
+  ui.loader.classList.add("is-ready");
   setStatus("Ready");
   ctx.ready = true;
   root.dataset.engine = "ready";
   performance.mark("echomq:ready");
+}
+
+/**
+ * Says on the status line that the page waits for the learner to read a
+ * link's Lua (links.js calls it): the engine is loaded, but nothing is
+ * ready until they choose.
+ */
+function reviewing() {
+  root.dataset.engine = "review";
+  setStatus("Waiting for you to review the link");
 }
 
 /**
@@ -325,7 +336,7 @@ if (options.lease !== null) {
   for (const el of document.querySelectorAll('input[data-option="lease"]')) el.value = options.lease;
 }
 
-const links = mountPermalinks({ ctx, widgets, startWidgets, notice });
+const links = mountPermalinks({ ctx, widgets, startWidgets, notice, reviewing });
 
 for (const p of problems) notice(p);
 if (document.body.classList.contains("embed")) reportHeight(document.body.dataset.widget || "");

@@ -11,8 +11,16 @@
 // sets its height to the height its page reports (embed-height.js), so the
 // widget is never cut off and never leaves a gap. It needs no inline script
 // or style, so it works under a strict Content-Security-Policy.
+//
+// It also gives an embed's "Copy link" a link to this course page: the
+// address with #echomq.<frame>.<the embed's permalink>, where <frame> is
+// the iframe's id or its place among the embeds (1, 2, ...). Opening that
+// address reopens the frame with the permalink, so the reader lands on the
+// course page with the widget as it was. Messages count only from an embed
+// frame at its own origin, and answers go to that origin only.
 (function () {
   "use strict";
+  var PREFIX = "#echomq.";
   var frames = function () {
     return document.querySelectorAll("iframe[data-echomq]");
   };
@@ -21,22 +29,71 @@
     frame.style.border = "0";
     frame.style.display = "block";
   };
-  window.addEventListener("message", function (event) {
-    var data = event.data;
-    if (!data || data.type !== "echomq:resize" || typeof data.height !== "number") return;
-    if (!(data.height > 0 && data.height < 100000)) return;
+  var originOf = function (frame) {
+    try {
+      return new URL(frame.getAttribute("src") || "", document.baseURI).origin;
+    } catch (e) {
+      return "";
+    }
+  };
+  /** The frame's name in a course link: its id when it has a plain one, else its place. */
+  var keyOf = function (frame, index) {
+    return /^[A-Za-z0-9_-]{1,64}$/.test(frame.id) ? frame.id : String(index + 1);
+  };
+  /** The frame a message came from, if it is an embed at its own origin. */
+  var senderOf = function (event) {
     var all = frames();
     for (var i = 0; i < all.length; i++) {
-      // Only the frame the message came from, so one widget cannot resize another.
-      if (all[i].contentWindow === event.source) {
-        style(all[i]);
-        all[i].style.height = Math.ceil(data.height) + "px";
-      }
+      if (all[i].contentWindow === event.source && event.origin === originOf(all[i])) return { frame: all[i], index: i };
+    }
+    return null;
+  };
+  window.addEventListener("message", function (event) {
+    var data = event.data;
+    if (!data || typeof data.type !== "string") return;
+    var from = senderOf(event);
+    if (!from) return;
+    if (data.type === "echomq:resize") {
+      if (typeof data.height !== "number" || !(data.height > 0 && data.height < 100000)) return;
+      style(from.frame);
+      from.frame.style.height = Math.ceil(data.height) + "px";
+      // Tells the embed that this page can make course links (see above).
+      event.source.postMessage({ type: "echomq:course" }, event.origin);
+      return;
+    }
+    if (data.type === "echomq:link") {
+      if (typeof data.fragment !== "string" || data.fragment.charAt(0) !== "#" || data.fragment.length > 300000) return;
+      var url = location.href.split("#")[0] + PREFIX + keyOf(from.frame, from.index) + "." + data.fragment.slice(1);
+      event.source.postMessage({ type: "echomq:course-link", id: data.id, url: url }, event.origin);
     }
   });
+  /**
+   * Opens the course link in the address, if there is one: the named frame
+   * is replaced by a fresh one whose address carries the permalink (a
+   * frame that is already loading would not read a changed fragment).
+   */
+  var reopen = function () {
+    var hash = location.hash;
+    if (hash.indexOf(PREFIX) !== 0) return;
+    var rest = hash.slice(PREFIX.length);
+    var dot = rest.indexOf(".");
+    if (dot <= 0) return;
+    var key = rest.slice(0, dot);
+    var all = frames();
+    for (var i = 0; i < all.length; i++) {
+      if (keyOf(all[i], i) !== key) continue;
+      var fresh = all[i].cloneNode(false);
+      fresh.setAttribute("src", (all[i].getAttribute("src") || "").split("#")[0] + "#" + rest.slice(dot + 1));
+      all[i].replaceWith(fresh);
+      style(fresh);
+      fresh.scrollIntoView({ block: "start" });
+      return;
+    }
+  };
   var ready = function () {
     var all = frames();
     for (var i = 0; i < all.length; i++) style(all[i]);
+    reopen();
   };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
