@@ -228,12 +228,36 @@ function engineSource() {
   }
   const d = ui.loader.dataset;
   const hint = Number(d.wasmBytes);
+  const shared = sharedWorkerName();
   return {
     workerUrl: absolute(d.workerUrl || "worker.js"),
     wasmUrl: absolute(d.wasmUrl || "echomq.wasm"),
     wasmExecUrl: absolute(d.wasmExecUrl || "wasm_exec.js"),
     wasmBytes: Number.isSafeInteger(hint) && hint > 0 ? hint : 0,
+    shared,
+    // In a shared engine each embed calls in a keyspace of its own, unless
+    // the author named one for several (?keyspace=).
+    keyspace: !shared ? "" : options.keyspace ? `shared:${options.keyspace}` : `embed:${crypto.randomUUID()}`,
   };
+}
+
+/**
+ * The name of the SharedWorker the embeds of this course page share, or
+ * null for a worker of this page's own: on a page of its own, where
+ * SharedWorker is missing, or where the course page is on another origin
+ * (its document cannot be read to tell one page load from another). The
+ * name is the course page's load time, so two tabs of one course page get
+ * two engines, and the engine ends with its page.
+ */
+function sharedWorkerName() {
+  if (!document.body.classList.contains("embed") || typeof SharedWorker !== "function") return null;
+  try {
+    const top = window.top;
+    if (top === window) return null;
+    return `echomq ${top.location.origin} ${top.performance.timeOrigin}`;
+  } catch {
+    return null;
+  }
 }
 
 // ---- start ----------------------------------------------------------------
@@ -263,6 +287,10 @@ async function boot() {
     onProgress: showProgress,
     onCompiling: () => setStatus("Compiling the engine…"),
     onFailure: (message) => fail(message),
+    // Another embed changed the keyspace this one shares: show it.
+    onChanged: () => {
+      if (ctx.ready) ctx.changed("elsewhere");
+    },
   });
 }
 
@@ -321,9 +349,35 @@ async function startWidgets() {
   }
 }
 
+/**
+ * Resolves when the page is near the reader's viewport: at once for a page
+ * of its own, and for an embed once its frame comes within a screen of the
+ * course page's viewport, so a long course page pays only for the embeds
+ * its reader reaches.
+ */
+function whenNear() {
+  if (!document.body.classList.contains("embed") || typeof IntersectionObserver !== "function") return Promise.resolve();
+  return new Promise((resolve) => {
+    let waiting = true;
+    const watch = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((e) => e.isIntersecting)) {
+          if (waiting) setStatus("Starts when you scroll to it");
+          return;
+        }
+        waiting = false;
+        watch.disconnect();
+        resolve();
+      },
+      { rootMargin: "100% 0px" },
+    );
+    watch.observe(document.body);
+  });
+}
+
 // In this order: the engine starts first, so it downloads and compiles
 // while the widgets mount.
-const booting = boot();
+const booting = whenNear().then(boot);
 booting.catch(() => {}); // start() reports it
 for (const [name, mount] of Object.entries(mounts)) {
   const section = document.getElementById(name);

@@ -50,6 +50,12 @@ type Site struct {
 	ModuleURLs  []string // the modules ScriptURL imports, preloaded so they arrive together
 	WasmURL     string   // the Go program, also preloaded so its download starts with the HTML
 
+	// Embedded pages start the engine late and often share it: an embed
+	// waits until its frame is near the viewport, and embeds of one course
+	// page share one worker that downloads the Go program itself. Such a
+	// page does not preload the program, which would download it again.
+	Embedded bool
+
 	// WasmBytes is the size of the uncompressed WebAssembly file when it is
 	// known at render time, or 0. The page uses it as the progress bar's
 	// total when the server's Content-Length describes compressed bytes.
@@ -209,6 +215,7 @@ type Embed struct {
 func DefaultEmbed(widget string) Embed {
 	s := DefaultSite().Under("../")
 	s.Title = widgetTitles[widget] + " — EchoMQ Playground"
+	s.Embedded = true
 	return Embed{Site: s, Widgets: DefaultWidgets(), Widget: widget}
 }
 
