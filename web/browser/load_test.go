@@ -137,7 +137,7 @@ func TestEmbedPages(t *testing.T) {
 func TestLoadFailure(t *testing.T) {
 	t.Run("network error, then Reload", func(t *testing.T) {
 		tb := newTab(t)
-		tb.breakRequests("echomq.wasm")
+		tb.breakRequests(".wasm") // the engine, under its hashed name
 		tb.open("/")
 		page := tb.whole()
 		page.wantText("[role=alert]", "could not start")
@@ -158,14 +158,14 @@ func TestLoadFailure(t *testing.T) {
 	})
 	t.Run("no echomq.wasm on the server", func(t *testing.T) {
 		dir := t.TempDir()
-		copySite(t, harness.static, dir, func(name string) bool { return !strings.HasPrefix(filepath.Base(name), "echomq.wasm") })
+		copySite(t, harness.static, dir, func(name string) bool { return !strings.HasPrefix(filepath.Base(name), "echomq.") })
 		base, stop, err := serve(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(stop) // after the tab's cleanup: the page may still ask for its icon
 		tb := newTab(t).onServer(base)
-		tb.expectFailedRequests("echomq.wasm")
+		tb.expectFailedRequests(".wasm")
 		tb.open("/")
 		tb.whole().wantText("[role=alert]", "could not start", "404")
 		tb.whole().findControl("button", "Reload")

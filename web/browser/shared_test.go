@@ -23,6 +23,8 @@ type countedCourse struct {
 	base string
 	mu   sync.Mutex
 	seen map[string]int // "wasm", "worker" → requests
+	// refuseEngine makes the server answer 404 for the Go program.
+	refuseEngine bool
 }
 
 func (c *countedCourse) count(kind string) int {
@@ -51,6 +53,11 @@ func newCountedCourse(t *testing.T, body string) *countedCourse {
 		switch {
 		case engineFile.MatchString(name):
 			c.seen["wasm"]++
+			if c.refuseEngine {
+				c.mu.Unlock()
+				http.NotFound(w, r)
+				return
+			}
 		case workerFile.MatchString(name):
 			c.seen["worker"]++
 		}
@@ -224,5 +231,31 @@ func TestEmbedRunawayDelaysOthers(t *testing.T) {
 	order, err := eval[[]string](tb, `window.order`)
 	if err != nil || strings.Join(order, ", ") != "runaway stopped, enqueue answered" {
 		t.Errorf("the answers came in the order %q (%v); want the runaway stopped, then the other embed answered", order, err)
+	}
+}
+
+// TestSharedEngineFailure refuses the Go program to a course page with two
+// embeds: the one shared engine cannot start, and each embed says so in
+// its frame, with a Reload button.
+func TestSharedEngineFailure(t *testing.T) {
+	c := newCountedCourse(t, `
+<iframe id="a" src="/echomq/embed/stepper.html" title="The stepper" data-echomq></iframe>
+<iframe id="b" src="/echomq/embed/verdicts.html" title="The verdicts" data-echomq></iframe>`)
+	c.mu.Lock()
+	c.refuseEngine = true
+	c.mu.Unlock()
+	tb := newTab(t).onServer(c.base)
+	tb.expectFailedRequests(".wasm")
+	tb.open("/course.html")
+	for _, f := range []string{"#a", "#b"} {
+		scrollTo(tb, f)
+		tb.wantSeen(f, "[role=alert]", "could not start")
+		tb.inFrame(f, "").findControl("button", "Reload")
+		if s := frameStatus(tb, f); s != "Stopped" {
+			t.Errorf("%s says %q; want Stopped", f, s)
+		}
+	}
+	if n := c.count("wasm"); n != 1 {
+		t.Errorf("the engine was asked for %d times; want once, by the shared worker", n)
 	}
 }
