@@ -40,11 +40,11 @@
   var keyOf = function (frame, index) {
     return /^[A-Za-z0-9_-]{1,64}$/.test(frame.id) ? frame.id : String(index + 1);
   };
-  /** The frame a message came from, if it is an embed at its own origin. */
+  /** The embed frame a message came from, if any. */
   var senderOf = function (event) {
     var all = frames();
     for (var i = 0; i < all.length; i++) {
-      if (all[i].contentWindow === event.source && event.origin === originOf(all[i])) return { frame: all[i], index: i };
+      if (all[i].contentWindow === event.source) return { frame: all[i], index: i, own: event.origin === originOf(all[i]) };
     }
     return null;
   };
@@ -54,13 +54,16 @@
     var from = senderOf(event);
     if (!from) return;
     if (data.type === "echomq:resize") {
+      // A height is harmless, so any embed frame may send one (a sandboxed
+      // frame's origin is "null"); only the frame it came from is resized.
       if (typeof data.height !== "number" || !(data.height > 0 && data.height < 100000)) return;
       style(from.frame);
       from.frame.style.height = Math.ceil(data.height) + "px";
       // Tells the embed that this page can make course links (see above).
-      event.source.postMessage({ type: "echomq:course" }, event.origin);
+      if (from.own) event.source.postMessage({ type: "echomq:course" }, event.origin);
       return;
     }
+    if (!from.own) return;
     if (data.type === "echomq:link") {
       if (typeof data.fragment !== "string" || data.fragment.charAt(0) !== "#" || data.fragment.length > 300000) return;
       var url = location.href.split("#")[0] + PREFIX + keyOf(from.frame, from.index) + "." + data.fragment.slice(1);

@@ -87,7 +87,10 @@ function startShared(shared, o) {
   port.start();
   port.postMessage({ type: "load", wasmUrl: o.wasmUrl, wasmExecUrl: o.wasmExecUrl, wasmBytes: o.wasmBytes });
   // The page is going: its keyspaces can go too, unless another page uses them.
-  addEventListener("pagehide", () => port.postMessage({ type: "close" }));
+  // (A page kept for the back button keeps its keyspaces.)
+  addEventListener("pagehide", (event) => {
+    if (!event.persisted) port.postMessage({ type: "close" });
+  });
   return running;
 }
 
