@@ -29,6 +29,7 @@ import { mountConsole } from "./console.js";
 import { mountWorkers } from "./workers.js";
 import { mountPermalinks } from "./links.js";
 import { reportHeight } from "./embed-height.js";
+import { readRecording } from "./recorded.js";
 
 const ui = {
   loader: byId("loader"),
@@ -40,6 +41,7 @@ const ui = {
   failureMessage: byId("failure-message"),
   reload: byId("reload"),
   notice: document.getElementById("notice"),
+  recordedNote: document.getElementById("recorded-note"),
   version: document.getElementById("engine-version"), // the index page only
 };
 
@@ -69,6 +71,13 @@ const mounts = {
 const widgets = new Map();
 let engine = null;
 let failed = false;
+/** The recorded run the page steps while the engine loads, or null. */
+let recorder = null;
+/** Resolves once the live engine answers calls (after the hand-over). */
+let goLive;
+const live = new Promise((resolve) => {
+  goLive = resolve;
+});
 
 const ctx = {
   ready: false,
@@ -85,10 +94,24 @@ const ctx = {
    * Never rejects; a dead engine answers {error:"js"}.
    */
   async call(method, ...args) {
-    if (!engine || failed) return { error: "js", message: "the engine is not running" };
+    if (failed) return { error: "js", message: "the engine is not running" };
+    if (!engine && recorder) {
+      // While the engine loads: the recording's answer, or wait for it.
+      const recorded = recorder.answer(ctx.journal.ops, method, args);
+      if (recorded !== undefined) {
+        ctx.journal.record(method, args);
+        return recorded;
+      }
+      await live;
+      if (failed) return { error: "js", message: "the engine is not running" };
+    }
+    if (!engine) return { error: "js", message: "the engine is not running" };
     ctx.journal.record(method, args);
     return engine.call(method, args);
   },
+
+  /** True while the page steps the recorded run and the engine loads. */
+  recorded: false,
 
   /**
    * A snapshot of a queue, or null if the engine could not give one. It is
@@ -143,6 +166,11 @@ function renameQueue(queue) {
 
 function setStatus(text) {
   if (ui.status.textContent !== text) ui.status.textContent = text;
+}
+
+/** A step of the engine's loading, unless the recorded run is what the status line tells. */
+function loadingStatus(text) {
+  if (!ctx.recorded) setStatus(text);
 }
 
 /** Enables or disables every control of every widget. */
@@ -281,11 +309,11 @@ async function boot() {
   if (typeof Worker !== "function") {
     throw unsupported("this browser cannot run Web Workers, which the engine runs in.");
   }
-  setStatus("Downloading the engine…");
+  loadingStatus("Downloading the engine…");
   return startEngine({
     ...engineSource(),
     onProgress: showProgress,
-    onCompiling: () => setStatus("Compiling the engine…"),
+    onCompiling: () => loadingStatus("Compiling the engine…"),
     onFailure: (message) => fail(message),
     // Another embed changed the keyspace this one shares: show it.
     onChanged: () => {
@@ -296,16 +324,24 @@ async function boot() {
 
 /** Waits for the engine, then opens a link or seeds the queue, and starts the widgets. */
 async function start(booting) {
-  engine = await booting;
+  const started = await booting;
   if (failed) return;
   performance.mark("echomq:published");
+  let handedOver = false;
+  if (recorder) handedOver = await handOver(started);
+  engine = started;
+  ctx.recorded = false;
+  goLive();
+  ctx.scripts.clear();
   for (const s of engine.scripts) ctx.scripts.set(s.name, s);
   if (ctx.scripts.size === 0) throw new Error("the engine has no scripts");
 
   if (ui.version) ui.version.textContent = engine.version;
   ui.download.hidden = true;
 
-  if (!(await links.open())) {
+  if (handedOver) {
+    // The widgets already show what the live engine now holds.
+  } else if (!(await links.open())) {
     await seed();
     await startWidgets();
   }
@@ -317,6 +353,46 @@ async function start(booting) {
   ctx.ready = true;
   root.dataset.engine = "ready";
   performance.mark("echomq:ready");
+}
+
+/**
+ * Steps the recorded run while the engine loads (recorded.js): only on a
+ * page whose one widget the recording is for, with the options it was
+ * recorded with and no link to open. The widget starts on the recorded
+ * snapshot, and only its recorded controls work; the status line and a
+ * note say so.
+ */
+async function startRecorded() {
+  const rec = readRecording();
+  const only = widgets.size === 1 ? widgets.get(rec && rec.widget) : null;
+  if (!rec || !only || !only.recordedControls || rec.queue !== options.queue || options.ids.length > 0 || location.hash.length > 1) return;
+  recorder = rec;
+  ctx.recorded = true;
+  for (const s of rec.scripts) ctx.scripts.set(s.name, s);
+  await only.start(await ctx.snapshot(options.queue));
+  if (engine || failed) return;
+  for (const el of only.recordedControls) el.disabled = false;
+  root.dataset.engine = "recorded";
+  if (ui.recordedNote) ui.recordedNote.hidden = false;
+  setStatus("Loading (recorded run shown)");
+}
+
+/**
+ * Hands the page over from the recording to the live engine: every call
+ * answered from the recording runs again on the engine, which must answer
+ * the same, byte for byte. True when it did; otherwise the page says so
+ * and starts afresh from the live engine.
+ */
+async function handOver(started) {
+  const check = await recorder.handOver(started);
+  root.dataset.recording = check.differences.length === 0 ? `matched ${check.calls}` : "differs";
+  if (ui.recordedNote) ui.recordedNote.hidden = true;
+  if (check.differences.length === 0) return true;
+  console.warn("the recorded run differs from the live engine's", check.differences);
+  notice(`The live engine answered otherwise than the recorded run (${check.differences.join("; ")}), so the widget starts again from the live engine.`);
+  await started.call("reset", []);
+  ctx.journal = new Journal();
+  return false;
 }
 
 /**
@@ -362,7 +438,7 @@ function whenNear() {
     const watch = new IntersectionObserver(
       (entries) => {
         if (!entries.some((e) => e.isIntersecting)) {
-          if (waiting) setStatus("Starts when you scroll to it");
+          if (waiting) loadingStatus("Starts when you scroll to it");
           return;
         }
         waiting = false;
@@ -391,6 +467,7 @@ if (options.lease !== null) {
 }
 
 const links = mountPermalinks({ ctx, widgets, startWidgets, notice, reviewing });
+startRecorded().catch((err) => console.warn("the recorded run could not be shown", err));
 
 for (const p of problems) notice(p);
 if (document.body.classList.contains("embed")) reportHeight(document.body.dataset.widget || "");

@@ -63,7 +63,7 @@ type Site struct {
 }
 
 // Modules are the ES modules in web/assets that app.js imports.
-var Modules = []string{"dom.js", "format.js", "keyspace.js", "code.js", "engine.js", "embed-height.js", "links.js", "permalink.js", "options.js", "traceview.js", "diff.js", "stepper.js", "beats.js", "verdicts.js", "roundtrip.js", "editor.js", "console.js", "workers.js"}
+var Modules = []string{"dom.js", "format.js", "keyspace.js", "code.js", "engine.js", "recorded.js", "embed-height.js", "links.js", "permalink.js", "options.js", "traceview.js", "diff.js", "stepper.js", "beats.js", "verdicts.js", "roundtrip.js", "editor.js", "console.js", "workers.js"}
 
 // ClassicScripts are the scripts in web/assets that are not modules of the
 // page: worker.js runs the engine in a Web Worker (engine.js starts it),
@@ -208,6 +208,17 @@ type Embed struct {
 	Site
 	Widgets
 	Widget string // one of WidgetNames
+	// Recording is the widget's recorded run (web/recording) as JSON, which
+	// the page steps while the engine loads; "" for none.
+	Recording string
+}
+
+// recordingElement is the inline data block that carries a recording. It
+// is data, never run, so the strict Content-Security-Policy allows it; the
+// JSON comes from json.Marshal, which escapes "<", so it cannot end the
+// element.
+func recordingElement(json string) string {
+	return `<script type="application/json" id="echomq-recording">` + json + `</script>`
 }
 
 // DefaultEmbed is the embed page of one widget as build.sh renders it: the

@@ -33,6 +33,7 @@ import (
 
 	"echomq.dev/playground/web/lesson"
 	"echomq.dev/playground/web/page"
+	"echomq.dev/playground/web/recording"
 )
 
 func main() {
@@ -97,6 +98,22 @@ func run(args []string, stdout, stderr io.Writer) error {
 		e := page.DefaultEmbed(w)
 		e.WasmBytes = site.WasmBytes
 		e.WasmURL, e.WasmExecURL, e.WorkerURL = "../"+site.WasmURL, "../"+site.WasmExecURL, "../"+site.WorkerURL
+		var rec recording.Recording
+		var err error
+		switch w {
+		case page.WidgetStepper:
+			rec, err = recording.Stepper(e.Queue, e.Stepper.Payload)
+		case page.WidgetVerdicts:
+			rec, err = recording.Verdicts(e.Queue, e.Verdicts.Payload)
+		}
+		if err != nil {
+			return fmt.Errorf("recording the %s's runs: %w", w, err)
+		}
+		if rec.Widget != "" {
+			if e.Recording, err = rec.JSON(); err != nil {
+				return err
+			}
+		}
 		pages = append(pages, struct {
 			name string
 			c    templ.Component
