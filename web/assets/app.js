@@ -73,6 +73,8 @@ let engine = null;
 let failed = false;
 /** The recorded run the page steps while the engine loads, or null. */
 let recorder = null;
+/** The widgets that have started: all, once the engine is ready. */
+const started = new Set();
 /** Resolves once the live engine answers calls (after the hand-over). */
 let goLive;
 const live = new Promise((resolve) => {
@@ -131,6 +133,7 @@ const ctx = {
   async changed(source) {
     const snapshotOf = oncePerQueue();
     for (const w of widgets.values()) {
+      if (!started.has(w)) continue; // it starts on the live engine (startRecorded)
       if (w.queue && w.update) {
         const snap = await snapshotOf(w.queue);
         if (snap) w.update(snap, source);
@@ -340,7 +343,8 @@ async function start(booting) {
   ui.download.hidden = true;
 
   if (handedOver) {
-    // The widgets already show what the live engine now holds.
+    // The recorded widgets already show what the live engine now holds.
+    await startTheRest();
   } else if (!(await links.open())) {
     await seed();
     await startWidgets();
@@ -356,25 +360,37 @@ async function start(booting) {
 }
 
 /**
- * Steps the recorded run while the engine loads (recorded.js): only on a
- * page whose one widget the recording is for, with the options it was
- * recorded with and no link to open. The widget starts on the recorded
- * snapshot, and only its recorded controls work; the status line and a
- * note say so.
+ * Works on the recorded runs while the engine loads (recorded.js): on the
+ * page or the embed the recording is for, with the options it was recorded
+ * with and no link to open. The widgets it holds (those with
+ * recordedControls) start on the recorded snapshot, and only their
+ * recorded controls work; the others start on the live engine. The status
+ * line and a note say so.
  */
 async function startRecorded() {
   const rec = readRecording();
-  const only = widgets.size === 1 ? widgets.get(rec && rec.widget) : null;
-  if (!rec || !only || !only.recordedControls || rec.queue !== options.queue || options.ids.length > 0 || location.hash.length > 1) return;
+  if (!rec || rec.queue !== options.queue || options.ids.length > 0 || location.hash.length > 1) return;
+  const held =
+    rec.widget === "page"
+      ? [...widgets.values()].filter((w) => w.recordedControls)
+      : widgets.size === 1 && widgets.has(rec.widget) && widgets.get(rec.widget).recordedControls
+        ? [widgets.get(rec.widget)]
+        : [];
+  if (held.length === 0) return;
   recorder = rec;
   ctx.recorded = true;
   for (const s of rec.scripts) ctx.scripts.set(s.name, s);
-  await only.start(await ctx.snapshot(options.queue));
+  const snapshot = await ctx.snapshot(options.queue);
+  for (const w of held) {
+    started.add(w);
+    await w.start(snapshot);
+  }
   if (engine || failed) return;
-  for (const el of only.recordedControls) el.disabled = false;
+  for (const w of held) for (const el of w.recordedControls) el.disabled = false;
   root.dataset.engine = "recorded";
   if (ui.recordedNote) ui.recordedNote.hidden = false;
   setStatus("Loading (recorded run shown)");
+  performance.mark("echomq:recorded");
 }
 
 /**
@@ -421,6 +437,17 @@ function oncePerQueue() {
 async function startWidgets() {
   const snapshotOf = oncePerQueue();
   for (const w of widgets.values()) {
+    started.add(w);
+    await w.start(w.queue ? await snapshotOf(w.queue) : null);
+  }
+}
+
+/** Starts the widgets that did not start on the recording. */
+async function startTheRest() {
+  const snapshotOf = oncePerQueue();
+  for (const w of widgets.values()) {
+    if (started.has(w)) continue;
+    started.add(w);
     await w.start(w.queue ? await snapshotOf(w.queue) : null);
   }
 }

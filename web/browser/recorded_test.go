@@ -18,7 +18,7 @@ func TestStepperRecordedRun(t *testing.T) {
 	tb.open("/embed/stepper.html")
 	page, s := tb.whole(), tb.in("#stepper")
 	page.wantText(statusLine, "Loading (recorded run shown)")
-	page.wantText("#recorded-note", "recorded", "The live engine is on its way")
+	page.wantText("#recorded-note", "recording", "The live engine is on its way")
 
 	s.click("Step")
 	s.wantText(stepPosition, "Move 1 of 4")
@@ -77,4 +77,35 @@ func TestVerdictsRecorded(t *testing.T) {
 	v.click("Enqueue a job")
 	v.wantText(verdict, "{:ok, :enqueued}")
 	v.wantRows(pendingKey, [][]string{{"JOB-1", "0"}, {"JOB-2", "0"}})
+}
+
+// TestPageRecorded holds the engine's download back and opens the full
+// page: the stepper steps its recorded run and the verdicts answer from
+// the recording, on one keyspace (the verdicts' fresh id comes after the
+// stepper's), while the other widgets wait. When the engine arrives the
+// answers match, the rest of the page starts, and the round trip shows
+// the jobs the recorded runs wrote.
+func TestPageRecorded(t *testing.T) {
+	tb := newTab(t)
+	release := tb.holdRequests(".wasm")
+	defer release()
+	tb.open("/")
+	page, s, v := tb.whole(), tb.in("#stepper"), tb.in("#verdicts")
+	page.wantText(statusLine, "Loading (recorded run shown)")
+	s.click("Step")
+	s.wantText(stepPosition, "Move 1 of 4")
+	v.click("Enqueue a job")
+	v.wantText(verdict, "{:ok, :enqueued}")
+	v.wantText("[data-testid=verdict-call]", `"JOB-2"`)
+	if off, _ := eval[bool](tb, `document.getElementById("roundtrip-enqueue").disabled`); !off {
+		t.Error("the round trip's Enqueue works before the engine is there")
+	}
+
+	release()
+	ready(tb)
+	if got, _ := eval[string](tb, `document.documentElement.dataset.recording`); !strings.HasPrefix(got, "matched ") {
+		t.Fatalf("after the hand-over the page says the recording %q; want matched", got)
+	}
+	s.wantText(stepPosition, "Move 1 of 4")
+	tb.in("#roundtrip").wantRows(pendingKey, [][]string{{"JOB-1", "0"}, {"JOB-2", "0"}})
 }

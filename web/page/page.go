@@ -194,6 +194,9 @@ func movesOf(s *lua.Script) []Move {
 type Index struct {
 	Site
 	Widgets
+	// Recording is the lesson widgets' recorded runs (web/recording) as
+	// JSON, which the page works on while the engine loads; "" for none.
+	Recording string
 }
 
 // DefaultIndex is the index page as build.sh renders it, minus the wasm

@@ -157,6 +157,79 @@ func Verdicts(queue, payload string) (Recording, error) {
 	return rec, nil
 }
 
+// Page records the full page's lesson widgets on their one keyspace:
+// every sequence of up to three actions among the stepper's run (once: its
+// Reset waits for the engine) of the next fresh id, and the verdicts'
+// three buttons, with the snapshot after each, as stepper.js and
+// verdicts.js ask for them.
+func Page(queue, stepperPayload, verdictsPayload string) (Recording, error) {
+	rec := Recording{V: Version, Widget: "page", Queue: queue}
+	seen := map[string]bool{}
+	var walk func(writes [][]any, lastSent string, traced bool, depth int) error
+	replayed := func(writes [][]any) *api.Playground {
+		p := api.New()
+		for _, w := range writes {
+			p.Call(w[0].(string), w[1:])
+		}
+		return p
+	}
+	add := func(before [][]any, method string, args []any) ([]byte, error) {
+		out, err := json.Marshal(replayed(before).Call(method, args))
+		if err != nil {
+			return nil, err
+		}
+		key, _ := json.Marshal([]any{before, method, args})
+		if !seen[string(key)] {
+			seen[string(key)] = true
+			rec.Calls = append(rec.Calls, Call{Before: append([][]any{}, before...), Method: method, Args: args, Result: out})
+		}
+		return out, nil
+	}
+	walk = func(writes [][]any, lastSent string, traced bool, depth int) error {
+		snap, err := add(writes, "snapshot", []any{queue})
+		if err != nil || depth == 3 {
+			return err
+		}
+		n := highestN(snap)
+		type action struct {
+			method string
+			args   []any
+			sent   string // the verdicts' "it" afterwards
+			trace  bool
+		}
+		prefix := "emq:{" + queue + "}:"
+		fresh := fmt.Sprintf("JOB-%d", n+1)
+		var actions []action
+		if !traced {
+			actions = append(actions, action{method: "trace", args: []any{"enqueue", []any{prefix + "job:" + fresh, prefix + "pending"}, []any{fresh, stepperPayload}}, sent: lastSent, trace: true})
+		}
+		actions = append(actions, action{method: "enqueue", args: []any{queue, fresh, verdictsPayload}, sent: fresh})
+		if lastSent != "" {
+			actions = append(actions, action{method: "enqueue", args: []any{queue, lastSent, verdictsPayload}, sent: lastSent})
+		}
+		actions = append(actions, action{method: "enqueue", args: []any{queue, fmt.Sprintf("job-%d", n+1), verdictsPayload}, sent: lastSent})
+		for _, a := range actions {
+			if _, err := add(writes, a.method, a.args); err != nil {
+				return err
+			}
+			next := append(append([][]any{}, writes...), append([]any{a.method}, a.args...))
+			if err := walk(next, a.sent, traced || a.trace, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk(nil, "", false, 0); err != nil {
+		return rec, err
+	}
+	out, err := json.Marshal(api.New().Call("scripts", nil))
+	if err != nil {
+		return rec, err
+	}
+	rec.Calls = append(rec.Calls, Call{Before: [][]any{}, Method: "scripts", Args: []any{}, Result: out})
+	return rec, nil
+}
+
 // highestN is the highest n of the JOB-n ids in a snapshot, as keyspace.js
 // reads it, so the recording picks the ids the page will.
 func highestN(snapshot []byte) int {

@@ -52,3 +52,15 @@ func TestVerdictsHoldsTheThreeVerdicts(t *testing.T) {
 	j, _ := rec.JSON()
 	t.Logf("%d calls, %d bytes", len(rec.Calls), len(j))
 }
+
+func TestPageSize(t *testing.T) {
+	rec, err := Page("q", `{"task":"step"}`, "{}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, _ := rec.JSON()
+	t.Logf("%d calls, %d bytes", len(rec.Calls), len(j))
+	if len(j) > 512*1024 {
+		t.Errorf("the full page's recording is %d KiB; a page should not carry that much", len(j)/1024)
+	}
+}

@@ -92,8 +92,19 @@ func run(args []string, stdout, stderr io.Writer) error {
 		name string // relative to -out, slash-separated
 		c    templ.Component
 	}{
-		{"index.html", page.IndexPage(page.Index{Site: site, Widgets: page.DefaultWidgets()})},
 	}
+	index := page.Index{Site: site, Widgets: page.DefaultWidgets()}
+	rec, err := recording.Page(index.Queue, index.Stepper.Payload, index.Verdicts.Payload)
+	if err != nil {
+		return fmt.Errorf("recording the lesson's runs: %w", err)
+	}
+	if index.Recording, err = rec.JSON(); err != nil {
+		return err
+	}
+	pages = append(pages, struct {
+		name string
+		c    templ.Component
+	}{"index.html", page.IndexPage(index)})
 	for _, w := range page.WidgetNames {
 		e := page.DefaultEmbed(w)
 		e.WasmBytes = site.WasmBytes
