@@ -91,8 +91,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	pages := []struct {
 		name string // relative to -out, slash-separated
 		c    templ.Component
-	}{
-	}
+	}{}
 	index := page.Index{Site: site, Widgets: page.DefaultWidgets()}
 	rec, err := recording.Page(index.Queue, index.Stepper.Payload, index.Verdicts.Payload)
 	if err != nil {
