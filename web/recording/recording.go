@@ -17,9 +17,7 @@ package recording
 
 import (
 	"encoding/json"
-	"fmt"
-	"regexp"
-	"strconv"
+	"strings"
 
 	"echomq.dev/playground/wasm/api"
 )
@@ -44,223 +42,151 @@ type Call struct {
 	Result json.RawMessage `json:"result"`
 }
 
-// Stepper records the stepper's first run for queue, the fresh id JOB-1
-// and payload: the scripts, the snapshot it starts from, the traced
-// @enqueue, and the snapshot after it, as stepper.js asks for them.
+// SnapshotEnds is the bound the page asks its snapshots with (app.js,
+// SNAPSHOT_ENDS): each list's first and last 25 members. The recorded
+// calls must be the page's to the byte.
+const SnapshotEnds = 25
+
+// Stepper records the stepper's first run for queue, of the fresh id and
+// payload: the snapshot it starts from, the snapshot it takes before the
+// run, the traced @enqueue, and the snapshot after, as stepper.js asks.
 func Stepper(queue, payload string) (Recording, error) {
-	p := api.New()
-	rec := Recording{V: Version, Widget: "stepper", Queue: queue}
-	var writes [][]any
-	call := func(method string, args ...any) error {
-		out, err := json.Marshal(p.Call(method, args))
-		if err != nil {
-			return err
-		}
-		var probe map[string]any
-		if json.Unmarshal(out, &probe) == nil && probe["error"] != nil {
-			return fmt.Errorf("%s: the engine refused: %s", method, out)
-		}
-		rec.Calls = append(rec.Calls, Call{Before: append([][]any{}, writes...), Method: method, Args: args, Result: out})
-		return nil
-	}
-	id := "JOB-1"
-	prefix := "emq:{" + queue + "}:"
-	trace := []any{"enqueue", []any{prefix + "job:" + id, prefix + "pending"}, []any{id, payload}}
-	if err := call("snapshot", queue); err != nil {
-		return rec, err
-	}
-	if err := call("trace", trace...); err != nil {
-		return rec, err
-	}
-	writes = append(writes, append([]any{"trace"}, trace...))
-	if err := call("snapshot", queue); err != nil {
-		return rec, err
-	}
-	// The scripts are no call of the page's (the worker sends them with
-	// "ready"), but the stepper needs @enqueue's source and moves.
-	out, err := json.Marshal(p.Call("scripts", nil))
-	if err != nil {
-		return rec, err
-	}
-	rec.Calls = append(rec.Calls, Call{Before: [][]any{}, Method: "scripts", Args: []any{}, Result: out})
-	return rec, nil
+	w := newWalker("stepper", queue)
+	err := w.walk(nil, "", false, 0, 1, payload, "")
+	return w.done(err)
 }
 
 // Verdicts records the three verdicts' buttons for queue and payload:
-// every sequence of up to three presses of "Enqueue a job" (the next
-// fresh JOB-n), "Enqueue it again" (the id that sent last) and "Try a
-// malformed id" (job-n), with the snapshot the widget takes after each,
-// from the ids verdicts.js picks (keyspace.js: freshId, malformedId).
+// every sequence of up to three presses of "Enqueue a job" (the fresh
+// id), "Enqueue it again" (the id that sent last) and "Try a malformed id",
+// with the snapshot the widget takes after each.
 func Verdicts(queue, payload string) (Recording, error) {
-	rec := Recording{V: Version, Widget: "verdicts", Queue: queue}
-	seen := map[string]bool{}
-	add := func(before [][]any, method string, args []any, out []byte) {
-		key, _ := json.Marshal([]any{before, method, args})
-		if seen[string(key)] {
-			return
-		}
-		seen[string(key)] = true
-		rec.Calls = append(rec.Calls, Call{Before: append([][]any{}, before...), Method: method, Args: args, Result: out})
-	}
-	// walk presses each button after the writes so far (a fresh engine
-	// replays them) and goes on to depth 3.
-	var walk func(writes [][]any, lastSent string, depth int) error
-	walk = func(writes [][]any, lastSent string, depth int) error {
-		p := api.New()
-		for _, w := range writes {
-			p.Call(w[0].(string), w[1:])
-		}
-		snap, err := json.Marshal(p.Call("snapshot", []any{queue}))
-		if err != nil {
-			return err
-		}
-		add(writes, "snapshot", []any{queue}, snap)
-		if depth == 3 {
-			return nil
-		}
-		n := highestN(snap)
-		for _, press := range []struct {
-			id   string
-			sent bool // "it" for a later "again"
-		}{{fmt.Sprintf("JOB-%d", n+1), true}, {lastSent, false}, {fmt.Sprintf("job-%d", n+1), false}} {
-			if press.id == "" {
-				continue // "again" before any send calls nothing
-			}
-			q := api.New()
-			for _, w := range writes {
-				q.Call(w[0].(string), w[1:])
-			}
-			args := []any{queue, press.id, payload}
-			out, err := json.Marshal(q.Call("enqueue", args))
-			if err != nil {
-				return err
-			}
-			add(writes, "enqueue", args, out)
-			next := lastSent
-			if press.sent {
-				next = press.id
-			}
-			if err := walk(append(append([][]any{}, writes...), append([]any{"enqueue"}, args...)), next, depth+1); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	if err := walk(nil, "", 0); err != nil {
-		return rec, err
-	}
-	out, err := json.Marshal(api.New().Call("scripts", nil))
-	if err != nil {
-		return rec, err
-	}
-	rec.Calls = append(rec.Calls, Call{Before: [][]any{}, Method: "scripts", Args: []any{}, Result: out})
-	return rec, nil
+	w := newWalker("verdicts", queue)
+	err := w.walk(nil, "", true, 0, 3, "", payload)
+	return w.done(err)
 }
 
 // Page records the full page's lesson widgets on their one keyspace:
-// every sequence of up to three actions among the stepper's run (once: its
-// Reset waits for the engine) of the next fresh id, and the verdicts'
-// three buttons, with the snapshot after each, as stepper.js and
-// verdicts.js ask for them.
+// every sequence of up to three actions among the stepper's run (once:
+// its Reset waits for the engine) and the verdicts' three buttons.
 func Page(queue, stepperPayload, verdictsPayload string) (Recording, error) {
-	rec := Recording{V: Version, Widget: "page", Queue: queue}
-	seen := map[string]bool{}
-	var walk func(writes [][]any, lastSent string, traced bool, depth int) error
-	replayed := func(writes [][]any) *api.Playground {
-		p := api.New()
-		for _, w := range writes {
-			p.Call(w[0].(string), w[1:])
+	w := newWalker("page", queue)
+	err := w.walk(nil, "", false, 0, 3, stepperPayload, verdictsPayload)
+	return w.done(err)
+}
+
+// call is one engine call of the page.
+type call struct {
+	method string
+	args   []any
+}
+
+// walker records the calls of every path of actions. Each call runs on a
+// fresh engine after the whole path before it, reads included, exactly
+// as the page's engine will have run them.
+type walker struct {
+	rec  Recording
+	seen map[string]bool
+}
+
+func newWalker(widget, queue string) *walker {
+	return &walker{rec: Recording{V: Version, Widget: widget, Queue: queue}, seen: map[string]bool{}}
+}
+
+// run records next after path and returns its answer.
+func (w *walker) run(path []call, next call) ([]byte, error) {
+	p := api.New()
+	before := [][]any{}
+	for _, c := range path {
+		p.Call(c.method, c.args)
+		if c.method != "snapshot" {
+			before = append(before, append([]any{c.method}, c.args...))
 		}
-		return p
 	}
-	add := func(before [][]any, method string, args []any) ([]byte, error) {
-		out, err := json.Marshal(replayed(before).Call(method, args))
-		if err != nil {
-			return nil, err
-		}
-		key, _ := json.Marshal([]any{before, method, args})
-		if !seen[string(key)] {
-			seen[string(key)] = true
-			rec.Calls = append(rec.Calls, Call{Before: append([][]any{}, before...), Method: method, Args: args, Result: out})
-		}
-		return out, nil
+	out, err := json.Marshal(p.Call(next.method, next.args))
+	if err != nil {
+		return nil, err
 	}
-	walk = func(writes [][]any, lastSent string, traced bool, depth int) error {
-		snap, err := add(writes, "snapshot", []any{queue})
-		if err != nil || depth == 3 {
+	key, _ := json.Marshal([]any{before, next.method, next.args})
+	if !w.seen[string(key)] {
+		w.seen[string(key)] = true
+		w.rec.Calls = append(w.rec.Calls, Call{Before: before, Method: next.method, Args: next.args, Result: out})
+	}
+	return out, nil
+}
+
+// walk takes the snapshot the widgets draw after path, then each action
+// the recorded widgets offer, to depth: the stepper's run when
+// stepperPayload is set and it has not run, the verdicts' buttons when
+// verdictsPayload is set. lastSent is the verdicts' "it".
+func (w *walker) walk(path []call, lastSent string, traced bool, depth, max int, stepperPayload, verdictsPayload string) error {
+	queue := w.rec.Queue
+	snapshot := call{"snapshot", []any{queue, float64(SnapshotEnds)}}
+	snap, err := w.run(path, snapshot)
+	if err != nil || depth == max {
+		return err
+	}
+	path = append(path[:len(path):len(path)], snapshot)
+	fresh := freshID(snap)
+	type action struct {
+		calls []call
+		sent  string
+	}
+	var actions []action
+	if stepperPayload != "" && !traced {
+		prefix := "emq:{" + queue + "}:"
+		trace := call{"trace", []any{"enqueue", []any{prefix + "job:" + fresh, prefix + "pending"}, []any{fresh, stepperPayload}}}
+		actions = append(actions, action{calls: []call{snapshot, trace}, sent: lastSent})
+	}
+	if verdictsPayload != "" {
+		enqueue := func(id string) call { return call{"enqueue", []any{queue, id, verdictsPayload}} }
+		actions = append(actions, action{calls: []call{enqueue(fresh)}, sent: fresh})
+		if lastSent != "" {
+			actions = append(actions, action{calls: []call{enqueue(lastSent)}, sent: lastSent})
+		}
+		actions = append(actions, action{calls: []call{enqueue("job" + strings.TrimPrefix(fresh, "JOB"))}, sent: lastSent})
+	}
+	for _, a := range actions {
+		next := path
+		for _, c := range a.calls {
+			if _, err := w.run(next, c); err != nil {
+				return err
+			}
+			next = append(next[:len(next):len(next)], c)
+		}
+		isTrace := a.calls[len(a.calls)-1].method == "trace"
+		if err := w.walk(next, a.sent, traced || isTrace, depth+1, max, stepperPayload, verdictsPayload); err != nil {
 			return err
 		}
-		n := highestN(snap)
-		type action struct {
-			method string
-			args   []any
-			sent   string // the verdicts' "it" afterwards
-			trace  bool
-		}
-		prefix := "emq:{" + queue + "}:"
-		fresh := fmt.Sprintf("JOB-%d", n+1)
-		var actions []action
-		if !traced {
-			actions = append(actions, action{method: "trace", args: []any{"enqueue", []any{prefix + "job:" + fresh, prefix + "pending"}, []any{fresh, stepperPayload}}, sent: lastSent, trace: true})
-		}
-		actions = append(actions, action{method: "enqueue", args: []any{queue, fresh, verdictsPayload}, sent: fresh})
-		if lastSent != "" {
-			actions = append(actions, action{method: "enqueue", args: []any{queue, lastSent, verdictsPayload}, sent: lastSent})
-		}
-		actions = append(actions, action{method: "enqueue", args: []any{queue, fmt.Sprintf("job-%d", n+1), verdictsPayload}, sent: lastSent})
-		for _, a := range actions {
-			if _, err := add(writes, a.method, a.args); err != nil {
-				return err
-			}
-			next := append(append([][]any{}, writes...), append([]any{a.method}, a.args...))
-			if err := walk(next, a.sent, traced || a.trace, depth+1); err != nil {
-				return err
-			}
-		}
-		return nil
 	}
-	if err := walk(nil, "", false, 0); err != nil {
-		return rec, err
+	return nil
+}
+
+// done adds the scripts, which the worker sends with "ready" rather than
+// as a call, and which the stepper needs for @enqueue's source and moves.
+func (w *walker) done(err error) (Recording, error) {
+	if err != nil {
+		return w.rec, err
 	}
 	out, err := json.Marshal(api.New().Call("scripts", nil))
 	if err != nil {
-		return rec, err
+		return w.rec, err
 	}
-	rec.Calls = append(rec.Calls, Call{Before: [][]any{}, Method: "scripts", Args: []any{}, Result: out})
-	return rec, nil
+	w.rec.Calls = append(w.rec.Calls, Call{Before: [][]any{}, Method: "scripts", Args: []any{}, Result: out})
+	return w.rec, nil
 }
 
-// highestN is the highest n of the JOB-n ids in a snapshot, as keyspace.js
-// reads it, so the recording picks the ids the page will.
-func highestN(snapshot []byte) int {
+// freshID is the id "a fresh id" means after a snapshot: the engine's own
+// answer (snapshot.fresh), as keyspace.js reads it.
+func freshID(snapshot []byte) string {
 	var s struct {
-		Rows    []struct{ ID string } `json:"rows"`
-		Pending []struct{ ID string } `json:"pending"`
-		Active  []struct{ ID string } `json:"active"`
+		Fresh string `json:"fresh"`
 	}
-	json.Unmarshal(snapshot, &s)
-	n := 0
-	var ids []string
-	for _, r := range s.Rows {
-		ids = append(ids, r.ID)
+	if json.Unmarshal(snapshot, &s) == nil && s.Fresh != "" {
+		return s.Fresh
 	}
-	for _, r := range s.Pending {
-		ids = append(ids, r.ID)
-	}
-	for _, r := range s.Active {
-		ids = append(ids, r.ID)
-	}
-	for _, id := range ids {
-		if m := jobN.FindStringSubmatch(id); m != nil {
-			if v, err := strconv.Atoi(m[1]); err == nil && v > n {
-				n = v
-			}
-		}
-	}
-	return n
+	return "JOB-1"
 }
-
-var jobN = regexp.MustCompile(`^JOB-(\d+)$`)
 
 // JSON is the recording as the page embeds it, inside a
 // <script type="application/json">: json.Marshal escapes <, > and &, so
