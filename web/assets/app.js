@@ -331,7 +331,8 @@ async function start(booting) {
   if (failed) return;
   performance.mark("echomq:published");
   let handedOver = false;
-  if (recorder) handedOver = await handOver(started);
+  if (recorder && !links.pending()) handedOver = await handOver(started);
+  else if (recorder) ctx.journal = new Journal(); // a link arrived: it rebuilds the page from the live engine
   engine = started;
   ctx.recorded = false;
   goLive();

@@ -5,9 +5,10 @@
 // iframe can fit it. That message carries only a height and the widget's
 // name, nothing a stranger could misuse, so it goes to any parent ("*").
 //
-// A course page that runs embed.js answers the first height with
-// "echomq:course", and from then on the embed knows the course page's
-// origin. "Copy link" then asks it, at that origin only, for a link to the
+// A course page that runs embed.js answers a height with "echomq:course",
+// and from then on the embed knows the course page's origin; when the
+// course page's address names this frame, "echomq:open" hands it a
+// permalink to open. "Copy link" then asks it, at that origin only, for a link to the
 // course page itself that reopens this frame in the state the link
 // carries. Answers count only from the parent window at that origin.
 
@@ -16,12 +17,16 @@ export const RESIZE = "echomq:resize";
 export const COURSE = "echomq:course";
 export const LINK = "echomq:link";
 export const COURSE_LINK = "echomq:course-link";
+export const OPEN = "echomq:open";
 
 /** How long "Copy link" waits for the course page's answer. */
 const ANSWER_MS = 1000;
 
 /** The course page's origin once it has said it runs embed.js, else null. */
 let courseOrigin = null;
+/** A permalink the course page's address handed this frame, and who waits for it. */
+let handed = null;
+let onHanded = null;
 const waiting = new Map();
 let nextId = 1;
 
@@ -37,6 +42,11 @@ function listen() {
     if (!data || typeof data.type !== "string") return;
     if (data.type === COURSE && courseOrigin === null && typeof event.origin === "string" && event.origin !== "null") {
       courseOrigin = event.origin;
+      return;
+    }
+    if (data.type === OPEN && event.origin === courseOrigin && typeof data.fragment === "string" && handed === null) {
+      handed = data.fragment;
+      if (onHanded) onHanded(handed);
       return;
     }
     if (data.type === COURSE_LINK && event.origin === courseOrigin) {
@@ -62,6 +72,15 @@ export function reportHeight(widget) {
   };
   new ResizeObserver(post).observe(document.documentElement);
   post();
+}
+
+/**
+ * The permalink the course page handed this frame (its address named it),
+ * or null; later ones go to then(fragment).
+ */
+export function handedLink(then) {
+  onHanded = then;
+  return handed;
 }
 
 /**

@@ -15,9 +15,11 @@
 // It also gives an embed's "Copy link" a link to this course page: the
 // address with #echomq.<frame>.<the embed's permalink>, where <frame> is
 // the iframe's id or its place among the embeds (1, 2, ...). Opening that
-// address reopens the frame with the permalink, so the reader lands on the
-// course page with the widget as it was. Messages count only from an embed
-// frame at its own origin, and answers go to that origin only.
+// address hands the permalink to that frame as soon as it first reports
+// its height (it opens the link when its engine is ready), so the reader
+// lands on the course page with the widget as it was. Messages count only
+// from an embed frame at its own origin, and answers go to that origin
+// only.
 (function () {
   "use strict";
   var PREFIX = "#echomq.";
@@ -59,8 +61,15 @@
       if (typeof data.height !== "number" || !(data.height > 0 && data.height < 100000)) return;
       style(from.frame);
       from.frame.style.height = Math.ceil(data.height) + "px";
-      // Tells the embed that this page can make course links (see above).
-      if (from.own) event.source.postMessage({ type: "echomq:course" }, event.origin);
+      // Tells the embed that this page can make course links (see above),
+      // and hands it the permalink the address names for it, once.
+      if (!from.own) return;
+      event.source.postMessage({ type: "echomq:course" }, event.origin);
+      if (opening && opening.key === keyOf(from.frame, from.index)) {
+        event.source.postMessage({ type: "echomq:open", fragment: opening.fragment }, event.origin);
+        opening = null;
+        from.frame.scrollIntoView({ block: "start" });
+      }
       return;
     }
     if (!from.own) return;
@@ -70,33 +79,18 @@
       event.source.postMessage({ type: "echomq:course-link", id: data.id, url: url }, event.origin);
     }
   });
-  /**
-   * Opens the course link in the address, if there is one: the named frame
-   * is replaced by a fresh one whose address carries the permalink (a
-   * frame that is already loading would not read a changed fragment).
-   */
-  var reopen = function () {
+  /** The course link in the address, {key, fragment}, until its frame has it. */
+  var opening = (function () {
     var hash = location.hash;
-    if (hash.indexOf(PREFIX) !== 0) return;
+    if (hash.indexOf(PREFIX) !== 0) return null;
     var rest = hash.slice(PREFIX.length);
     var dot = rest.indexOf(".");
-    if (dot <= 0) return;
-    var key = rest.slice(0, dot);
-    var all = frames();
-    for (var i = 0; i < all.length; i++) {
-      if (keyOf(all[i], i) !== key) continue;
-      var fresh = all[i].cloneNode(false);
-      fresh.setAttribute("src", (all[i].getAttribute("src") || "").split("#")[0] + "#" + rest.slice(dot + 1));
-      all[i].replaceWith(fresh);
-      style(fresh);
-      fresh.scrollIntoView({ block: "start" });
-      return;
-    }
-  };
+    if (dot <= 0) return null;
+    return { key: rest.slice(0, dot), fragment: "#" + rest.slice(dot + 1) };
+  })();
   var ready = function () {
     var all = frames();
     for (var i = 0; i < all.length; i++) style(all[i]);
-    reopen();
   };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();

@@ -9,7 +9,7 @@
 
 import { decode, encode, luaOf, LIMITS } from "./permalink.js";
 import { h } from "./dom.js";
-import { courseLink, framed } from "./embed-height.js";
+import { courseLink, framed, handedLink } from "./embed-height.js";
 
 /**
  * Wires the permalink controls. Returns {open}, which opens the link in
@@ -150,8 +150,29 @@ export function mountPermalinks({ ctx, widgets, startWidgets, notice, reviewing 
     return replayed;
   }
 
+  /**
+   * The link to open: one the course page handed this frame (embed.js),
+   * else the page's own fragment. One handed over after the page opened
+   * its link reloads the frame with it.
+   */
+  let opened = false;
+  function fragment() {
+    const handed = handedLink((late) => {
+      if (opened) location.replace(new URL(late, location.href).href);
+    });
+    return handed || location.hash;
+  }
+
+  /** True when there is a link to open, so the recorded run must not stand for the page. */
+  function pending() {
+    const f = fragment();
+    return !!f && f !== "#";
+  }
+
   async function open() {
-    const link = await decode(location.hash, [...widgets.keys()], new Set(ctx.scripts.keys()));
+    const wanted = fragment();
+    opened = true;
+    const link = await decode(wanted, [...widgets.keys()], new Set(ctx.scripts.keys()));
     if (link.problem) notice(link.problem);
     if (!link.state) return false;
     const { state } = link;
@@ -185,5 +206,5 @@ export function mountPermalinks({ ctx, widgets, startWidgets, notice, reviewing 
     return true;
   }
 
-  return { open };
+  return { open, pending };
 }
