@@ -103,7 +103,7 @@ func (w *walker) run(path []call, next call) ([]byte, error) {
 			before = append(before, append([]any{c.method}, c.args...))
 		}
 	}
-	out, err := json.Marshal(p.Call(next.method, next.args))
+	out, err := api.MarshalJSON(p.Call(next.method, next.args))
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +168,7 @@ func (w *walker) done(err error) (Recording, error) {
 	if err != nil {
 		return w.rec, err
 	}
-	out, err := json.Marshal(api.New().Call("scripts", nil))
+	out, err := api.MarshalJSON(api.New().Call("scripts", nil))
 	if err != nil {
 		return w.rec, err
 	}
