@@ -8,10 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"echomq.dev/playground/web/server"
 )
 
 // pageLoad is the time from navigation to a ready page, and to the first
@@ -23,6 +26,7 @@ type pageLoad struct {
 	verdict  string // the first verdict the page showed, on the last load
 	note     string // why it was not measured, or what went wrong on the way
 	command  string // the browser command line, for the report
+	course   courseLoads
 }
 
 // chromiumFlags are the launch flags of DESIGN.md ("Testing layers"), for
@@ -96,6 +100,7 @@ func measurePageLoad(cfg config, logf func(string, ...any)) pageLoad {
 	if len(pl.samples) > 0 {
 		pl.median = summarize(pl.samples).median
 	}
+	pl.course = measureCourse(cfg, bin, cfg.loads, logf)
 	return pl
 }
 
@@ -178,4 +183,417 @@ func loadOnce(bin, url string) (ready, verdict float64, text string, err error) 
 		return 0, 0, "", fmt.Errorf("the page failed: %s", seen.Failure)
 	}
 	return seen.Ready, seen.Verdict, seen.VerdictText, nil
+}
+
+// ---- course pages: one engine for every embed ---------------------------------
+
+// courseLoads are the page-load figures of a course page with embeds, side
+// by side with the full page, all from the project's own server
+// (web/server: precompressed files, hashed names cached for good) on
+// 127.0.0.1, each load in a fresh browser with a fresh profile.
+type courseLoads struct {
+	fullStep    []float64 // full page: navigation → the stepper's Step button enabled
+	fullReady   []float64 // full page: navigation → "Ready"
+	repeatReady []float64 // the same browser, the full page again: navigation → "Ready"
+	oneReady    []float64 // a course page with 1 embed: navigation → the embed "Ready"
+	fourReady   []float64 // with 4 embeds: navigation → all four "Ready"
+	fourFetches []int     // requests for the Go program per 4-embed load
+	oneMiB      []float64 // browser memory (PSS of every process) over about:blank, 1 embed
+	fourMiB     []float64 // the same, 4 embeds
+	slowFull    []float64 // full page over a 1.5 Mbit/s, 150 ms RTT link
+	slowThree   []float64 // a course page with 3 embeds over that link
+	note        string
+}
+
+// The course pages the bench loads. The frames are in view (the window is
+// tall enough), since embeds start only when they come near the viewport.
+const (
+	courseOne  = `<iframe src="/echomq/embed/stepper.html" title="Stepper" data-echomq></iframe>`
+	courseFour = `<iframe src="/echomq/embed/stepper.html" title="Stepper" data-echomq></iframe>
+<iframe src="/echomq/embed/beats.html" title="Beats" data-echomq></iframe>
+<iframe src="/echomq/embed/verdicts.html" title="Verdicts" data-echomq></iframe>
+<iframe src="/echomq/embed/roundtrip.html" title="Round trip" data-echomq></iframe>`
+	courseThree = `<iframe src="/echomq/embed/stepper.html" title="Stepper" data-echomq></iframe>
+<iframe src="/echomq/embed/beats.html" title="Beats" data-echomq></iframe>
+<iframe src="/echomq/embed/verdicts.html" title="Verdicts" data-echomq></iframe>`
+)
+
+// courseProbe runs in every document, frames too: it notes, as epoch ms,
+// when the status line first says Ready and when the stepper's Step
+// button is first enabled.
+const courseProbe = `(() => {
+  const now = () => performance.timeOrigin + performance.now();
+  const note = () => {
+    const status = document.getElementById("status");
+    if (window.__benchReady === undefined && status && status.textContent === "Ready") window.__benchReady = now();
+    const step = document.getElementById("stepper-step");
+    if (window.__benchStep === undefined && step && !step.disabled) window.__benchStep = now();
+  };
+  new MutationObserver(note).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+})();`
+
+// coursePoll is falsy until every embed (or the page itself, without
+// frames) is Ready, or one shows its failure panel.
+const coursePoll = `(() => {
+  const frames = [...document.querySelectorAll("iframe")].map((f) => f.contentWindow);
+  const wins = frames.length ? frames : [window];
+  for (const w of wins) {
+    const f = w.document.getElementById("failure");
+    if (f && !f.hidden) return { failure: w.document.getElementById("failure-message")?.textContent || "failed" };
+  }
+  if (wins.some((w) => w.__benchReady === undefined)) return null;
+  const t0 = performance.timeOrigin;
+  const steps = wins.map((w) => w.__benchStep).filter((t) => t !== undefined);
+  return { ready: Math.max(...wins.map((w) => w.__benchReady)) - t0, step: steps.length ? Math.min(...steps) - t0 : 0 };
+})()`
+
+type coursePolled struct {
+	Ready   float64 `json:"ready"`
+	Step    float64 `json:"step"`
+	Failure string  `json:"failure"`
+}
+
+// benchSite serves static/ with the project's server under /echomq/ and
+// at the root, a course page at /course.html, counts the requests for the
+// Go program, and can send everything over a slow link.
+type benchSite struct {
+	site   http.Handler
+	course string // the course page's body
+	slow   *slowLink
+	mu     sync.Mutex
+	wasm   int
+}
+
+func (b *benchSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if b.slow != nil {
+		w = b.slow.writer(w)
+	}
+	if strings.HasSuffix(r.URL.Path, ".wasm") {
+		b.mu.Lock()
+		b.wasm++
+		b.mu.Unlock()
+	}
+	if r.URL.Path == "/course.html" {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Course</title><link rel="icon" href="/echomq/favicon.svg"></head><body><h1>Dive 1</h1>%s<script src="/echomq/embed.js" defer></script></body></html>`, b.course)
+		return
+	}
+	if rest, ok := strings.CutPrefix(r.URL.Path, "/echomq/"); ok {
+		r = r.Clone(r.Context())
+		r.URL.Path = "/" + rest
+	}
+	b.site.ServeHTTP(w, r)
+}
+
+func (b *benchSite) fetches() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n := b.wasm
+	b.wasm = 0
+	return n
+}
+
+// slowLink is one shared link of a given rate and round-trip time: every
+// response waits one round trip, and all bodies share the rate, as on one
+// slow connection to the learner.
+type slowLink struct {
+	rate float64 // bytes per second
+	rtt  time.Duration
+	mu   sync.Mutex
+	free time.Time // when the link has sent everything queued so far
+}
+
+type slowWriter struct {
+	http.ResponseWriter
+	link  *slowLink
+	first bool
+}
+
+func (l *slowLink) writer(w http.ResponseWriter) http.ResponseWriter {
+	return &slowWriter{ResponseWriter: w, link: l, first: true}
+}
+
+func (s *slowWriter) WriteHeader(code int) {
+	if s.first {
+		s.first = false
+		time.Sleep(s.link.rtt)
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *slowWriter) Write(p []byte) (int, error) {
+	if s.first {
+		s.WriteHeader(http.StatusOK)
+	}
+	written := 0
+	for len(p) > 0 {
+		n := min(len(p), 8192)
+		s.link.mu.Lock()
+		start := time.Now()
+		if s.link.free.After(start) {
+			start = s.link.free
+		}
+		s.link.free = start.Add(time.Duration(float64(n) / s.link.rate * float64(time.Second)))
+		done := s.link.free
+		s.link.mu.Unlock()
+		time.Sleep(time.Until(done))
+		m, err := s.ResponseWriter.Write(p[:n])
+		written += m
+		if err != nil {
+			return written, err
+		}
+		if f, ok := s.ResponseWriter.(http.Flusher); ok {
+			f.Flush()
+		}
+		p = p[n:]
+	}
+	return written, nil
+}
+
+// measureCourse takes the courseLoads figures, loads times each.
+func measureCourse(cfg config, bin string, loads int, logf func(string, ...any)) courseLoads {
+	var c courseLoads
+	h, err := server.New(cfg.static, server.Options{CSP: true})
+	if err != nil {
+		c.note = "not measured: " + err.Error()
+		return c
+	}
+	defer h.Close()
+	site := &benchSite{site: h}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		c.note = "not measured: " + err.Error()
+		return c
+	}
+	srv := &http.Server{Handler: site, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	defer srv.Close()
+	base := "http://" + ln.Addr().String()
+
+	var failures []string
+	fail := func(what string, err error) {
+		logf("course page (%s): %v", what, err)
+		failures = append(failures, what+": "+err.Error())
+	}
+	for i := range loads {
+		// The full page, then again in the same browser: a repeat visit.
+		err := browse(bin, func(ctx context.Context) error {
+			first, err := visit(ctx, base+"/")
+			if err != nil {
+				return err
+			}
+			c.fullStep, c.fullReady = append(c.fullStep, first.Step), append(c.fullReady, first.Ready)
+			if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+				return err
+			}
+			again, err := visit(ctx, base+"/")
+			if err != nil {
+				return err
+			}
+			c.repeatReady = append(c.repeatReady, again.Ready)
+			logf("course %d: full page step %.0f ms, Ready %.0f ms; repeat visit Ready %.0f ms", i+1, first.Step, first.Ready, again.Ready)
+			return nil
+		})
+		if err != nil {
+			fail("full page", err)
+		}
+		for _, page := range []struct {
+			body  string
+			ready *[]float64
+			mem   *[]float64
+		}{{courseOne, &c.oneReady, &c.oneMiB}, {courseFour, &c.fourReady, &c.fourMiB}} {
+			site.course = page.body
+			site.fetches()
+			err := browse(bin, func(ctx context.Context) error {
+				blank, err := browserMiB(ctx)
+				if err != nil {
+					return err
+				}
+				got, err := visit(ctx, base+"/course.html")
+				if err != nil {
+					return err
+				}
+				after, err := browserMiB(ctx)
+				if err != nil {
+					return err
+				}
+				*page.ready = append(*page.ready, got.Ready)
+				*page.mem = append(*page.mem, after-blank)
+				if page.body == courseFour {
+					c.fourFetches = append(c.fourFetches, site.fetches())
+				}
+				logf("course %d: %d embed(s) all Ready %.0f ms, +%.0f MiB", i+1, strings.Count(page.body, "<iframe"), got.Ready, after-blank)
+				return nil
+			})
+			if err != nil {
+				fail("course page", err)
+			}
+		}
+	}
+	// The slow link: fewer loads, each takes seconds.
+	site.slow = &slowLink{rate: 1.5e6 / 8, rtt: 150 * time.Millisecond}
+	for i := range min(loads, 3) {
+		for _, page := range []struct {
+			url   string
+			times *[]float64
+		}{{base + "/", &c.slowFull}, {base + "/course.html", &c.slowThree}} {
+			site.course = courseThree
+			err := browse(bin, func(ctx context.Context) error {
+				got, err := visit(ctx, page.url)
+				if err != nil {
+					return err
+				}
+				*page.times = append(*page.times, got.Ready)
+				logf("course %d at 1.5 Mbit/s: %s Ready %.0f ms", i+1, page.url, got.Ready)
+				return nil
+			})
+			if err != nil {
+				fail("slow link", err)
+			}
+		}
+	}
+	if len(failures) > 0 {
+		c.note = fmt.Sprintf("%d loads failed and are left out; the first error: %s", len(failures), firstLine(failures[0]))
+	}
+	return c
+}
+
+// browse starts a browser with a fresh profile and a tall window (so a
+// course page's embeds are all near the viewport), and runs f in a tab.
+func browse(bin string, f func(ctx context.Context) error) error {
+	profile, err := os.MkdirTemp("", "echomq-bench-chromium-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(profile)
+	bounded, cancelTimeout := context.WithTimeout(context.Background(), 2*pageLoadTimeout)
+	defer cancelTimeout()
+	opts := []chromedp.ExecAllocatorOption{chromedp.ExecPath(bin), chromedp.UserDataDir(profile), chromedp.WindowSize(1280, 4000)}
+	for _, f := range chromiumFlags {
+		opts = append(opts, chromedp.Flag(f, true))
+	}
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(bounded, opts...)
+	defer cancelAlloc()
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	defer cancel()
+	if err := chromedp.Do(ctx); err != nil {
+		return fmt.Errorf("start %s: %w", bin, err)
+	}
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: courseProbe}); err != nil {
+		return fmt.Errorf("install the probe: %w", err)
+	}
+	return f(ctx)
+}
+
+// visit navigates to url and waits until every embed (or the page) is Ready.
+func visit(ctx context.Context, url string) (coursePolled, error) {
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		return coursePolled{}, fmt.Errorf("navigate to %s: %w", url, err)
+	}
+	got, err := chromedp.Run(ctx, chromedp.Poll[coursePolled](coursePoll,
+		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(0)))
+	switch {
+	case err != nil:
+		return got, fmt.Errorf("waiting for Ready at %s: %w", url, err)
+	case got.Failure != "":
+		return got, fmt.Errorf("%s failed: %s", url, got.Failure)
+	}
+	return got, nil
+}
+
+// browserMiB is the memory of the browser's processes, summed as PSS (a
+// shared page counts once, in parts), in MiB.
+func browserMiB(ctx context.Context) (float64, error) {
+	c := chromedp.FromContext(ctx)
+	if c == nil || c.Browser == nil || c.Browser.Process() == nil {
+		return 0, fmt.Errorf("no browser process to measure")
+	}
+	children := map[int][]int{}
+	procs, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...; comm may hold spaces and parentheses.
+		s := string(b)
+		close := strings.LastIndexByte(s, ')')
+		if close < 0 {
+			continue
+		}
+		var pid, ppid int
+		var state string
+		fmt.Sscan(s[:strings.IndexByte(s, ' ')], &pid)
+		fmt.Sscan(s[close+2:], &state, &ppid)
+		children[ppid] = append(children[ppid], pid)
+	}
+	var total float64
+	var walk func(pid int)
+	walk = func(pid int) {
+		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid)); err == nil {
+			for _, line := range strings.Split(string(b), "\n") {
+				if rest, ok := strings.CutPrefix(line, "Pss:"); ok {
+					var kb float64
+					fmt.Sscan(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), &kb)
+					total += kb
+				}
+			}
+		}
+		for _, c := range children[pid] {
+			walk(c)
+		}
+	}
+	walk(c.Browser.Process().Pid)
+	return total / 1024, nil
+}
+
+// write prints the course-page figures as rows of the page-load section,
+// each beside its target (issue 11).
+func (c courseLoads) write(p printer) {
+	if len(c.fullReady) == 0 && len(c.fourReady) == 0 {
+		if c.note != "" {
+			p("Course pages: %s\n\n", c.note)
+		}
+		return
+	}
+	p("### Course pages and repeat visits\n\n")
+	p("The project's own server (`web/server`: brotli, hashed names cached as immutable) on 127.0.0.1, with the strict CSP; each load a fresh browser with a fresh profile and a 1280×4000 window, so every embed of a course page is near the viewport (embeds start only then). ")
+	p("A course page is `/course.html` with the README's snippet: iframes of `static/embed/` and `embed.js`. *Ready* is when every embed's status line (or the page's) says Ready; *memory* is the PSS of all the browser's processes, over the same browser on `about:blank`. The slow link is 1.5 Mbit/s shared by every response, each waiting one 150 ms round trip.\n\n")
+	p("| figure | median | p90 | loads | target |\n|---|---:|---:|---:|---|\n")
+	row := func(what string, v []float64, unit func(float64) string, target string) {
+		if len(v) == 0 {
+			return
+		}
+		s := summarize(v)
+		p("| %s | %s | %s | %d | %s |\n", what, unit(s.median), unit(s.p90), s.n, target)
+	}
+	mib := func(v float64) string { return fmt.Sprintf("%.0f MiB", v) }
+	row("full page: navigation → the stepper can step", c.fullStep, ms, "≤ 300 ms")
+	row("full page: navigation → Ready", c.fullReady, ms, "≤ 500 ms")
+	row("repeat visit (same browser): navigation → Ready", c.repeatReady, ms, "≤ 300 ms")
+	row("course page, 1 embed: all Ready", c.oneReady, ms, "")
+	row("course page, 4 embeds: all Ready", c.fourReady, ms, "within 1.3× of one embed")
+	row("course page, 1 embed: memory", c.oneMiB, mib, "")
+	row("course page, 4 embeds: memory", c.fourMiB, mib, "one embed's + 25 MiB per extra embed")
+	row("full page at 1.5 Mbit/s: Ready", c.slowFull, ms, "")
+	row("course page, 3 embeds at 1.5 Mbit/s: all Ready", c.slowThree, ms, "within 1.2× of the full page")
+	p("\n")
+	one, four := summarize(c.oneReady).median, summarize(c.fourReady).median
+	if one > 0 && four > 0 {
+		p("4 embeds against 1: %.2f× the time to Ready", four/one)
+		if m1, m4 := summarize(c.oneMiB).median, summarize(c.fourMiB).median; m1 > 0 && m4 > 0 {
+			p(", %+.0f MiB per extra embed", (m4-m1)/3)
+		}
+		p(". ")
+	}
+	if f, t := summarize(c.slowFull).median, summarize(c.slowThree).median; f > 0 && t > 0 {
+		p("3 embeds at 1.5 Mbit/s against the full page: %.2f×. ", t/f)
+	}
+	if len(c.fourFetches) > 0 {
+		p("Requests for the Go program per 4-embed load: %v.", c.fourFetches)
+	}
+	p("\n\n")
+	if c.note != "" {
+		p("%s\n\n", c.note)
+	}
 }

@@ -406,6 +406,7 @@ func (r *report) pageSection(p printer) {
 	if r.page.note != "" {
 		p("%s\n\n", r.page.note)
 	}
+	r.page.course.write(p)
 }
 
 func (r *report) methodSection(p printer) {

@@ -303,6 +303,19 @@ export interface EchoMQ {
 
   /** Empty keyspace, empty script cache, clock back at its start. */
   reset(): { reset: true; now: number } | ArgsError;
+
+  /**
+   * One of the methods above, run in the named keyspace: a separate engine
+   * inside this module, with its own keys, script cache, clock and
+   * connections, made on first use. The methods above run in keyspace "".
+   * Embeds on one course page share the module and call each in its own
+   * keyspace. call("k", "enqueue", ["q", "JOB-1", "{}"]). At most 256
+   * keyspaces; a name is at most 128 bytes.
+   */
+  call(keyspace: string, method: string, args: unknown[]): unknown;
+
+  /** Forgets a keyspace and its engine; dropping "" empties it instead. */
+  drop(keyspace: string): { dropped: boolean } | ArgsError;
 }
 
 declare global {

@@ -387,6 +387,20 @@ test("exec on a named connection keeps that connection's transaction", () => {
   assert.equal(echomq.exec(["PING"], "").error, "args");
 });
 
+test("call runs a method in a keyspace of its own; drop forgets it", () => {
+  fresh();
+  assert.equal(echomq.call("embed-1", "enqueue", [Q, "JOB-1", "{}"]).verdict, "enqueued");
+  assert.deepEqual(echomq.call("embed-2", "snapshot", [Q]).pending, []);
+  assert.deepEqual(echomq.snapshot(Q).pending, [], "the default keyspace is not embed-1's");
+  assert.deepEqual(echomq.call("embed-1", "snapshot", [Q]).pending.map((p) => p.id), ["JOB-1"]);
+  assert.equal(echomq.call("embed-1", "nope", []).error, "args");
+  assert.equal(echomq.call("embed-1", "now").error, "args");
+  assert.deepEqual(echomq.drop("embed-1"), { dropped: true });
+  assert.deepEqual(echomq.call("embed-1", "snapshot", [Q]).pending, []);
+  echomq.drop("embed-1");
+  echomq.drop("embed-2");
+});
+
 test("Go is still running after all of the above", () => {
   assert.equal(goExited, false);
 });

@@ -16,12 +16,15 @@ import (
 )
 
 func main() {
-	p := api.New()
+	keyspaces := api.NewKeyspaces()
+	p := keyspaces.Default()
 	parse := js.Global().Get("JSON").Get("parse")
 	obj := js.Global().Get("Object").New()
 	obj.Set("version", api.BuildInfo())
-	for _, name := range api.Methods {
-		obj.Set(name, js.FuncOf(func(_ js.Value, args []js.Value) (result any) {
+	// bridge makes one JS function of a Go one that takes the converted
+	// arguments and returns the result object.
+	bridge := func(run func(in []any) any) js.Func {
+		return js.FuncOf(func(_ js.Value, args []js.Value) (result any) {
 			// A panic here would end the Go program and every later call
 			// with it; answer {error:"internal"} instead.
 			defer func() {
@@ -33,13 +36,18 @@ func main() {
 			for i, a := range args {
 				in[i] = fromJS(a, 0)
 			}
-			out, err := api.MarshalJSON(p.Call(name, in))
+			out, err := api.MarshalJSON(run(in))
 			if err != nil {
 				out, _ = json.Marshal(api.Object{"error": "internal", "message": err.Error()})
 			}
 			return parse.Invoke(string(out))
-		}))
+		})
 	}
+	for _, name := range api.Methods {
+		obj.Set(name, bridge(func(in []any) any { return p.Call(name, in) }))
+	}
+	obj.Set("call", bridge(keyspaces.Call))
+	obj.Set("drop", bridge(keyspaces.Drop))
 	// A page always gets globalThis.echomq. ECHOMQ_GLOBAL (set through
 	// wasm_exec's go.env) lets a benchmark load two builds side by side.
 	name := os.Getenv("ECHOMQ_GLOBAL")

@@ -29,6 +29,7 @@ import { mountConsole } from "./console.js";
 import { mountWorkers } from "./workers.js";
 import { mountPermalinks } from "./links.js";
 import { reportHeight } from "./embed-height.js";
+import { readRecording } from "./recorded.js";
 
 const ui = {
   loader: byId("loader"),
@@ -40,6 +41,7 @@ const ui = {
   failureMessage: byId("failure-message"),
   reload: byId("reload"),
   notice: document.getElementById("notice"),
+  recordedNote: document.getElementById("recorded-note"),
   version: document.getElementById("engine-version"), // the index page only
 };
 
@@ -69,6 +71,15 @@ const mounts = {
 const widgets = new Map();
 let engine = null;
 let failed = false;
+/** The recorded run the page steps while the engine loads, or null. */
+let recorder = null;
+/** The widgets that have started: all, once the engine is ready. */
+const started = new Set();
+/** Resolves once the live engine answers calls (after the hand-over). */
+let goLive;
+const live = new Promise((resolve) => {
+  goLive = resolve;
+});
 
 const ctx = {
   ready: false,
@@ -85,10 +96,24 @@ const ctx = {
    * Never rejects; a dead engine answers {error:"js"}.
    */
   async call(method, ...args) {
-    if (!engine || failed) return { error: "js", message: "the engine is not running" };
+    if (failed) return { error: "js", message: "the engine is not running" };
+    if (!engine && recorder) {
+      // While the engine loads: the recording's answer, or wait for it.
+      const recorded = recorder.answer(ctx.journal.ops, method, args);
+      if (recorded !== undefined) {
+        ctx.journal.record(method, args);
+        return recorded;
+      }
+      await live;
+      if (failed) return { error: "js", message: "the engine is not running" };
+    }
+    if (!engine) return { error: "js", message: "the engine is not running" };
     ctx.journal.record(method, args);
     return engine.call(method, args);
   },
+
+  /** True while the page steps the recorded run and the engine loads. */
+  recorded: false,
 
   /**
    * A snapshot of a queue, or null if the engine could not give one. It is
@@ -108,6 +133,7 @@ const ctx = {
   async changed(source) {
     const snapshotOf = oncePerQueue();
     for (const w of widgets.values()) {
+      if (!started.has(w)) continue; // it starts on the live engine (startRecorded)
       if (w.queue && w.update) {
         const snap = await snapshotOf(w.queue);
         if (snap) await w.update(snap, source); // a widget may ask the engine more (the stepper's stamps)
@@ -143,6 +169,11 @@ function renameQueue(queue) {
 
 function setStatus(text) {
   if (ui.status.textContent !== text) ui.status.textContent = text;
+}
+
+/** A step of the engine's loading, unless the recorded run is what the status line tells. */
+function loadingStatus(text) {
+  if (!ctx.recorded) setStatus(text);
 }
 
 /** Enables or disables every control of every widget. */
@@ -228,12 +259,36 @@ function engineSource() {
   }
   const d = ui.loader.dataset;
   const hint = Number(d.wasmBytes);
+  const shared = sharedWorkerName();
   return {
     workerUrl: absolute(d.workerUrl || "worker.js"),
     wasmUrl: absolute(d.wasmUrl || "echomq.wasm"),
     wasmExecUrl: absolute(d.wasmExecUrl || "wasm_exec.js"),
     wasmBytes: Number.isSafeInteger(hint) && hint > 0 ? hint : 0,
+    shared,
+    // In a shared engine each embed calls in a keyspace of its own, unless
+    // the author named one for several (?keyspace=).
+    keyspace: !shared ? "" : options.keyspace ? `shared:${options.keyspace}` : `embed:${crypto.randomUUID()}`,
   };
+}
+
+/**
+ * The name of the SharedWorker the embeds of this course page share, or
+ * null for a worker of this page's own: on a page of its own, where
+ * SharedWorker is missing, or where the course page is on another origin
+ * (its document cannot be read to tell one page load from another). The
+ * name is the course page's load time, so two tabs of one course page get
+ * two engines, and the engine ends with its page.
+ */
+function sharedWorkerName() {
+  if (!document.body.classList.contains("embed") || typeof SharedWorker !== "function") return null;
+  try {
+    const top = window.top;
+    if (top === window) return null;
+    return `echomq ${top.location.origin} ${top.performance.timeOrigin}`;
+  } catch {
+    return null;
+  }
 }
 
 // ---- start ----------------------------------------------------------------
@@ -257,37 +312,114 @@ async function boot() {
   if (typeof Worker !== "function") {
     throw unsupported("this browser cannot run Web Workers, which the engine runs in.");
   }
-  setStatus("Downloading the engine…");
+  loadingStatus("Downloading the engine…");
   return startEngine({
     ...engineSource(),
     onProgress: showProgress,
-    onCompiling: () => setStatus("Compiling the engine…"),
+    onCompiling: () => loadingStatus("Compiling the engine…"),
     onFailure: (message) => fail(message),
+    // Another embed changed the keyspace this one shares: show it.
+    onChanged: () => {
+      if (ctx.ready) ctx.changed("elsewhere");
+    },
   });
 }
 
 /** Waits for the engine, then opens a link or seeds the queue, and starts the widgets. */
 async function start(booting) {
-  engine = await booting;
+  const started = await booting;
   if (failed) return;
   performance.mark("echomq:published");
+  let handedOver = false;
+  if (recorder && !links.pending()) handedOver = await handOver(started);
+  else if (recorder) ctx.journal = new Journal(); // a link arrived: it rebuilds the page from the live engine
+  engine = started;
+  ctx.recorded = false;
+  goLive();
+  ctx.scripts.clear();
   for (const s of engine.scripts) ctx.scripts.set(s.name, s);
   if (ctx.scripts.size === 0) throw new Error("the engine has no scripts");
 
   if (ui.version) ui.version.textContent = engine.version;
   ui.download.hidden = true;
-  ui.loader.classList.add("is-ready");
 
-  if (!(await links.open())) {
+  if (handedOver) {
+    // The recorded widgets already show what the live engine now holds.
+    await startTheRest();
+  } else if (!(await links.open())) {
     await seed();
     await startWidgets();
   }
+  if (failed) return;
   setControls(true);
   for (const el of document.querySelectorAll("[data-waiting]")) el.removeAttribute("data-waiting");
+  ui.loader.classList.add("is-ready");
   setStatus("Ready");
   ctx.ready = true;
   root.dataset.engine = "ready";
   performance.mark("echomq:ready");
+}
+
+/**
+ * Works on the recorded runs while the engine loads (recorded.js): on the
+ * page or the embed the recording is for, with the options it was recorded
+ * with and no link to open. The widgets it holds (those with
+ * recordedControls) start on the recorded snapshot, and only their
+ * recorded controls work; the others start on the live engine. The status
+ * line and a note say so.
+ */
+async function startRecorded() {
+  const rec = readRecording();
+  if (!rec || rec.queue !== options.queue || options.ids.length > 0 || location.hash.length > 1) return;
+  const held =
+    rec.widget === "page"
+      ? [...widgets.values()].filter((w) => w.recordedControls)
+      : widgets.size === 1 && widgets.has(rec.widget) && widgets.get(rec.widget).recordedControls
+        ? [widgets.get(rec.widget)]
+        : [];
+  if (held.length === 0) return;
+  recorder = rec;
+  ctx.recorded = true;
+  for (const s of rec.scripts) ctx.scripts.set(s.name, s);
+  const snapshot = await ctx.snapshot(options.queue);
+  for (const w of held) {
+    started.add(w);
+    await w.start(snapshot);
+  }
+  if (engine || failed) return;
+  for (const w of held) for (const el of w.recordedControls) el.disabled = false;
+  root.dataset.engine = "recorded";
+  if (ui.recordedNote) ui.recordedNote.hidden = false;
+  setStatus("Loading (recorded run shown)");
+  performance.mark("echomq:recorded");
+}
+
+/**
+ * Hands the page over from the recording to the live engine: every call
+ * answered from the recording runs again on the engine, which must answer
+ * the same, byte for byte. True when it did; otherwise the page says so
+ * and starts afresh from the live engine.
+ */
+async function handOver(started) {
+  const check = await recorder.handOver(started);
+  root.dataset.recording = check.differences.length === 0 ? `matched ${check.calls}` : "differs";
+  if (ui.recordedNote) ui.recordedNote.hidden = true;
+  if (check.differences.length === 0) return true;
+  console.warn("the recorded run differs from the live engine's", check.differences);
+  notice(`The live engine answered otherwise than the recorded run (${check.differences.join("; ")}), so the widget starts again from the live engine.`);
+  await started.call("reset", []);
+  ctx.journal = new Journal();
+  return false;
+}
+
+/**
+ * Says on the status line that the page waits for the learner to read a
+ * link's Lua (links.js calls it): the engine is loaded, but nothing is
+ * ready until they choose.
+ */
+function reviewing() {
+  root.dataset.engine = "review";
+  setStatus("Waiting for you to review the link");
 }
 
 /**
@@ -306,13 +438,50 @@ function oncePerQueue() {
 async function startWidgets() {
   const snapshotOf = oncePerQueue();
   for (const w of widgets.values()) {
+    started.add(w);
     await w.start(w.queue ? await snapshotOf(w.queue) : null);
   }
 }
 
+/** Starts the widgets that did not start on the recording. */
+async function startTheRest() {
+  const snapshotOf = oncePerQueue();
+  for (const w of widgets.values()) {
+    if (started.has(w)) continue;
+    started.add(w);
+    await w.start(w.queue ? await snapshotOf(w.queue) : null);
+  }
+}
+
+/**
+ * Resolves when the page is near the reader's viewport: at once for a page
+ * of its own, and for an embed once its frame comes within a screen of the
+ * course page's viewport, so a long course page pays only for the embeds
+ * its reader reaches.
+ */
+function whenNear() {
+  if (!document.body.classList.contains("embed") || typeof IntersectionObserver !== "function") return Promise.resolve();
+  return new Promise((resolve) => {
+    let waiting = true;
+    const watch = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((e) => e.isIntersecting)) {
+          if (waiting) loadingStatus("Starts when you scroll to it");
+          return;
+        }
+        waiting = false;
+        watch.disconnect();
+        resolve();
+      },
+      { rootMargin: "100% 0px" },
+    );
+    watch.observe(document.body);
+  });
+}
+
 // In this order: the engine starts first, so it downloads and compiles
 // while the widgets mount.
-const booting = boot();
+const booting = whenNear().then(boot);
 booting.catch(() => {}); // start() reports it
 for (const [name, mount] of Object.entries(mounts)) {
   const section = document.getElementById(name);
@@ -325,7 +494,8 @@ if (options.lease !== null) {
   for (const el of document.querySelectorAll('input[data-option="lease"]')) el.value = options.lease;
 }
 
-const links = mountPermalinks({ ctx, widgets, startWidgets, notice });
+const links = mountPermalinks({ ctx, widgets, startWidgets, notice, reviewing });
+startRecorded().catch((err) => console.warn("the recorded run could not be shown", err));
 
 for (const p of problems) notice(p);
 if (document.body.classList.contains("embed")) reportHeight(document.body.dataset.widget || "");

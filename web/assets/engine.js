@@ -1,5 +1,7 @@
 // The page's end of the engine: it compiles the Go program and runs it in
-// a Web Worker (web/assets/worker.js).
+// a Web Worker (web/assets/worker.js). Embeds of one course page share one
+// SharedWorker instead, which downloads and compiles the program once for
+// all of them (startShared, below).
 //
 // The module is downloaded and compiled here, on the page, while its bytes
 // arrive (compileStreaming): the download starts from the page's
@@ -16,6 +18,7 @@
  * @typedef {object} Engine
  * @property {string} version
  * @property {object[]} scripts       echomq.scripts(), as the worker sent it
+ * @property {"shared"|"dedicated"} worker  which kind of worker runs it
  * @property {(method: string, args: unknown[]) => Promise<any>} call
  *   Never rejects: once the worker has failed, every call answers
  *   {error:"js", message}.
@@ -31,12 +34,25 @@
  * @param {number} [o.wasmBytes]     its size, when the headers will not say
  * @param {string} [o.wasmExecUrl]   Go's wasm_exec.js, for the worker to import
  * @param {ArrayBuffer} [o.gzip]     or the module itself, gzip-compressed (offline)
+ * @param {string} [o.shared]        the name of a SharedWorker to share with the
+ *                                   other embeds of one course page, when the browser has one
+ * @param {string} [o.keyspace]      the keyspace this page calls in ("" for the engine's first)
+ * @param {(keyspace: string) => void} [o.onChanged]  another page changed the keyspace
  * @param {(loaded: number, total: number) => void} [o.onProgress]
  * @param {() => void} [o.onCompiling]
  * @param {(message: string) => void} o.onFailure  the engine died after it was ready
  * @returns {Promise<Engine>}
  */
 export async function startEngine(o) {
+  if (o.shared && o.workerUrl && typeof SharedWorker === "function") {
+    let shared = null;
+    try {
+      shared = new SharedWorker(o.workerUrl, { name: o.shared });
+    } catch {
+      shared = null; // a browser that refuses it here: a dedicated worker does the job
+    }
+    if (shared) return startShared(shared, o);
+  }
   let worker;
   try {
     worker = o.workerSource
@@ -46,7 +62,7 @@ export async function startEngine(o) {
     throw new Error(`the engine's worker could not start: ${err && err.message ? err.message : err}`);
   }
   worker.postMessage({ type: "init", wasmExecUrl: o.wasmExecUrl });
-  const running = connect(worker, o.onFailure);
+  const running = connect(worker, worker, o, "dedicated");
   running.catch(() => {}); // awaited below, after the compile; not an unhandled rejection meanwhile
   let module;
   try {
@@ -61,13 +77,33 @@ export async function startEngine(o) {
 }
 
 /**
- * Wires the worker's messages: resolves with the Engine once the worker
- * says it is ready, and rejects if it fails before.
+ * Joins the course page's shared worker, which downloads and compiles the
+ * module once for every embed (worker.js); the first embed's "load" starts
+ * it and later ones find it loading or ready.
  */
-function connect(worker, onFailure) {
+function startShared(shared, o) {
+  const port = shared.port;
+  const running = connect(port, shared, o, "shared");
+  port.start();
+  port.postMessage({ type: "load", wasmUrl: o.wasmUrl, wasmExecUrl: o.wasmExecUrl, wasmBytes: o.wasmBytes });
+  // The page is going: its keyspaces can go too, unless another page uses them.
+  // (A page kept for the back button keeps its keyspaces.)
+  addEventListener("pagehide", (event) => {
+    if (!event.persisted) port.postMessage({ type: "close" });
+  });
+  return running;
+}
+
+/**
+ * Wires the worker's messages (port: the Worker, or a SharedWorker's
+ * port; errors: where its load errors arrive): resolves with the Engine
+ * once the worker says it is ready, and rejects if it fails before.
+ */
+function connect(port, errors, o, kind) {
   const pending = new Map();
   let nextId = 1;
   let dead = null;
+  const keyspace = o.keyspace || "";
 
   return new Promise((resolve, reject) => {
     let ready = false;
@@ -82,7 +118,7 @@ function connect(worker, onFailure) {
       dead = message;
       for (const done of pending.values()) done({ error: "js", message });
       pending.clear();
-      if (ready) onFailure(message);
+      if (ready) o.onFailure(message);
       else reject(new Error(message));
     }
 
@@ -92,7 +128,7 @@ function connect(worker, onFailure) {
       return new Promise((done) => {
         pending.set(id, done);
         try {
-          worker.postMessage({ type: "call", id, method, args });
+          port.postMessage({ type: "call", id, method, args, keyspace });
         } catch (err) {
           // Arguments that cannot be cloned (a function, a DOM node): the
           // caller's mistake, answered as the API answers one.
@@ -102,17 +138,19 @@ function connect(worker, onFailure) {
       });
     }
 
-    worker.onerror = (event) => {
+    errors.onerror = (event) => {
       event.preventDefault();
       die(`the engine's worker failed: ${event.message || "it could not load"}`);
     };
-    worker.onmessageerror = () => die("the engine sent a message the page could not read");
-    worker.onmessage = (event) => {
+    port.onmessageerror = () => die("the engine sent a message the page could not read");
+    port.onmessage = (event) => {
       const msg = event.data || {};
       switch (msg.type) {
         case "ready":
+          if (ready) break;
           ready = true;
-          resolve({ version: msg.version, scripts: Array.isArray(msg.scripts) ? msg.scripts : [], call });
+          if (kind === "shared") performance.mark("echomq:compiled");
+          resolve({ version: msg.version, scripts: Array.isArray(msg.scripts) ? msg.scripts : [], worker: kind, call });
           break;
         case "reply": {
           const done = pending.get(msg.id);
@@ -122,6 +160,15 @@ function connect(worker, onFailure) {
           }
           break;
         }
+        case "progress":
+          if (o.onProgress) o.onProgress(msg.loaded, msg.total);
+          break;
+        case "compiling":
+          if (o.onCompiling) o.onCompiling();
+          break;
+        case "changed":
+          if (ready && o.onChanged && msg.keyspace === keyspace) o.onChanged(keyspace);
+          break;
         case "failed":
           die(msg.message);
           break;

@@ -9,12 +9,14 @@
 
 import { decode, encode, luaOf, LIMITS } from "./permalink.js";
 import { h } from "./dom.js";
+import { courseLink, framed, handedLink } from "./embed-height.js";
 
 /**
  * Wires the permalink controls. Returns {open}, which opens the link in
- * the page's fragment, if any, and says whether it did.
+ * the page's fragment, if any, and says whether it did. reviewing() is
+ * called when the page starts waiting for the learner to review a link.
  */
-export function mountPermalinks({ ctx, widgets, startWidgets, notice }) {
+export function mountPermalinks({ ctx, widgets, startWidgets, notice, reviewing = () => {} }) {
   const review = document.getElementById("link-review");
 
   /** The state a link to this widget carries. */
@@ -46,38 +48,68 @@ export function mountPermalinks({ ctx, widgets, startWidgets, notice }) {
       say(`This state is too big for a link (${Math.round(fragment.length / 1024)} KiB). Large payloads make long links: try smaller ones.`);
       return;
     }
-    history.replaceState(null, "", fragment);
-    const url = location.href;
+    const { url, where } = await destination(fragment);
     if (output) {
       output.value = url;
       output.hidden = false;
     }
     try {
       await navigator.clipboard.writeText(url);
-      say("Link copied. It is also in the address bar.");
+      say(`Link copied. ${where}`);
     } catch {
       if (output) output.select();
-      say("The link is in the address bar and in the field above: copy it from there.");
+      say(`Copy the link from the field above. ${where}`);
     }
+  }
+
+  /**
+   * Where a link to this state goes, and a sentence saying so. On a page
+   * of its own the link is this page's address, which is also put in the
+   * address bar. In a course page's frame the address bar is the course
+   * page's, so the link is either the course page's own, reopening this
+   * frame in this state (when the course page runs embed.js and answers),
+   * or this widget's page alone, and the sentence says which.
+   */
+  async function destination(fragment) {
+    if (!framed()) {
+      history.replaceState(null, "", fragment);
+      return { url: location.href, where: "It is also in the address bar." };
+    }
+    const course = await courseLink(fragment);
+    if (course) return { url: course, where: "It opens the course page with this widget as it is now." };
+    return {
+      url: new URL(fragment, location.href).href,
+      where: "It opens this widget on a page of its own, not inside the course page.",
+    };
   }
 
   for (const button of document.querySelectorAll("button[data-permalink]")) {
     button.addEventListener("click", ctx.serially(() => copy(button)));
   }
 
-  /** Shows the link's Lua and waits for the learner's choice: true to run it. */
+  /**
+   * Shows the link's Lua and waits for the learner's choice: true to run
+   * it. The focus goes to "Start without it", so a key pressed by habit
+   * (Enter) runs nothing; "Run it" only becomes usable once the Lua has
+   * been on screen, which inside a course page's frame may take a scroll.
+   */
   function askToRun(lua) {
     if (!review) return Promise.resolve(false);
     const list = document.getElementById("link-review-code");
     list.replaceChildren(...lua.map((op) => h("li", null, h("pre", { class: "code" }, h("code", { text: luaOf(op) })))));
     review.hidden = false;
+    reviewing();
     const run = document.getElementById("link-review-run");
     const skip = document.getElementById("link-review-skip");
-    run.disabled = false;
     skip.disabled = false;
-    run.focus();
+    skip.focus({ preventScroll: true });
+    review.scrollIntoView({ block: "nearest" });
+    const seen = whenOnScreen(list, () => {
+      run.disabled = false;
+    });
     return new Promise((resolve) => {
       const choose = (yes) => () => {
+        seen.disconnect();
         review.hidden = true;
         run.disabled = true;
         skip.disabled = true;
@@ -86,6 +118,25 @@ export function mountPermalinks({ ctx, widgets, startWidgets, notice }) {
       run.addEventListener("click", choose(true), { once: true });
       skip.addEventListener("click", choose(false), { once: true });
     });
+  }
+
+  /**
+   * Calls then() once el is at least partly inside the viewport (the top
+   * page's, for a frame), and at once where the browser cannot tell.
+   */
+  function whenOnScreen(el, then) {
+    if (typeof IntersectionObserver !== "function") {
+      then();
+      return { disconnect() {} };
+    }
+    const watch = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) {
+        watch.disconnect();
+        then();
+      }
+    });
+    watch.observe(el);
+    return watch;
   }
 
   /** Runs the link's operations, keeping what trace() widgets need to rebuild their runs. */
@@ -99,8 +150,29 @@ export function mountPermalinks({ ctx, widgets, startWidgets, notice }) {
     return replayed;
   }
 
+  /**
+   * The link to open: one the course page handed this frame (embed.js),
+   * else the page's own fragment. One handed over after the page opened
+   * its link reloads the frame with it.
+   */
+  let opened = false;
+  function fragment() {
+    const handed = handedLink((late) => {
+      if (opened) location.replace(new URL(late, location.href).href);
+    });
+    return handed || location.hash;
+  }
+
+  /** True when there is a link to open, so the recorded run must not stand for the page. */
+  function pending() {
+    const f = fragment();
+    return !!f && f !== "#";
+  }
+
   async function open() {
-    const link = await decode(location.hash, [...widgets.keys()], new Set(ctx.scripts.keys()));
+    const wanted = fragment();
+    opened = true;
+    const link = await decode(wanted, [...widgets.keys()], new Set(ctx.scripts.keys()));
     if (link.problem) notice(link.problem);
     if (!link.state) return false;
     const { state } = link;
@@ -134,5 +206,5 @@ export function mountPermalinks({ ctx, widgets, startWidgets, notice }) {
     return true;
   }
 
-  return { open };
+  return { open, pending };
 }

@@ -12,15 +12,19 @@
 //          the two workers): 1–15 digits of ms
 //          (none: each control keeps the lease its page was rendered with)
 //   theme  light, dark or auto (default: the reader's system setting)
+//   keyspace  for embeds: a name (1–64 letters, digits, - or _) that
+//          embeds of one course page give to share one keyspace; without
+//          it each embed has a keyspace of its own
 //
 // An option that does not pass is dropped with a sentence saying why, and
 // the page goes on with the default: a typo in an embed never blanks it.
 
-export const DEFAULTS = Object.freeze({ queue: "q", ids: Object.freeze([]), lease: null, theme: "auto" });
+export const DEFAULTS = Object.freeze({ queue: "q", ids: Object.freeze([]), lease: null, theme: "auto", keyspace: null });
 
 const QUEUE = /^[\x21-\x7a\x7c\x7e]{1,64}$/; // printable ASCII minus space, "{" and "}"
 const LEASE = /^[1-9][0-9]{0,14}$/;
 const THEMES = ["light", "dark", "auto"];
+const KEYSPACE = /^[A-Za-z0-9_-]{1,64}$/;
 const MAX_IDS = 20;
 const MAX_ID = 64;
 
@@ -58,6 +62,11 @@ export function readOptions(search) {
     const t = params.get("theme");
     if (THEMES.includes(t)) options.theme = t;
     else bad("theme", "the theme is light, dark or auto");
+  }
+  if (params.has("keyspace")) {
+    const k = params.get("keyspace");
+    if (KEYSPACE.test(k)) options.keyspace = k;
+    else bad("keyspace", "a keyspace's name is 1–64 letters, digits, - or _");
   }
   return { options, problems };
 }

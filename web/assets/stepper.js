@@ -276,11 +276,14 @@ export function mountStepper(root, ctx) {
 
   // ---- actions ------------------------------------------------------------
 
-  // Each action needs the engine; the walk knows the rest (traceview.js).
-  const step = async () => ctx.ready && !(await walk.step()) && render();
-  const back = () => ctx.ready && walk.back();
-  const home = () => ctx.ready && walk.home();
-  const end = async () => ctx.ready && !(await walk.end()) && render();
+  // Each action needs the engine, or, for walking the default run, its
+  // recording while the engine loads (recorded.js); the walk knows the rest
+  // (traceview.js).
+  const walkable = () => ctx.ready || ctx.recorded;
+  const step = async () => walkable() && !(await walk.step()) && render();
+  const back = () => walkable() && walk.back();
+  const home = () => walkable() && walk.home();
+  const end = async () => walkable() && !(await walk.end()) && render();
 
   async function reset() {
     if (!ctx.ready) return;
@@ -345,6 +348,8 @@ export function mountStepper(root, ctx) {
   return {
     root,
     queue,
+    /** The controls that work on the recorded run, before the engine is ready. */
+    recordedControls: [el.step, el.back],
     async start(snapshot) {
       script = ctx.scripts.get("enqueue") || null;
       if (script) {

@@ -55,8 +55,12 @@ export function mountVerdicts(root, ctx) {
     "{:error, :kind}": "Refused at the gate. The id does not start with the bytes JOB, so @enqueue replied EMQKIND before it touched any key.",
   };
 
+  // The buttons work on the recorded verdicts while the engine loads
+  // (recorded.js); a press the recording does not hold waits for the engine.
+  const usable = () => ctx.ready || ctx.recorded;
+
   async function run(id, what) {
-    if (!ctx.ready) return null;
+    if (!usable()) return null;
     setText(el.verdict, "…");
     el.verdict.dataset.verdict = "pending";
     const result = await ctx.call("enqueue", queue, id, payload);
@@ -88,7 +92,7 @@ export function mountVerdicts(root, ctx) {
     }),
   );
   el.again.addEventListener("click", ctx.serially(async () => {
-    if (!ctx.ready) return;
+    if (!usable()) return;
     if (lastSent === null) {
       announce(el.live, "Enqueue a job first. Enqueue it again sends the id that Enqueue a job sent last, and it has sent none yet.");
       return;
@@ -109,6 +113,8 @@ export function mountVerdicts(root, ctx) {
   return {
     root,
     queue,
+    /** The controls that work on the recorded verdicts, before the engine is ready. */
+    recordedControls: [el.enqueue, el.again, el.malformed],
     start(snap) {
       if (snap) draw(snap, false);
       showAgain();

@@ -1,38 +1,76 @@
-// EchoMQ Playground: the engine's Web Worker (a classic worker script).
+// EchoMQ Playground: the engine's worker (a classic worker script).
 //
 // The Go program runs here, not on the page's thread, so a script that
 // loops for its whole 900 ms budget never freezes a click, a scroll or the
 // other widgets: like a Redis server, the worker is busy and the clients
-// (the page) wait for their replies.
+// (the pages) wait for their replies.
 //
-// The page downloads and compiles the module itself (engine.js), where the
-// download can start from the page's preload while the HTML is still
-// parsed, and hands the compiled WebAssembly.Module over; this worker only
-// instantiates and runs it. The messages (engine.js is the other end):
+// It runs two ways:
+//
+// - As a dedicated Worker of one page (the full page, the offline lesson,
+//   and embeds where SharedWorker is missing). The page downloads and
+//   compiles the module itself (engine.js), where the download can start
+//   from the page's <link rel=preload>, and hands the compiled
+//   WebAssembly.Module over with "start".
+// - As a SharedWorker of every embed on one course page (engine.js names it
+//   after the course page). A compiled module cannot be sent to a
+//   SharedWorker, so the first embed's "load" makes the worker download and
+//   compile it once, for every embed; each embed calls in a keyspace of
+//   its own (echomq.call), or in one its author named for several.
+//
+// The messages (engine.js is the other end):
 //
 //   page → worker  {type:"init", wasmExecUrl}
 //                    import Go's wasm_exec.js now, while the page compiles,
 //                    unless it is already here (the offline lesson prepends it)
 //                  {type:"start", module}
 //                    run the compiled module
-//                  {type:"call", id, method, args}
+//                  {type:"load", wasmUrl, wasmExecUrl, wasmBytes}
+//                    download, compile and run the module, unless that has
+//                    started already (shared)
+//                  {type:"call", id, method, args, keyspace?}
 //                    one call of the JS API in wasm/echomq.d.ts
-//   worker → page  {type:"ready", version, scripts}    globalThis.echomq is up
+//                  {type:"close"}
+//                    the page is going: drop the keyspaces only it used
+//   worker → page  {type:"progress", loaded, total}  the download, for "load"
+//                  {type:"compiling"}
+//                  {type:"ready", version, scripts}    globalThis.echomq is up
 //                  {type:"reply", id, result}          one call's result
+//                  {type:"changed", keyspace}          another page changed a keyspace this one uses
 //                  {type:"failed", message}            it could not start, or Go exited
 //
-// Calls are answered in the order they came: the worker runs one at a time.
+// Calls are answered in the order they came: the worker runs one at a time,
+// whichever page sent them. A runaway script in one embed therefore delays
+// the others' calls by at most its budget.
 
 "use strict";
 
 const READY_TIMEOUT_MS = 15000;
 
-/** Posts a failure once; the page shows it and stops calling. */
-let failedOnce = false;
+/** Calls that only read, which tell no other page anything. */
+const READS = new Set(["scripts", "snapshot", "now"]);
+
+/**
+ * The pages talking to this worker: {port, keyspaces}. A dedicated worker
+ * has one, itself.
+ */
+const clients = new Set();
+
+/** "idle", "loading", "ready" or "failed", and what the late-comers need. */
+let state = "idle";
+let readyMessage = null;
+let failure = null;
+
+function broadcast(msg) {
+  for (const c of clients) c.port.postMessage(msg);
+}
+
+/** Posts a failure once, to every page; later pages hear it as they come. */
 function failed(message) {
-  if (failedOnce) return;
-  failedOnce = true;
-  postMessage({ type: "failed", message });
+  if (state === "failed") return;
+  state = "failed";
+  failure = { type: "failed", message };
+  broadcast(failure);
 }
 
 /** Resolves once the Go program has published globalThis.echomq. */
@@ -49,11 +87,12 @@ function whenPublished(exit) {
   });
 }
 
-async function start(msg) {
+/** Runs a compiled module and announces it to every page once it is up. */
+async function run(module) {
   if (typeof WebAssembly !== "object") {
     throw new Error("WebAssembly is turned off or missing in this browser.");
   }
-  if (!(msg.module instanceof WebAssembly.Module)) {
+  if (!(module instanceof WebAssembly.Module)) {
     throw new Error("the page sent no compiled module");
   }
   if (typeof self.Go !== "function") throw new Error(`Go's wasm_exec.js did not load${initProblem ? ` (${initProblem})` : ""}.`);
@@ -64,7 +103,7 @@ async function start(msg) {
     exit.code = code;
     goExit.call(go, code);
   };
-  const instance = await WebAssembly.instantiate(msg.module, go.importObject);
+  const instance = await WebAssembly.instantiate(module, go.importObject);
   go.run(instance).then(
     () => {
       exit.settled = true;
@@ -77,30 +116,40 @@ async function start(msg) {
     },
   );
   const echomq = await whenPublished(exit);
-  postMessage({ type: "ready", version: String(echomq.version ?? "unknown"), scripts: echomq.scripts() });
+  state = "ready";
+  readyMessage = { type: "ready", version: String(echomq.version ?? "unknown"), scripts: echomq.scripts() };
+  broadcast(readyMessage);
 }
 
 /**
  * Runs one call. The API itself never throws; a Go program that has exited
  * does, and that is a failure of the whole engine.
  */
-function call(msg) {
+function call(client, msg) {
   const echomq = self.echomq;
+  const keyspace = typeof msg.keyspace === "string" && msg.keyspace !== "" ? msg.keyspace : null;
+  const args = Array.isArray(msg.args) ? msg.args : [];
   let result;
-  if (!echomq || failedOnce) {
+  if (!echomq || state === "failed") {
     result = { error: "js", message: "the engine is not running" };
-  } else if (typeof echomq[msg.method] !== "function") {
+  } else if (typeof echomq[msg.method] !== "function" || msg.method === "call" || msg.method === "drop") {
     result = { error: "args", message: `echomq has no method ${JSON.stringify(String(msg.method))}` };
   } else {
     try {
-      result = echomq[msg.method](...(Array.isArray(msg.args) ? msg.args : []));
+      result = keyspace === null ? echomq[msg.method](...args) : echomq.call(keyspace, msg.method, args);
     } catch (err) {
       const text = String(err && err.message ? err.message : err);
       failed(`The playground stopped answering (${text}). Reload to start again.`);
       result = { error: "js", message: text };
     }
   }
-  postMessage({ type: "reply", id: msg.id, result });
+  client.port.postMessage({ type: "reply", id: msg.id, result });
+  if (keyspace === null) return;
+  client.keyspaces.add(keyspace);
+  if (READS.has(msg.method)) return;
+  for (const other of clients) {
+    if (other !== client && other.keyspaces.has(keyspace)) other.port.postMessage({ type: "changed", keyspace });
+  }
 }
 
 /** Why wasm_exec.js could not be imported, for the start's error. */
@@ -116,12 +165,112 @@ function init(msg) {
   }
 }
 
-self.onmessage = (event) => {
-  const msg = event.data || {};
-  if (msg.type === "call") return call(msg);
-  if (msg.type === "init") return init(msg);
-  if (msg.type === "start") {
-    // The page words it: "The playground could not start: <this>".
-    start(msg).catch((err) => failed(String(err && err.message ? err.message : err)));
+/** The page words a failure to start: "The playground could not start: <this>". */
+function startFailed(err) {
+  failed(String(err && err.message ? err.message : err));
+}
+
+// ---- a shared worker downloads and compiles the module itself ----------------
+
+/** Downloads and compiles the module, telling every page how far it got. */
+async function load(msg) {
+  init(msg);
+  let response;
+  try {
+    response = await fetch(msg.wasmUrl);
+  } catch (err) {
+    throw new Error(`${msg.wasmUrl} could not be downloaded (${err && err.message ? err.message : err})`);
   }
-};
+  if (!response.ok) throw new Error(`${msg.wasmUrl}: the server answered ${response.status} ${response.statusText}`.trim());
+  const encoding = (response.headers.get("Content-Encoding") || "identity").trim().toLowerCase();
+  const length = Number(response.headers.get("Content-Length"));
+  const hint = Number(msg.wasmBytes);
+  const total = encoding === "identity" && length > 0 ? length : hint > 0 ? hint : 0;
+  broadcast({ type: "progress", loaded: 0, total });
+  const type = (response.headers.get("Content-Type") || "").split(";")[0].trim().toLowerCase();
+  let module;
+  if (response.body && typeof WebAssembly.compileStreaming === "function" && type === "application/wasm") {
+    // The response itself goes to the compiler, so the browser can cache
+    // the compiled code for the next visit; a clone is counted.
+    const counting = count(response.clone().body, total).catch(() => {});
+    module = await WebAssembly.compileStreaming(response);
+    await counting;
+  } else {
+    const bytes = response.body ? await new Response(countedStream(response.body, total)).arrayBuffer() : await response.arrayBuffer();
+    module = await WebAssembly.compile(bytes);
+  }
+  await run(module);
+}
+
+function countedStream(body, total) {
+  let loaded = 0;
+  let last = 0;
+  return body.pipeThrough(
+    new TransformStream({
+      transform(chunk, controller) {
+        loaded += chunk.byteLength;
+        // A message per 64 KiB is plenty for a progress bar.
+        if (loaded - last >= 65536) {
+          last = loaded;
+          broadcast({ type: "progress", loaded, total: total > 0 && loaded <= total ? total : 0 });
+        }
+        controller.enqueue(chunk);
+      },
+      flush() {
+        broadcast({ type: "progress", loaded, total: loaded });
+        broadcast({ type: "compiling" });
+      },
+    }),
+  );
+}
+
+async function count(body, total) {
+  const reader = countedStream(body, total).getReader();
+  while (!(await reader.read()).done);
+}
+
+// ---- the pages ----------------------------------------------------------------
+
+function receive(client, event) {
+  const msg = event.data || {};
+  switch (msg.type) {
+    case "call":
+      return call(client, msg);
+    case "init":
+      return init(msg);
+    case "start":
+      if (state !== "idle") return;
+      state = "loading";
+      run(msg.module).catch(startFailed);
+      return;
+    case "load":
+      if (state === "ready") return client.port.postMessage(readyMessage);
+      if (state === "failed") return client.port.postMessage(failure);
+      if (state === "loading") return;
+      state = "loading";
+      load(msg).catch(startFailed);
+      return;
+    case "close":
+      clients.delete(client);
+      for (const keyspace of client.keyspaces) {
+        if (![...clients].some((c) => c.keyspaces.has(keyspace)) && self.echomq) self.echomq.drop(keyspace);
+      }
+  }
+}
+
+function connect(port) {
+  const client = { port, keyspaces: new Set() };
+  clients.add(client);
+  port.onmessage = (event) => receive(client, event);
+  return client;
+}
+
+if (typeof self.SharedWorkerGlobalScope === "function" && self instanceof self.SharedWorkerGlobalScope) {
+  self.onconnect = (event) => {
+    const port = event.ports[0];
+    connect(port);
+    port.start();
+  };
+} else {
+  connect(self);
+}

@@ -149,8 +149,9 @@ const probeJS = `(op, scopeSel, arg) => {
 // scope is a part of the page a test works in: a widget's section, or the
 // whole page.
 type scope struct {
-	tb  *tab
-	sel string // CSS selector of the part; "" for the whole page
+	tb    *tab
+	sel   string // CSS selector of the part; "" for the whole page
+	frame string // CSS selector of the iframe the page is in; "" for the tab's own page
 }
 
 // in returns the part of the page that sel selects.
@@ -181,7 +182,11 @@ func jsArgs(args ...any) string {
 
 // expr is the expression that runs the probe op in the scope.
 func (s scope) expr(op string, arg any) string {
-	return fmt.Sprintf("(%s)(%s)", probeJS, jsArgs(op, s.sel, arg))
+	probe := probeJS
+	if s.frame != "" {
+		probe = probeInFrame(s.frame)
+	}
+	return fmt.Sprintf("(%s)(%s)", probe, jsArgs(op, s.sel, arg))
 }
 
 // controlInfo is what the probe says about the controls of a kind.

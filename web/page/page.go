@@ -50,6 +50,12 @@ type Site struct {
 	ModuleURLs  []string // the modules ScriptURL imports, preloaded so they arrive together
 	WasmURL     string   // the Go program, also preloaded so its download starts with the HTML
 
+	// Embedded pages start the engine late and often share it: an embed
+	// waits until its frame is near the viewport, and embeds of one course
+	// page share one worker that downloads the Go program itself. Such a
+	// page does not preload the program, which would download it again.
+	Embedded bool
+
 	// WasmBytes is the size of the uncompressed WebAssembly file when it is
 	// known at render time, or 0. The page uses it as the progress bar's
 	// total when the server's Content-Length describes compressed bytes.
@@ -57,7 +63,7 @@ type Site struct {
 }
 
 // Modules are the ES modules in web/assets that app.js imports.
-var Modules = []string{"dom.js", "format.js", "keyspace.js", "code.js", "engine.js", "embed-height.js", "links.js", "permalink.js", "options.js", "traceview.js", "diff.js", "tableorder.js", "stepper.js", "beats.js", "verdicts.js", "roundtrip.js", "editor.js", "console.js", "workers.js"}
+var Modules = []string{"dom.js", "format.js", "keyspace.js", "code.js", "engine.js", "recorded.js", "embed-height.js", "links.js", "permalink.js", "options.js", "traceview.js", "diff.js", "tableorder.js", "stepper.js", "beats.js", "verdicts.js", "roundtrip.js", "editor.js", "console.js", "workers.js"}
 
 // ClassicScripts are the scripts in web/assets that are not modules of the
 // page: worker.js runs the engine in a Web Worker (engine.js starts it),
@@ -188,6 +194,9 @@ func movesOf(s *lua.Script) []Move {
 type Index struct {
 	Site
 	Widgets
+	// Recording is the lesson widgets' recorded runs (web/recording) as
+	// JSON, which the page works on while the engine loads; "" for none.
+	Recording string
 }
 
 // DefaultIndex is the index page as build.sh renders it, minus the wasm
@@ -202,6 +211,17 @@ type Embed struct {
 	Site
 	Widgets
 	Widget string // one of WidgetNames
+	// Recording is the widget's recorded run (web/recording) as JSON, which
+	// the page steps while the engine loads; "" for none.
+	Recording string
+}
+
+// recordingElement is the inline data block that carries a recording. It
+// is data, never run, so the strict Content-Security-Policy allows it; the
+// JSON comes from json.Marshal, which escapes "<", so it cannot end the
+// element.
+func recordingElement(json string) string {
+	return `<script type="application/json" id="echomq-recording">` + json + `</script>`
 }
 
 // DefaultEmbed is the embed page of one widget as build.sh renders it: the
@@ -209,6 +229,7 @@ type Embed struct {
 func DefaultEmbed(widget string) Embed {
 	s := DefaultSite().Under("../")
 	s.Title = widgetTitles[widget] + " — EchoMQ Playground"
+	s.Embedded = true
 	return Embed{Site: s, Widgets: DefaultWidgets(), Widget: widget}
 }
 

@@ -13,7 +13,10 @@
 //     is one, anything else is 404. Dotfiles are 404.
 //   - Everything is Cache-Control: no-cache (revalidate every time), so a
 //     rebuilt site is picked up on reload; ETag and Last-Modified make the
-//     revalidation cheap.
+//     revalidation cheap. The exception is a name that carries its
+//     content's hash (echomq.<12 hex digits>.wasm, as web/cmd/render writes
+//     them): new bytes get a new name, so those are cached for a year,
+//     immutable, and a repeat visit does not even ask.
 //   - With CSP set, every response carries the playground's
 //     Content-Security-Policy, which the browser tests run under.
 //
@@ -25,6 +28,7 @@ import (
 	"net/http"
 	"os"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -133,7 +137,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	w.Header().Set("Content-Type", ContentType(name))
 	w.Header().Add("Vary", "Accept-Encoding")
-	w.Header().Set("Cache-Control", "no-cache")
+	if Hashed(name) {
+		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	} else {
+		w.Header().Set("Cache-Control", "no-cache")
+	}
 
 	sendName, sendInfo, coding := name, fi, ""
 	accepted := acceptedEncodings(r.Header.Get("Accept-Encoding"))
@@ -174,6 +182,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("ETag", `"`+etag+`"`)
 	http.ServeContent(w, r, name, sendInfo.ModTime(), f)
 }
+
+// hashed matches a file name whose last part before the extension is a
+// content hash of 12 hex digits: echomq.0123456789ab.wasm.
+var hashed = regexp.MustCompile(`\.[0-9a-f]{12}\.[a-z]+$`)
+
+// Hashed reports whether the file name carries its content's hash, so its
+// bytes never change under that name.
+func Hashed(name string) bool { return hashed.MatchString(path.Base(name)) }
 
 // fileName turns a URL path into a name inside the root: "/" and "x/"
 // become their index.html, and any dot-segment (".git", ".gitkeep", "..")

@@ -168,6 +168,36 @@ func TestServe(t *testing.T) {
 	}
 }
 
+// A file whose name carries its content's hash is cached for good; the
+// same bytes under a plain name, and a name with a word where the hash
+// goes, are revalidated.
+func TestHashedNamesAreImmutable(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"echomq.0123456789ab.wasm", "echomq.wasm", "worker.notahashxyzw.js", "embed/x.0123456789ab.js"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, err := New(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	for path, want := range map[string]string{
+		"/echomq.0123456789ab.wasm": "public, max-age=31536000, immutable",
+		"/embed/x.0123456789ab.js":  "public, max-age=31536000, immutable",
+		"/echomq.wasm":              "no-cache",
+		"/worker.notahashxyzw.js":   "no-cache",
+	} {
+		if got := do(h, http.MethodGet, path, "").Header.Get("Cache-Control"); got != want {
+			t.Errorf("GET %s: Cache-Control %q, want %q", path, got, want)
+		}
+	}
+}
+
 func TestRedirectsDirectoryWithIndex(t *testing.T) {
 	h := newHandler(t, Options{})
 	res := do(h, http.MethodGet, "/embed", "")

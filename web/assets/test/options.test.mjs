@@ -8,14 +8,14 @@ test("no options give the defaults", () => {
 });
 
 test("good options are taken", () => {
-  const { options, problems } = readOptions("?queue=emails&ids=JOB-1,%20JOB-2,,&lease=5000&theme=dark");
+  const { options, problems } = readOptions("?queue=emails&ids=JOB-1,%20JOB-2,,&lease=5000&theme=dark&keyspace=dive-1");
   assert.deepEqual(problems, []);
-  assert.deepEqual(options, { queue: "emails", ids: ["JOB-1", "JOB-2"], lease: "5000", theme: "dark" });
+  assert.deepEqual(options, { queue: "emails", ids: ["JOB-1", "JOB-2"], lease: "5000", theme: "dark", keyspace: "dive-1" });
 });
 
 test("each bad option is dropped with its own reason; the good ones stay", () => {
   const { options, problems } = readOptions("?queue=a%7Bb%7D&ids=JOB-1&lease=1e3&theme=pink");
-  assert.deepEqual(options, { queue: "q", ids: ["JOB-1"], lease: null, theme: "auto" });
+  assert.deepEqual(options, { queue: "q", ids: ["JOB-1"], lease: null, theme: "auto", keyspace: null });
   assert.equal(problems.length, 3);
   assert.match(problems[0], /queue was ignored: .*\{ or \}/);
   assert.match(problems[1], /lease was ignored: .*whole number/);
@@ -33,6 +33,9 @@ test("limits: long queues, many or long ids, empty and zero values", () => {
     ["?lease=0", "lease"],
     ["?lease=-5", "lease"],
     [`?lease=${"9".repeat(16)}`, "lease"],
+    ["?keyspace=", "keyspace"],
+    ["?keyspace=a%20b", "keyspace"],
+    [`?keyspace=${"k".repeat(65)}`, "keyspace"],
   ]) {
     const { problems } = readOptions(search);
     assert.equal(problems.length, 1, search);

@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -35,9 +38,15 @@ func TestRender(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
+			wasmName := "echomq.wasm"
 			if tc.wasm != "" {
 				mustWrite(t, filepath.Join(out, "echomq.wasm"), tc.wasm)
 				mustWrite(t, filepath.Join(out, "wasm_exec.js"), "globalThis.Go = class {};\n")
+				// A hashed copy from an earlier build, and its brotli sibling.
+				mustWrite(t, filepath.Join(out, "echomq.0123456789ab.wasm"), "old")
+				mustWrite(t, filepath.Join(out, "echomq.0123456789ab.wasm.br"), "old")
+				sum := sha256.Sum256([]byte(tc.wasm))
+				wasmName = "echomq." + hex.EncodeToString(sum[:6]) + ".wasm"
 			}
 			var stdout bytes.Buffer
 			if err := run([]string{"-out", out, "-assets", assets}, &stdout, io.Discard); err != nil {
@@ -59,7 +68,7 @@ func TestRender(t *testing.T) {
 					t.Errorf("embed/%s.html starts %.40q", w, embed)
 				}
 				// An embed page lives one level down: everything it loads climbs up.
-				for _, want := range []string{`src="../app.js"`, `href="../app.css"`, `data-wasm-url="../echomq.wasm"`, `id="` + w + `"`} {
+				for _, want := range []string{`src="../app.js"`, `href="../app.css"`, `data-wasm-url="../` + wasmName + `"`, `id="` + w + `"`} {
 					if !strings.Contains(embed, want) {
 						t.Errorf("embed/%s.html lacks %s", w, want)
 					}
@@ -67,6 +76,21 @@ func TestRender(t *testing.T) {
 				if tc.wantHint != "" && !strings.Contains(embed, tc.wantHint) {
 					t.Errorf("embed/%s.html lacks %s", w, tc.wantHint)
 				}
+			}
+			// The engine's files are also written under their content's
+			// hash, which the pages load; older hashed copies go.
+			if tc.wasm != "" {
+				if got := mustRead(t, filepath.Join(out, wasmName)); got != tc.wasm {
+					t.Errorf("%s holds %d bytes, not the program's", wasmName, len(got))
+				}
+				for _, stale := range []string{"echomq.0123456789ab.wasm", "echomq.0123456789ab.wasm.br"} {
+					if _, err := os.Stat(filepath.Join(out, stale)); err == nil {
+						t.Errorf("the earlier build's %s is still there", stale)
+					}
+				}
+			}
+			if !strings.Contains(index, `data-wasm-url="`+wasmName+`"`) || !regexp.MustCompile(`data-worker-url="worker\.[0-9a-f]{12}\.js"`).MatchString(index) {
+				t.Errorf("index.html does not load the hashed engine files (%s, worker.<hash>.js)", wasmName)
 			}
 			if got, want := mustRead(t, filepath.Join(out, "app.js")), "console.log(1)\n"; got != want {
 				t.Errorf("app.js = %q, want %q", got, want)
