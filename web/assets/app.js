@@ -29,6 +29,7 @@ import { mountConsole } from "./console.js";
 import { mountWorkers } from "./workers.js";
 import { mountPermalinks } from "./links.js";
 import { reportHeight } from "./embed-height.js";
+import { mountToc } from "./toc.js";
 
 const ui = {
   loader: byId("loader"),
@@ -328,6 +329,7 @@ if (options.lease !== null) {
 const links = mountPermalinks({ ctx, widgets, startWidgets, notice });
 
 for (const p of problems) notice(p);
+mountToc();
 if (document.body.classList.contains("embed")) reportHeight(document.body.dataset.widget || "");
 
 /**
