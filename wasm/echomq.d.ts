@@ -79,6 +79,14 @@ export interface CliResult {
   note?: string;
 }
 
+/**
+ * A `help <command>` line, answered on the client as redis-cli does: nothing
+ * is sent. text is redis-cli's help for the command (syntax, summary,
+ * since, group); command names its card. An unknown command prints nothing
+ * and the note lists the commands the playground's help covers.
+ */
+export interface CliHelp { args: []; text: string; command?: string; note?: string }
+
 /** A blank line: nothing is sent and nothing is printed, as at redis-cli's prompt. */
 export interface CliBlank { args: []; text: "" }
 
@@ -187,7 +195,7 @@ export interface EchoMQ {
    * the console's replies. Quoting is redis-cli's: "double quotes" with
    * \n \r \t \b \a \\ \" and \xHH escapes, 'single quotes' with only \'.
    */
-  cli(line: string): CliResult | CliBlank | CliSyntaxError | ArgsError | InternalError;
+  cli(line: string): CliResult | CliHelp | CliBlank | CliSyntaxError | ArgsError | InternalError;
 
   /** id and payload that are not strings fail enqueue/4's is_binary guard. */
   enqueue(queue: string, id: string, payload: string):

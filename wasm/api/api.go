@@ -22,6 +22,7 @@ import (
 
 	"echomq.dev/playground/lua"
 	"echomq.dev/playground/wasm/cli"
+	"echomq.dev/playground/wasm/docs"
 	"echomq.dev/playground/wasm/emq"
 	"echomq.dev/playground/wasm/engine"
 	"echomq.dev/playground/wasm/resp"
@@ -299,6 +300,9 @@ func (p *Playground) cli(line string) Object {
 	if len(args) == 0 {
 		return Object{"args": []string{}, "text": ""}
 	}
+	if strings.EqualFold(args[0], "help") {
+		return help(args[1:])
+	}
 	start := time.Now()
 	r, _ := p.console.Do(args...)
 	out := Object{"args": args, "reply": replyJSON(r), "text": cli.Format(r)}
@@ -306,6 +310,22 @@ func (p *Playground) cli(line string) Object {
 		out["note"] = stoppedNote
 	}
 	return out
+}
+
+// help answers redis-cli's `help <command>` for the lesson's commands, as
+// redis-cli does: on the client, sending nothing (so args is empty and no
+// widget needs to look at the keyspace again). command names the card
+// the page can open beside it.
+func help(topic []string) Object {
+	if len(topic) == 0 {
+		return Object{"args": []string{}, "text": "To get help about a command the lesson uses, type \"help <command>\", for example \"help ZPOPMIN\".\n" +
+			"The console knows: " + strings.Join(docs.Names(), ", ") + "."}
+	}
+	c, ok := docs.Lookup(strings.Join(topic, " "))
+	if !ok {
+		return Object{"args": []string{}, "text": "", "note": "The playground's help covers the commands the lesson uses: " + strings.Join(docs.Names(), ", ") + "."}
+	}
+	return Object{"args": []string{}, "text": docs.Help(c), "command": c.Name}
 }
 
 // stoppedNote tells a learner, in plain words, what the SCRIPT KILL error

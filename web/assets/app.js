@@ -30,6 +30,7 @@ import { mountWorkers } from "./workers.js";
 import { mountPermalinks } from "./links.js";
 import { reportHeight } from "./embed-height.js";
 import { mountToc } from "./toc.js";
+import { mountCards } from "./cards.js";
 
 const ui = {
   loader: byId("loader"),
@@ -330,6 +331,7 @@ const links = mountPermalinks({ ctx, widgets, startWidgets, notice });
 
 for (const p of problems) notice(p);
 mountToc();
+mountCards();
 if (document.body.classList.contains("embed")) reportHeight(document.body.dataset.widget || "");
 
 /**

@@ -807,7 +807,15 @@ func references() templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 46, "</ul></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 46, "</ul><h3 id=\"cards-heading\">The commands, offline</h3><p>Every command the two scripts and the handles send, with its syntax, its cost, and what it answers, as Redis 7.0 defines them. The examples under each card were run on this playground's engine when the page was built. A command in the stepper, the wire logs or the console opens its card in place.</p>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = commandCards().Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 47, "</section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -832,7 +840,7 @@ func next() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 47, "<section id=\"next\" class=\"course-section next\" aria-labelledby=\"next-heading\"><h2 id=\"next-heading\">What comes next</h2><p>Next in this module: <strong>Fair lanes &amp; the ring</strong>. Each identity gets a lane of its own, and a ring that rotates picks the next lane to serve, so no identity can starve the others.</p></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 48, "<section id=\"next\" class=\"course-section next\" aria-labelledby=\"next-heading\"><h2 id=\"next-heading\">What comes next</h2><p>Next in this module: <strong>Fair lanes &amp; the ring</strong>. Each identity gets a lane of its own, and a ring that rotates picks the next lane to serve, so no identity can starve the others.</p></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -857,7 +865,7 @@ func further() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 48, "<section id=\"further\" class=\"course-section further\" aria-labelledby=\"further-heading\"><h2 id=\"further-heading\">Go further</h2><p>Past the course: change a script and run it, type commands as at <code>redis-cli</code>, and race two workers to one job. These widgets share the keyspace of everything above, as clients of one Redis would.</p></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 49, "<section id=\"further\" class=\"course-section further\" aria-labelledby=\"further-heading\"><h2 id=\"further-heading\">Go further</h2><p>Past the course: change a script and run it, type commands as at <code>redis-cli</code>, and race two workers to one job. These widgets share the keyspace of everything above, as clients of one Redis would.</p></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
