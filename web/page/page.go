@@ -66,8 +66,8 @@ var ClassicScripts = map[string]bool{"worker.js": true, "embed.js": true}
 
 // Styles are the stylesheets in web/assets, in cascade order: the page's
 // own first, then one per experiment widget, then the course's prose and
-// contents.
-var Styles = []string{"app.css", "editor.css", "console.css", "workers.css", "course.css"}
+// contents, then the handout's print rules last, so they win.
+var Styles = []string{"app.css", "editor.css", "console.css", "workers.css", "course.css", "print.css"}
 
 // DefaultSite is the site as build.sh renders it at its root, minus the
 // wasm size, which only the renderer can know.
