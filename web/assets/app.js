@@ -31,6 +31,7 @@ import { mountPermalinks } from "./links.js";
 import { reportHeight } from "./embed-height.js";
 import { mountToc } from "./toc.js";
 import { mountCards } from "./cards.js";
+import { mountResume } from "./resume.js";
 
 const ui = {
   loader: byId("loader"),
@@ -280,7 +281,8 @@ async function start(booting) {
   ui.download.hidden = true;
   ui.loader.classList.add("is-ready");
 
-  if (!(await links.open())) {
+  const opened = await links.open();
+  if (!opened) {
     await seed();
     await startWidgets();
   }
@@ -290,6 +292,7 @@ async function start(booting) {
   ctx.ready = true;
   root.dataset.engine = "ready";
   performance.mark("echomq:ready");
+  await resume.offer(opened);
 }
 
 /**
@@ -328,6 +331,7 @@ if (options.lease !== null) {
 }
 
 const links = mountPermalinks({ ctx, widgets, startWidgets, notice });
+const resume = mountResume({ ctx, links, widgets, notice });
 
 for (const p of problems) notice(p);
 mountToc();

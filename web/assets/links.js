@@ -12,7 +12,8 @@ import { h } from "./dom.js";
 
 /**
  * Wires the permalink controls. Returns {open}, which opens the link in
- * the page's fragment, if any, and says whether it did.
+ * the page's fragment (or the fragment it is given), if any, and says
+ * whether it did, and {stateFor}, the state a link to a widget holds.
  */
 export function mountPermalinks({ ctx, widgets, startWidgets, notice }) {
   const review = document.getElementById("link-review");
@@ -99,8 +100,12 @@ export function mountPermalinks({ ctx, widgets, startWidgets, notice }) {
     return replayed;
   }
 
-  async function open() {
-    const link = await decode(location.hash, [...widgets.keys()], new Set(ctx.scripts.keys()));
+  /**
+   * Opens a link: the page's own fragment, or (for resume.js) one the
+   * page saved earlier, which gets exactly the same checks.
+   */
+  async function open(fragment = location.hash) {
+    const link = await decode(fragment, [...widgets.keys()], new Set(ctx.scripts.keys()));
     if (link.problem) notice(link.problem);
     if (!link.state) return false;
     const { state } = link;
@@ -134,5 +139,5 @@ export function mountPermalinks({ ctx, widgets, startWidgets, notice }) {
     return true;
   }
 
-  return { open };
+  return { open, stateFor };
 }
