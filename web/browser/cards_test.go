@@ -75,3 +75,31 @@ func TestCommandCardFromTheConsole(t *testing.T) {
 	c.press(kb.Enter)
 	c.wantText("#console-log", `1) "hset"`, `"summary"`, `"Sets fields of a hash, creating the hash if needed."`, `"since"`, `"2.0.0"`, `"arguments"`, `"field_value"`)
 }
+
+// TestCommandCardFromTheWireLogs: the round trip's wire log and the
+// workers' log open cards too.
+func TestCommandCardFromTheWireLogs(t *testing.T) {
+	tb := newTab(t)
+	tb.open("/")
+	ready(tb)
+	r := tb.in("#roundtrip")
+	r.fill("Job id", "JOB-1")
+	r.click("Enqueue")
+	r.wantText(enqueueResult, "{:ok, :enqueued}")
+	r.wantText(newestExchanges, "EVALSHA ")
+	r.click("EVALSHA")
+	r.wantText(cardPop, "EVALSHA", "Runs a script the server already holds", "(error) NOSCRIPT No matching script. Please use EVAL.")
+	r.click("Close")
+	r.wantFocusOn("the focus back on the EVALSHA button", "button", "EVALSHA")
+	r.wantNoText("#roundtrip-wire", "Runs a script the server already holds")
+
+	w := tb.in(workers)
+	fillRace(w)
+	w.choose(atomicMode)
+	waitFreshRound(w)
+	takeTurns(w, 1)
+	w.click("EVAL")
+	w.wantText(cardPop, "EVAL", "Runs a Lua script on the server, as one atomic step.")
+	w.press(kb.Escape)
+	w.wantFocusOn("the focus back on the EVAL button", "button", "EVAL")
+}

@@ -95,11 +95,15 @@ func TestRoundTrip(t *testing.T) {
 	r.press("\r")
 	r.wantText(enqueueResult, "{:ok, :enqueued}")
 	r.wantRows(pendingKey, [][]string{{"JOB-9", "0"}})
-	for _, lease := range []string{"soon", "0", "-5"} {
+	for _, lease := range []string{"abc", "0", "-5"} {
 		r.fill("Lease (ms)", lease)
 		r.click("Claim")
 		r.wantText(claimResult, "** (FunctionClauseError) no function clause matching in EchoMQ.Jobs.claim/3")
-		r.wantText(newestWireCall, "Nothing was sent: claim/3's guard refused the lease.")
+		r.wantText(newestWireCall, "claim, lease", "Nothing was sent: claim/3's guard refused the lease.")
+		if sent := r.texts(newestExchanges); len(sent) != 0 {
+			t.Errorf("a lease of %q that fails the guard sent %q", lease, sent)
+		}
+		r.wantText("#roundtrip-claim-explain", "claim/3's guard", "a client in another language may have no such guard")
 		r.wantRows(pendingKey, [][]string{{"JOB-9", "0"}})
 	}
 	r.fill("Lease (ms)", "30000")
