@@ -7,7 +7,9 @@
 //
 // The button is a disclosure: Enter or Space opens the card and moves the
 // focus into it; Escape or the card's Close button closes it and puts the
-// focus back on the button. One card is open at a time.
+// focus back on the button. One card is open at a time. The console's
+// `help <command>` opens its card at once, with the focus left at the
+// prompt.
 //
 // The widgets write their text with textContent and know nothing of this
 // module: a MutationObserver sees each new line and upgrades it.
@@ -62,7 +64,8 @@ export function mountCards(doc = document) {
     return card;
   }
 
-  function show(button) {
+  /** Opens button's card below its line; focus moves into it unless told not to. */
+  function show(button, { focus = true } = {}) {
     const name = button.dataset.card;
     if (open && open.button === button) return close(true);
     close(false);
@@ -88,8 +91,10 @@ export function mountCards(doc = document) {
     button.setAttribute("aria-expanded", "true");
     button.setAttribute("aria-controls", "card-pop");
     open = { button, panel };
-    panel.focus({ preventScroll: true });
-    panel.scrollIntoView({ block: "nearest" });
+    if (focus) {
+      panel.focus({ preventScroll: true });
+      panel.scrollIntoView({ block: "nearest" });
+    }
   }
 
   /** Turns the command's name in el into the card's button, once. */
@@ -105,6 +110,9 @@ export function mountCards(doc = document) {
     word.replaceWith(button);
     button.append(word);
     button.addEventListener("click", () => show(button));
+    // The console's `help <command>` shows the card with redis-cli's help,
+    // and leaves the focus at the prompt for the next line.
+    if (el.matches(".console-cmd") && /^\s*help\s/i.test(el.textContent)) show(button, { focus: false });
   }
 
   for (const place of PLACES) {

@@ -65,11 +65,20 @@ func TestCommandCardFromTheConsole(t *testing.T) {
 	c.fill("Command", "help zpopmin")
 	c.press(kb.Enter)
 	c.wantText("#console-log", "ZPOPMIN key [count]", "summary: Removes and returns the members with the lowest scores in a sorted set.", "since: 5.0.0", "group: sorted-set")
+	// help shows the same card right away, and the focus stays at the prompt.
+	c.wantText(cardPop, "ZPOPMIN", "Time complexity", "O(log(N)·M)", "redis> ZPOPMIN emq:{q}:pending", "(empty array)")
+	c.wantFocusOn("the focus at the prompt", "input", "")
+	// By keyboard: back to the command's name, Enter closes the card and
+	// Enter opens it again, with the focus in it; Escape gives it back.
 	c.shiftTabTo(6, "zpopmin")
 	c.press(kb.Enter)
-	c.wantText(cardPop, "ZPOPMIN", "Time complexity", "O(log(N)·M)", "redis> ZPOPMIN emq:{q}:pending", "(empty array)")
+	c.wantNoText("#console-log", "Time complexity")
+	c.press(kb.Enter)
+	c.wantText(cardPop, "ZPOPMIN", "Time complexity")
+	c.wantFocusOn("the focus in the card", "div", "")
 	c.press(kb.Escape)
 	c.wantFocusOn("the focus back on the zpopmin button", "button", "zpopmin")
+	c.wantNoText("#console-log", "Time complexity")
 
 	c.fill("Command", "COMMAND DOCS hset")
 	c.press(kb.Enter)
