@@ -77,7 +77,7 @@ func wantCourseOrder(tb *tab) {
 	}
 	page := tb.whole()
 	page.wantText("#pattern", "admit once, claim once", "@enqueue", "claim/3")
-	page.wantText("#recap", "Claim is its mirror")
+	page.wantText("#recap", "Claiming runs the mirror image")
 	page.wantText("#next", "Fair lanes & the ring")
 	// The references print their addresses, for a reader with no network.
 	for _, ref := range []string{

@@ -316,7 +316,7 @@ func beatsLead() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "<div class=\"course-prose\" aria-label=\"The enqueue transition, in two beats\"><p><strong>The enqueue transition, in two beats.</strong> Read a transition the way the protocol is put together. The <em>handle</em> is the Elixir function a program calls: it builds the keys and runs the script. The <em>body</em> is the Lua that carries the transition out. The handle sits above the line; the body is the protocol.</p><p><strong>Beat one, the named handle.</strong> <code>EchoMQ.Jobs.enqueue/4</code> asks <code>EchoMQ.Keyspace</code>, on the client's side, for the two keys the transition touches: the job's row, <code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "<div class=\"course-prose\" aria-label=\"The enqueue transition, in two beats\"><p><strong>One transition, two beats.</strong> A transition is easiest to follow in the order the protocol is layered. The <em>handle</em> is the Elixir function a program calls: it works out the keys and hands the script to the server. The <em>body</em> is the Lua that carries the change out. The handle is client code; the protocol lives in the body.</p><p><strong>First beat: the handle.</strong> <code>EchoMQ.Jobs.enqueue/4</code> asks <code>EchoMQ.Keyspace</code>, on the client's side, for the two keys the transition touches: the job's row, <code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -355,20 +355,20 @@ func beatsLead() templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "</code> through the connector, which tries <code>EVALSHA</code> before <code>EVAL</code>. The integer the script returns becomes a verdict. Its guards, <code>is_binary(job_id)</code> and <code>is_binary(payload)</code>, turn away anything that is not a binary before a byte is sent.</p><p><strong>Beat two, the script body.</strong> <code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "</code> through the connector, which tries <code>EVALSHA</code> before <code>EVAL</code>. The integer the script returns becomes a verdict. Its guards, <code>is_binary(job_id)</code> and <code>is_binary(payload)</code>, turn away anything that is not a binary before a byte is sent.</p><p><strong>Second beat: the body.</strong> <code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var16 string
 		templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs("@enqueue")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/course.templ`, Line: 95, Col: 65}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/course.templ`, Line: 95, Col: 61}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var16))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "</code> is the four moves the stepper walks, as one atomic transition. <code>KEYS[1]</code> is the row and <code>KEYS[2]</code> the pending set; <code>ARGV[1]</code> is the branded id and <code>ARGV[2]</code> the payload.</p></div>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "</code> is the stepper's four moves, run as a single step nothing can interrupt. It finds the row in <code>KEYS[1]</code> and the pending set in <code>KEYS[2]</code>, the id in <code>ARGV[1]</code> and the payload in <code>ARGV[2]</code>.</p></div>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -393,7 +393,7 @@ func beatsTakeaway() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "<div class=\"course-prose takeaway\"><p>Every key the script touches comes declared in <code>KEYS</code>, and every value comes in <code>ARGV</code>. The four moves make one transition: the row and its pending entry appear together, or neither does. None of it belongs to one language. The handle is the runtime's; the transition is the wire's.</p><p class=\"key-point\">Enqueue is one idempotent script. Read the handle that builds the keys, then the body that is the transition, and admitting a job becomes a single atomic act.</p></div>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "<div class=\"course-prose takeaway\"><p>The script is handed each key it will use through <code>KEYS</code> and each value through <code>ARGV</code>; it looks nothing up on the side. Its four moves succeed or fail as a unit, so a row never shows up without its pending entry. No part of the body depends on Elixir: the handle belongs to whichever runtime calls it, and the transition belongs to the protocol on the wire.</p><p class=\"key-point\">Admission is a single atomic act: a handle that names the keys, and a body that does the work in one script that is safe to repeat.</p></div>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -495,7 +495,7 @@ func verdictsTakeaway() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "<div class=\"course-prose takeaway\"><p class=\"key-point\">The pending set and the row change together: <code>:enqueued</code> writes both, <code>:duplicate</code> writes neither, and an id of the wrong kind never reaches the row. That is what one script buys: there is no moment at which the row exists and its pending entry does not.</p></div>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "<div class=\"course-prose takeaway\"><p class=\"key-point\">Watch the two tables: an admitted job (<code>:enqueued</code>) gets its row and its pending entry at once, a <code>:duplicate</code> adds to neither, and a badly branded id is stopped before any write. Because it is all one script, no reader can ever catch a row whose pending entry is missing.</p></div>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -541,40 +541,40 @@ func flatClaim() templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "</pre></figure><p>The body is the flat <code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "</pre></figure><p>Inside the flat <code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var26 string
 		templ_7745c5c3_Var26, templ_7745c5c3_Err = templ.JoinStringErrs("@claim")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/course.templ`, Line: 158, Col: 40}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/course.templ`, Line: 158, Col: 35}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var26))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, "</code>: <code>ZPOPMIN</code> the oldest pending id, <code>HINCRBY</code> its attempts by 1, <code>HSET</code> its state to active, then <code>ZADD</code> it to the active set at now plus the lease, and return <code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, "</code>, <code>ZPOPMIN</code> takes the lowest, so oldest, pending id; <code>HINCRBY</code> counts one more attempt; <code>HSET</code> marks the row active; and <code>ZADD</code> files the id in the active set, scored with the server's current time plus the lease. The script hands back <code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var27 string
 		templ_7745c5c3_Var27, templ_7745c5c3_Err = templ.JoinStringErrs("{id, payload, attempts}")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/course.templ`, Line: 160, Col: 81}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/course.templ`, Line: 161, Col: 36}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var27))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, "</code>. The score in the active set is the lease's deadline, and attempts is the fencing token: there is no lock beyond those two. (The lifecycle's dive on the claim and the lease reads that mechanism in full.)</p><p id=\"flat-claim-guard\"><strong>Two checks of one lease.</strong> The guard <code>when is_integer(lease_ms) and lease_ms &gt; 0</code> means a lease that is not a positive integer never leaves the client: no clause matches, Elixir raises a <code>FunctionClauseError</code>, and no script is sent. The round trip below shows it. <code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, "</code>. That score is when the lease runs out, and the attempt count is the fencing token; between them they stand in for any separate lock. (A later dive of the lifecycle, on the claim and the lease, takes that mechanism apart.)</p><p id=\"flat-claim-guard\"><strong>Two checks of one lease.</strong> The guard <code>when is_integer(lease_ms) and lease_ms &gt; 0</code> means a lease that is not a positive integer never leaves the client: no clause matches, Elixir raises a <code>FunctionClauseError</code>, and no script is sent. The round trip below shows it. <code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var28 string
 		templ_7745c5c3_Var28, templ_7745c5c3_Err = templ.JoinStringErrs("@claim")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/course.templ`, Line: 167, Col: 107}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/course.templ`, Line: 168, Col: 107}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var28))
 		if templ_7745c5c3_Err != nil {
@@ -605,7 +605,7 @@ func roundtripTakeaway() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "<div class=\"course-prose takeaway\"><p class=\"key-point\">Enqueue and claim are two verbs over one wire: let a job in once, then pop the oldest, lease it and hand it over. The pending set belongs to the producer; the active set belongs to the worker.</p></div>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "<div class=\"course-prose takeaway\"><p class=\"key-point\">Producer and worker talk over the same connection. The producer's verb lets a job in exactly once; the worker's takes the oldest one, leases it and receives it. Producers write to pending; workers hold what they took in active.</p></div>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -630,40 +630,40 @@ func pattern() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 33, "<section id=\"pattern\" class=\"course-section\" aria-labelledby=\"pattern-heading\"><h2 id=\"pattern-heading\">Pattern &amp; implementation</h2><div class=\"pattern-grid\"><figure class=\"pattern-card\"><figcaption>The pattern <span class=\"lang\">Redis Patterns Applied</span></figcaption><p>A reliable queue lets each item in once and gives it to exactly one worker, which takes it from a list or a sorted set and runs it. The reliable-queues pattern teaches that move: admit once, claim once.</p></figure><figure class=\"pattern-card\"><figcaption>The implementation <span class=\"lang\">echo_mq</span></figcaption><p>In <code>EchoMQ.Jobs</code>, <code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 33, "<section id=\"pattern\" class=\"course-section\" aria-labelledby=\"pattern-heading\"><h2 id=\"pattern-heading\">Pattern &amp; implementation</h2><div class=\"pattern-grid\"><figure class=\"pattern-card\"><figcaption>The pattern <span class=\"lang\">Redis Patterns Applied</span></figcaption><p>In a reliable queue every item is accepted a single time and reaches a single worker, who takes it off a list or sorted set to process it. The reliable-queues pattern comes down to that: admit once, claim once.</p></figure><figure class=\"pattern-card\"><figcaption>The implementation <span class=\"lang\">echo_mq</span></figcaption><p><code>EchoMQ.Jobs</code> does it with two scripts. <code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var31 string
 		templ_7745c5c3_Var31, templ_7745c5c3_Err = templ.JoinStringErrs("@enqueue")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/course.templ`, Line: 199, Col: 52}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/course.templ`, Line: 202, Col: 74}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var31))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 34, "</code> admits idempotently (gate, refuse, row, pending), and the flat <code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 34, "</code> checks the kind, turns away a repeat, writes the row and files the pending entry; the flat <code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var32 string
 		templ_7745c5c3_Var32, templ_7745c5c3_Err = templ.JoinStringErrs("@claim")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/course.templ`, Line: 200, Col: 34}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/course.templ`, Line: 203, Col: 89}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var32))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "</code> pops the oldest id, leases it on the server's clock and returns it. <code>enqueue/4</code> and <code>claim/3</code> are their handles.</p></figure></div><p class=\"key-point\">The pattern asks for one admission and one claim. The implementation is two scripts, <code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "</code> removes the oldest id, leases it by the server's clock and hands it back. <code>enqueue/4</code> and <code>claim/3</code> are the client-side handles that call them.</p></figure></div><p class=\"key-point\">One admission and one claim, each a single atomic script, <code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var33 string
 		templ_7745c5c3_Var33, templ_7745c5c3_Err = templ.JoinStringErrs("@enqueue")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/course.templ`, Line: 207, Col: 21}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/course.templ`, Line: 210, Col: 79}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var33))
 		if templ_7745c5c3_Err != nil {
@@ -676,13 +676,13 @@ func pattern() templ.Component {
 		var templ_7745c5c3_Var34 string
 		templ_7745c5c3_Var34, templ_7745c5c3_Err = templ.JoinStringErrs("@claim")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/course.templ`, Line: 207, Col: 60}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/course.templ`, Line: 211, Col: 19}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var34))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "</code>, each a single atomic step.</p></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "</code>: that is the whole implementation.</p></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -707,7 +707,7 @@ func recap() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, "<section id=\"recap\" class=\"course-section\" aria-labelledby=\"recap-heading\"><h2 id=\"recap-heading\">Recap: admit once, claim once</h2><p>Enqueue is one idempotent script: check the branded id, turn away a duplicate, write the three-field row, file the pending entry. Claim is its mirror: pop the oldest id, count one more attempt, mark the row active, and lease it on the server's clock. The next dive asks how many workers claim fairly, with a ring that turns one step per claim.</p></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, "<section id=\"recap\" class=\"course-section\" aria-labelledby=\"recap-heading\"><h2 id=\"recap-heading\">Recap: admit once, claim once</h2><p>Enqueueing runs one script that is safe to repeat: it checks the id's brand, ignores an id it has seen, writes the row's three fields and adds the pending entry. Claiming runs the mirror image: it removes the oldest pending id, adds one to its attempts, sets the row to active and leases it against the server's clock. The next dive turns to many workers claiming fairly, with a ring that advances one position per claim.</p></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -732,7 +732,7 @@ func references() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 39, "<section id=\"references\" class=\"course-section references\" aria-labelledby=\"references-heading\"><h2 id=\"references-heading\">References</h2><p>Where idempotent admission and the leasing claim come from, and the commands the two bodies send.</p><h3>Sources</h3><ul class=\"sources\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 39, "<section id=\"references\" class=\"course-section references\" aria-labelledby=\"references-heading\"><h2 id=\"references-heading\">References</h2><p>The sources behind admitting once and claiming under a lease, and the commands the two scripts send.</p><h3>Sources</h3><ul class=\"sources\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -744,7 +744,7 @@ func references() templ.Component {
 			var templ_7745c5c3_Var37 string
 			templ_7745c5c3_Var37, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(r.URL)).ResolveURL(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/course.templ`, Line: 232, Col: 35}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/course.templ`, Line: 237, Col: 35}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var37)
 			if templ_7745c5c3_Err != nil {
@@ -757,7 +757,7 @@ func references() templ.Component {
 			var templ_7745c5c3_Var38 string
 			templ_7745c5c3_Var38, templ_7745c5c3_Err = templ.JoinStringErrs(r.Site)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/course.templ`, Line: 232, Col: 87}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/course.templ`, Line: 237, Col: 87}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var38))
 			if templ_7745c5c3_Err != nil {
@@ -770,7 +770,7 @@ func references() templ.Component {
 			var templ_7745c5c3_Var39 string
 			templ_7745c5c3_Var39, templ_7745c5c3_Err = templ.JoinStringErrs(r.Command)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/course.templ`, Line: 232, Col: 105}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/course.templ`, Line: 237, Col: 105}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var39))
 			if templ_7745c5c3_Err != nil {
@@ -783,7 +783,7 @@ func references() templ.Component {
 			var templ_7745c5c3_Var40 string
 			templ_7745c5c3_Var40, templ_7745c5c3_Err = templ.JoinStringErrs(r.URL)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/course.templ`, Line: 233, Col: 34}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/course.templ`, Line: 238, Col: 34}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var40))
 			if templ_7745c5c3_Err != nil {
@@ -796,7 +796,7 @@ func references() templ.Component {
 			var templ_7745c5c3_Var41 string
 			templ_7745c5c3_Var41, templ_7745c5c3_Err = templ.JoinStringErrs(r.Use)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/course.templ`, Line: 233, Col: 52}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/course.templ`, Line: 238, Col: 52}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var41))
 			if templ_7745c5c3_Err != nil {
@@ -840,7 +840,7 @@ func next() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 48, "<section id=\"next\" class=\"course-section next\" aria-labelledby=\"next-heading\"><h2 id=\"next-heading\">What comes next</h2><p>Next in this module: <strong>Fair lanes &amp; the ring</strong>. Each identity gets a lane of its own, and a ring that rotates picks the next lane to serve, so no identity can starve the others.</p></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 48, "<section id=\"next\" class=\"course-section next\" aria-labelledby=\"next-heading\"><h2 id=\"next-heading\">What comes next</h2><p>Coming up in this module: <strong>Fair lanes &amp; the ring</strong>. Each identity gets a lane of its own, and a ring that rotates picks the next lane to serve, so no identity can starve the others.</p></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
