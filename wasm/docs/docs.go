@@ -110,7 +110,7 @@ var Commands = []Command{
 		URL:    "https://redis.io/docs/latest/commands/eval/",
 		Examples: []Example{{Show: [][]string{
 			{"EVAL", "return {KEYS[1], ARGV[1], 42}", "1", "emq:{q}:pending", "JOB-1"},
-			{"EVAL", "return redis.error_reply('EMQKIND job id must be JOB-namespaced')", "0"},
+			{"EVAL", "return redis.error_reply('EMQKIND this id is not a job')", "0"},
 		}}},
 	},
 	{
