@@ -229,11 +229,13 @@ export interface EchoMQ {
   /**
    * Claims up to max (1–10,000) jobs, each as claim() does, and stops early
    * at the first empty answer. A refusal of the first claim comes back as
-   * claim()'s would; a later one, with how many were claimed before it.
+   * claim()'s would (a lease that fails claim/3's guard is a GuardError, and
+   * nothing is sent); a later one, with how many were claimed before it.
    */
   claimMany(queue: string, leaseMs: number | string, max: number):
     | ClaimMany
     | Refusal
+    | GuardError
     | (Refusal & { claimed: number; ms: number })
     | ArgsError | InternalError;
 
