@@ -201,6 +201,9 @@ do_test() {
 	section "templ output is fresh"
 	templ_fresh
 
+	section "command cards are fresh"
+	go run ./web/cmd/cards -check "$ROOT/web/page/cards.json"
+
 	section "go test -race (host)"
 	CGO_ENABLED=1 go test -race -count=1 ./...
 

@@ -43,6 +43,22 @@ export interface InternalError { error: "internal"; message: string }
 export interface Exchange { command: "EVALSHA" | "EVAL"; sha: string; reply: Reply }
 
 /** A refusal by the server, sorted by what the caller can do about it. */
+/**
+ * A call that failed the course's Elixir handle's guard: claim/3's
+ * `is_integer(lease_ms) and lease_ms > 0`, enqueue/4's `is_binary`. Like
+ * Elixir's FunctionClauseError, it happens before anything is sent: there
+ * is no wire, and the keyspace and script cache are untouched.
+ */
+export interface GuardError {
+  error: "guard";
+  /** "EchoMQ.Jobs.claim/3" or "EchoMQ.Jobs.enqueue/4". */
+  function: string;
+  /** "** (FunctionClauseError) no function clause matching in EchoMQ.Jobs.claim/3" */
+  message: string;
+  /** Which part of the guard failed, in the page's words. */
+  reason: string;
+}
+
 export interface Refusal {
   /** kind: the id is not JOB-namespaced. lease: the lease is not 1–15 digits.
    *  queue: the queue name is empty. server: any other error reply. */
@@ -62,6 +78,14 @@ export interface CliResult {
   /** Set when the engine stopped a runaway script: what happened, in plain words. */
   note?: string;
 }
+
+/**
+ * A `help <command>` line, answered on the client as redis-cli does: nothing
+ * is sent. text is redis-cli's help for the command (syntax, summary,
+ * since, group); command names its card. An unknown command prints nothing
+ * and the note lists the commands the playground's help covers.
+ */
+export interface CliHelp { args: []; text: string; command?: string; note?: string }
 
 /** A blank line: nothing is sent and nothing is printed, as at redis-cli's prompt. */
 export interface CliBlank { args: []; text: "" }
@@ -229,21 +253,26 @@ export interface EchoMQ {
    * the console's replies. Quoting is redis-cli's: "double quotes" with
    * \n \r \t \b \a \\ \" and \xHH escapes, 'single quotes' with only \'.
    */
-  cli(line: string): CliResult | CliBlank | CliSyntaxError | ArgsError | InternalError;
+  cli(line: string): CliResult | CliHelp | CliBlank | CliSyntaxError | ArgsError | InternalError;
 
+  /** id and payload that are not strings fail enqueue/4's is_binary guard. */
   enqueue(queue: string, id: string, payload: string):
     | { verdict: "enqueued" | "duplicate"; wire: Exchange[] }
-    | Refusal | ArgsError | InternalError;
+    | Refusal | GuardError | ArgsError | InternalError;
 
   /**
-   * Claims the oldest pending job. leaseMs may be a number (written out in
-   * plain digits) or a string (passed to @claim as is, which judges it).
+   * Claims the oldest pending job, as claim/3 does. leaseMs is the Elixir
+   * term a learner means: a whole number, or the text of one ("30000",
+   * "-5"), is an integer; other text ("abc", "1e3") or a fraction is not.
+   * The guard lets through only an integer greater than 0; anything else
+   * is a GuardError and nothing is sent. (A positive integer past int64 is
+   * sent as its digits, and @claim's own EMQLEASE check refuses it.)
    * A paused queue answers {verdict:"empty"} without running @claim.
    */
   claim(queue: string, leaseMs: number | string):
     | { verdict: "leased"; id: string; payload: string; attempts: number; wire: Exchange[] }
     | { verdict: "empty"; wire?: Exchange[] }
-    | Refusal | ArgsError | InternalError;
+    | Refusal | GuardError | ArgsError | InternalError;
 
   /**
    * Enqueues count (1–10,000) jobs, each by its own @enqueue, with ids
@@ -258,11 +287,13 @@ export interface EchoMQ {
   /**
    * Claims up to max (1–10,000) jobs, each as claim() does, and stops early
    * at the first empty answer. A refusal of the first claim comes back as
-   * claim()'s would; a later one, with how many were claimed before it.
+   * claim()'s would (a lease that fails claim/3's guard is a GuardError, and
+   * nothing is sent); a later one, with how many were claimed before it.
    */
   claimMany(queue: string, leaseMs: number | string, max: number):
     | ClaimMany
     | Refusal
+    | GuardError
     | (Refusal & { claimed: number; ms: number })
     | ArgsError | InternalError;
 

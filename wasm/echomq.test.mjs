@@ -77,10 +77,29 @@ test("claim leases the oldest job on the server clock, then answers empty", () =
   assert.equal(echomq.claim(Q, 1000).verdict, "empty");
 });
 
-test("a bad lease is refused before anything is popped", () => {
+test("a lease that fails claim/3's guard is refused with nothing sent", () => {
   fresh();
   echomq.enqueue(Q, "JOB-1", "{}");
-  for (const lease of [0, -5, 1.5, "abc", "1e3", "", 1e21]) {
+  for (const lease of [0, -5, 1.5, "abc", "1e3", "", "0", "-5"]) {
+    const r = echomq.claim(Q, lease);
+    assert.equal(r.error, "guard", `lease ${lease}`);
+    assert.equal(r.message, "** (FunctionClauseError) no function clause matching in EchoMQ.Jobs.claim/3");
+    assert.equal(r.wire, undefined, `lease ${lease}: a guard sends nothing`);
+  }
+  assert.deepEqual(echomq.snapshot(Q).pending.map((p) => p.id), ["JOB-1"]);
+  // enqueue/4's is_binary guards, the same way.
+  for (const [id, payload] of [[7, "{}"], ["JOB-2", { payload: 1 }]]) {
+    const r = echomq.enqueue(Q, id, payload);
+    assert.equal(r.error, "guard");
+    assert.equal(r.message, "** (FunctionClauseError) no function clause matching in EchoMQ.Jobs.enqueue/4");
+  }
+  assert.deepEqual(echomq.snapshot(Q).pending.map((p) => p.id), ["JOB-1"]);
+});
+
+test("a lease past the guard that @claim still refuses is refused before anything is popped", () => {
+  fresh();
+  echomq.enqueue(Q, "JOB-1", "{}");
+  for (const lease of [1e21, "1234567890123456"]) {
     const r = echomq.claim(Q, lease);
     assert.equal(r.error, "lease", `lease ${lease}`);
     assert.match(r.message, /^EMQLEASE /);
@@ -303,8 +322,7 @@ test("the clock is read, set and advanced, and TIME follows it", () => {
 test("wrong arguments come back as {error:'args'} and never throw", () => {
   const cases = [
     () => echomq.enqueue("q", "JOB-1"),
-    () => echomq.enqueue("q", 7, "{}"),
-    () => echomq.enqueue("q", "JOB-1", { payload: 1 }),
+    () => echomq.enqueue(7, "JOB-1", "{}"),
     () => echomq.enqueue(),
     () => echomq.claim("q"),
     () => echomq.claim("q", null),

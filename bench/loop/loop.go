@@ -67,7 +67,7 @@ func (o Jobs) Enqueue(queue, id, payload string) (string, error) {
 }
 
 func (o Jobs) Claim(queue, lease string) (string, string, error) {
-	out, err := o.J.Claim(queue, lease)
+	out, err := o.J.ClaimLease(queue, lease)
 	if err != nil || out.Job == nil {
 		return string(out.Verdict), "", err
 	}

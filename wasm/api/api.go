@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -21,6 +22,7 @@ import (
 
 	"echomq.dev/playground/lua"
 	"echomq.dev/playground/wasm/cli"
+	"echomq.dev/playground/wasm/docs"
 	"echomq.dev/playground/wasm/emq"
 	"echomq.dev/playground/wasm/engine"
 	"echomq.dev/playground/wasm/resp"
@@ -111,7 +113,11 @@ func (p *Playground) Call(method string, args []any) (out any) {
 func errorObject(err error) Object {
 	var ae *argsError
 	var refusal *emq.Refusal
+	var guard *emq.GuardError
 	switch {
+	case errors.As(err, &guard):
+		// No wire: a call that fails the handle's guard sends nothing.
+		return Object{"error": "guard", "function": guard.Function, "message": guard.Error(), "reason": guard.Reason}
 	case errors.As(err, &ae):
 		return Object{"error": "args", "message": ae.msg}
 	case errors.As(err, &refusal):
@@ -165,13 +171,24 @@ func (p *Playground) call(method string, args []any) (any, error) {
 		}
 		return p.cli(line), nil
 	case "enqueue":
-		s, err := strings3(method, "queue, id, payload", args)
+		if err := arity(method, "queue, id, payload", args, 3, 3); err != nil {
+			return nil, err
+		}
+		queue, err := str(args, 0, "queue")
 		if err != nil {
 			return nil, err
 		}
-		o, err := p.jobs.Enqueue(s[0], s[1], s[2])
+		// enqueue/4's guard: is_binary(job_id) and is_binary(payload).
+		// Anything but a string is refused the way the Elixir handle
+		// refuses it, before a command is sent.
+		id, idOK := args[1].(string)
+		payload, payloadOK := args[2].(string)
+		if !idOK || !payloadOK {
+			return nil, &emq.GuardError{Function: emq.EnqueueFunction, Reason: "the id and the payload must be binaries (strings)"}
+		}
+		o, err := p.jobs.Enqueue(queue, id, payload)
 		if err == nil && o.Verdict == emq.Enqueued {
-			p.minted(s[0], s[1])
+			p.minted(queue, id)
 		}
 		return outcomeJSON(o), err
 	case "claim":
@@ -186,7 +203,7 @@ func (p *Playground) call(method string, args []any) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		o, err := p.jobs.Claim(queue, lease)
+		o, err := p.claim(queue, lease)
 		return outcomeJSON(o), err
 	case "enqueueMany":
 		if err := arity(method, "queue, count, payload", args, 3, 3); err != nil {
@@ -333,6 +350,9 @@ func (p *Playground) cli(line string) Object {
 	if len(args) == 0 {
 		return Object{"args": []string{}, "text": ""}
 	}
+	if strings.EqualFold(args[0], "help") {
+		return help(args[1:])
+	}
 	start := time.Now()
 	r, _ := p.console.Do(args...)
 	out := Object{"args": args, "reply": replyJSON(r), "text": cli.Format(r)}
@@ -340,6 +360,22 @@ func (p *Playground) cli(line string) Object {
 		out["note"] = stoppedNote
 	}
 	return out
+}
+
+// help answers redis-cli's `help <command>` for the lesson's commands, as
+// redis-cli does: on the client, sending nothing (so args is empty and no
+// widget needs to look at the keyspace again). command names the card
+// the page can open beside it.
+func help(topic []string) Object {
+	if len(topic) == 0 {
+		return Object{"args": []string{}, "text": "To get help about a command the lesson uses, type \"help <command>\", for example \"help ZPOPMIN\".\n" +
+			"The console knows: " + strings.Join(docs.Names(), ", ") + "."}
+	}
+	c, ok := docs.Lookup(strings.Join(topic, " "))
+	if !ok {
+		return Object{"args": []string{}, "text": "", "note": "The playground's help covers the commands the lesson uses: " + strings.Join(docs.Names(), ", ") + "."}
+	}
+	return Object{"args": []string{}, "text": docs.Help(c), "command": c.Name}
 }
 
 // stoppedNote tells a learner, in plain words, what the SCRIPT KILL error
@@ -660,20 +696,63 @@ func stringList(args []any, i int, name string) ([]string, error) {
 	return out, nil
 }
 
-// leaseArg accepts the lease as a number or as text. Text goes to @claim as
-// it is, which is where a lease is judged; a number is written out in plain
-// decimal digits first (30000, never 3e4).
-func leaseArg(v any) (string, error) {
+// lease is claim's lease as claim/3 receives it: an integer (ms), or, for
+// a positive integer too big for Go's int64 (an Elixir integer has no
+// such bound and passes the guard), its digits (text), which @claim then
+// judges as a client that skips the guard would have it judged.
+type lease struct {
+	ms   int64
+	text string
+}
+
+// claim runs claim/3 with a lease that passed the guard: as an integer,
+// or as its digits when it is past int64.
+func (p *Playground) claim(queue string, l lease) (emq.Outcome, error) {
+	if l.text != "" {
+		return p.jobs.ClaimLease(queue, l.text)
+	}
+	return p.jobs.Claim(queue, l.ms)
+}
+
+// integerText is a learner's integer as typed: digits, perhaps a minus.
+var integerText = regexp.MustCompile(`^-?[0-9]+$`)
+
+// leaseArg reads the lease as the Elixir term a learner means: a whole
+// number, or text of one (the round trip's field is text), is an integer;
+// any other text or a fraction is not, and fails claim/3's is_integer
+// guard. A value that is neither a number nor a string is a caller's
+// mistake, not a learner's.
+func leaseArg(v any) (lease, error) {
+	guard := &emq.GuardError{Function: emq.ClaimFunction, Reason: "the lease must be an integer greater than 0"}
 	switch v := v.(type) {
 	case string:
-		return v, nil
+		if !integerText.MatchString(v) {
+			return lease{}, guard
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			if strings.HasPrefix(v, "-") {
+				return lease{}, guard
+			}
+			return lease{text: strings.TrimLeft(v, "0")}, nil
+		}
+		if n <= 0 {
+			return lease{}, guard
+		}
+		return lease{ms: n}, nil
 	case float64:
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return "", argsf("leaseMs must be a finite number of milliseconds, got %v", v)
+			return lease{}, argsf("leaseMs must be a finite number of milliseconds, got %v", v)
 		}
-		return strconv.FormatFloat(v, 'f', -1, 64), nil
+		if v != math.Trunc(v) || v <= 0 {
+			return lease{}, guard
+		}
+		if v >= 1<<63 {
+			return lease{text: strconv.FormatFloat(v, 'f', -1, 64)}, nil
+		}
+		return lease{ms: int64(v)}, nil
 	}
-	return "", argsf("leaseMs must be a number or a string, got %s", typeName(v))
+	return lease{}, argsf("leaseMs must be a number or a string, got %s", typeName(v))
 }
 
 func millis(v any, name string, min int64) (int64, error) {

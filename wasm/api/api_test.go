@@ -1,6 +1,7 @@
 package api
 
 import (
+	"echomq.dev/playground/lua"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -30,8 +31,7 @@ func TestWrongArgumentsAreArgsErrors(t *testing.T) {
 		want   string // part of the message
 	}{
 		{"missing payload", "enqueue", []any{"q", "JOB-1"}, "enqueue(queue, id, payload) takes 3 arguments, got 2"},
-		{"id not a string", "enqueue", []any{"q", 7.0, "{}"}, "id must be a string, got a number"},
-		{"payload an object", "enqueue", []any{"q", "JOB-1", map[string]any{}}, "payload must be a string, got an object"},
+		{"queue not a string", "enqueue", []any{7.0, "JOB-1", "{}"}, "queue must be a string, got a number"},
 		{"lease null", "claim", []any{"q", nil}, "leaseMs must be a number or a string, got null"},
 		{"lease undefined", "claim", []any{"q", Foreign("undefined")}, "got undefined"},
 		{"exec not an array", "exec", []any{"PING"}, "args must be an array of strings, got a string"},
@@ -58,20 +58,76 @@ func TestAPanicBecomesAnInternalError(t *testing.T) {
 	}
 }
 
-func TestLeaseNumbersAreWrittenInPlainDigits(t *testing.T) {
+// TestHandleGuardsRefuseBeforeTheWire: claim/3's guard (is_integer and >
+// 0) and enqueue/4's (is_binary) refuse as the Elixir handle does, with a
+// FunctionClauseError and no command sent: the keyspace and the script
+// cache are exactly as before.
+func TestHandleGuardsRefuseBeforeTheWire(t *testing.T) {
+	for _, tc := range []struct {
+		desc   string
+		method string
+		args   []any
+		fn     string
+	}{
+		{"lease text", "claim", []any{"q", "abc"}, "EchoMQ.Jobs.claim/3"},
+		{"lease zero", "claim", []any{"q", "0"}, "EchoMQ.Jobs.claim/3"},
+		{"lease negative text", "claim", []any{"q", "-5"}, "EchoMQ.Jobs.claim/3"},
+		{"lease negative number", "claim", []any{"q", -5.0}, "EchoMQ.Jobs.claim/3"},
+		{"lease a fraction", "claim", []any{"q", 1.5}, "EchoMQ.Jobs.claim/3"},
+		{"lease in e-notation", "claim", []any{"q", "1e3"}, "EchoMQ.Jobs.claim/3"},
+		{"lease with a plus", "claim", []any{"q", "+5"}, "EchoMQ.Jobs.claim/3"},
+		{"lease empty", "claim", []any{"q", ""}, "EchoMQ.Jobs.claim/3"},
+		{"id not a binary", "enqueue", []any{"q", 7.0, "{}"}, "EchoMQ.Jobs.enqueue/4"},
+		{"payload not a binary", "enqueue", []any{"q", "JOB-1", map[string]any{}}, "EchoMQ.Jobs.enqueue/4"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			p := New()
+			if got := call(t, p, "enqueue", "q", "JOB-0", "{}"); got["verdict"] != "enqueued" {
+				t.Fatalf("enqueue: %v", got)
+			}
+			got := call(t, p, tc.method, tc.args...)
+			want := "** (FunctionClauseError) no function clause matching in " + tc.fn
+			if got["error"] != "guard" || got["message"] != want || got["function"] != tc.fn {
+				t.Errorf("got %v, want {error: guard, message: %q}", got, want)
+			}
+			if _, ok := got["wire"]; ok {
+				t.Errorf("a refused call carries a wire %v: something was sent", got["wire"])
+			}
+			// JOB-0 is still pending, and @claim was never loaded.
+			if snap := call(t, p, "snapshot", "q"); len(snap["pending"].([]any)) != 1 || len(snap["active"].([]any)) != 0 {
+				t.Errorf("the keyspace changed: %v", snap)
+			}
+			if r := call(t, p, "cli", "SCRIPT EXISTS "+lua.Claim().SHA); r["text"] != "1) (integer) 0" {
+				t.Errorf("SCRIPT EXISTS of @claim = %v: the script reached the server", r["text"])
+			}
+		})
+	}
+}
+
+// TestLeasesThatPassTheGuard: a positive integer, as a number or as typed
+// digits, claims; one past int64 passes the guard (an Elixir integer is
+// unbounded) and meets @claim's own check, as its digits.
+func TestLeasesThatPassTheGuard(t *testing.T) {
 	for _, tc := range []struct {
 		in   any
-		want string
+		want lease
 	}{
-		{30000.0, "30000"},
-		{1e21, "1000000000000000000000"},
-		{1.5, "1.5"},
-		{"1e3", "1e3"},
+		{30000.0, lease{ms: 30000}},
+		{"30000", lease{ms: 30000}},
+		{"05", lease{ms: 5}},
+		{"99999999999999999999", lease{text: "99999999999999999999"}},
+		{1e21, lease{text: "1000000000000000000000"}},
 	} {
 		got, err := leaseArg(tc.in)
 		if err != nil || got != tc.want {
-			t.Errorf("leaseArg(%v) = %q, %v; want %q", tc.in, got, err, tc.want)
+			t.Errorf("leaseArg(%v) = %+v, %v; want %+v", tc.in, got, err, tc.want)
 		}
+	}
+	p := New()
+	call(t, p, "enqueue", "q", "JOB-1", "{}")
+	got := call(t, p, "claim", "q", "99999999999999999999")
+	if got["error"] != "lease" || !strings.HasPrefix(got["message"].(string), "EMQLEASE") {
+		t.Errorf("a huge lease: got %v, want @claim's EMQLEASE", got)
 	}
 }
 

@@ -166,12 +166,12 @@ func (p *Playground) enqueueMany(queue string, count int, payload string) (Objec
 // claimMany claims up to max jobs, each by claim/3 (the pause flag, then
 // @claim), and stops early when the queue answers empty. ms is the time
 // the claims took, measured here, inside the engine's worker.
-func (p *Playground) claimMany(queue, lease string, max int) (Object, error) {
+func (p *Playground) claimMany(queue string, lease lease, max int) (Object, error) {
 	out := Object{"claimed": 0, "empty": false, "paused": false}
 	claimed := 0
 	start := time.Now()
 	for claimed < max {
-		o, err := p.jobs.Claim(queue, lease)
+		o, err := p.claim(queue, lease)
 		if err != nil {
 			if claimed == 0 {
 				return nil, err

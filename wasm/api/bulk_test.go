@@ -81,9 +81,15 @@ func TestClaimManyOfAPausedQueueClaimsNothing(t *testing.T) {
 func TestClaimManyWithABadLeaseIsRefusedAndPopsNothing(t *testing.T) {
 	p := New()
 	call(t, p, "enqueueMany", "q", 3.0, "{}")
+	// Each claim is claim/3's, so a lease that fails its guard is refused
+	// before anything is sent.
 	got := call(t, p, "claimMany", "q", "soon", 10.0)
+	if got["error"] != "guard" || got["function"] != "EchoMQ.Jobs.claim/3" {
+		t.Fatalf("claimMany with lease \"soon\" = %v, want {error: guard}", got)
+	}
+	got = call(t, p, "claimMany", "q", "1234567890123456", 10.0)
 	if got["error"] != "lease" {
-		t.Fatalf("claimMany with lease \"soon\" = %v, want {error: lease}", got)
+		t.Fatalf("claimMany with a 16-digit lease = %v, want @claim's {error: lease}", got)
 	}
 	if c := call(t, p, "snapshot", "q", 25.0)["counts"].(map[string]any); c["pending"] != 3.0 {
 		t.Errorf("counts after a refused claimMany = %v, want 3 pending", c)

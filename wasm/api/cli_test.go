@@ -147,3 +147,26 @@ func TestCliNoNoteForAScriptThatOnlySaysItWasKilled(t *testing.T) {
 		t.Errorf("got %v", got)
 	}
 }
+
+// TestHelpIsRedisCliStyle: `help <command>` prints what redis-cli's help
+// does (the syntax, summary, since and group) for the lesson's commands,
+// sends nothing, and names the card to open.
+func TestHelpIsRedisCliStyle(t *testing.T) {
+	p := New()
+	got := call(t, p, "cli", "help zpopmin")
+	want := "\n  ZPOPMIN key [count]\n  summary: Removes and returns the members with the lowest scores in a sorted set.\n  since: 5.0.0\n  group: sorted-set\n"
+	if got["text"] != want || got["command"] != "ZPOPMIN" || len(got["args"].([]any)) != 0 {
+		t.Errorf("help zpopmin = %#v, want text %q", got, want)
+	}
+	if got := call(t, p, "cli", "HELP script load"); got["command"] != "SCRIPT LOAD" {
+		t.Errorf("HELP script load = %v", got)
+	}
+	if got := call(t, p, "cli", "help nosuch"); got["text"] != "" || !strings.Contains(got["note"].(string), "ZPOPMIN") {
+		t.Errorf("help nosuch = %v", got)
+	}
+	// COMMAND DOCS reaches the engine, which answers in Redis 7.0's shape.
+	got = call(t, p, "cli", "COMMAND DOCS time")
+	if want := "1) \"time\"\n2) 1) \"summary\"\n   2) \"Reads the server's clock.\"\n   3) \"since\"\n   4) \"2.6.0\"\n   5) \"group\"\n   6) \"server\"\n   7) \"complexity\"\n   8) \"O(1)\""; got["text"] != want {
+		t.Errorf("COMMAND DOCS time printed\n%s\nwant\n%s", got["text"], want)
+	}
+}

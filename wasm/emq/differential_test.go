@@ -69,7 +69,7 @@ func (o op) run(j *emq.Jobs) (emq.Outcome, error) {
 	case "enqueue":
 		return j.Enqueue(o.queue, o.id, o.payload)
 	case "claim":
-		return j.Claim(o.queue, o.lease)
+		return j.ClaimLease(o.queue, o.lease)
 	case "pause":
 		return j.Pause(o.queue)
 	case "resume":

@@ -103,7 +103,10 @@ func keyspace(queue string) (Keyspace, error) {
 
 // Enqueue admits a job by running @enqueue over the job's row and the
 // queue's pending set. The id and payload ride ARGV untouched; the script,
-// not this handle, decides whether the id is admissible.
+// not this handle, decides whether the id is admissible. The course's
+// enqueue/4 guards both with is_binary; a Go string is always a binary, so
+// here the signature is the guard (the JS API, which can be handed any
+// value, checks it and answers a GuardError).
 func (j *Jobs) Enqueue(queue, id, payload string) (Outcome, error) {
 	k, err := keyspace(queue)
 	if err != nil {
@@ -134,13 +137,50 @@ func EnqueueVerdict(r resp.Reply, wire []Exchange) (Outcome, error) {
 	return Outcome{}, fmt.Errorf("emq: @enqueue replied %s, which is not a verdict", r)
 }
 
-// Claim hands the oldest pending job to a worker under a lease of lease
-// milliseconds. A paused queue answers Empty without running @claim, so the
-// pending set is untouched and @claim stays byte-for-byte the course's.
+// GuardError is the FunctionClauseError of the course's Elixir handle: the
+// arguments failed the guard of every clause, so no clause ran and nothing
+// reached the server. The course's claim/3 reads
+// `when is_integer(lease_ms) and lease_ms > 0`; in Go the type says
+// "integer", so the guard left to check is "greater than zero".
+//
+// The guard and @claim's own EMQLEASE check are both kept on purpose: the
+// guard answers early and in the caller's terms, and the script's check
+// holds for a client in another language that has no such guard and sends
+// ARGV as it pleases (ClaimLease is that client).
+type GuardError struct {
+	Function string // "EchoMQ.Jobs.claim/3"
+	Reason   string // which part of the guard failed, in the page's words
+}
+
+func (e *GuardError) Error() string {
+	return "** (FunctionClauseError) no function clause matching in " + e.Function
+}
+
+// ClaimFunction names the course's claim handle, as Elixir prints it.
+const ClaimFunction = "EchoMQ.Jobs.claim/3"
+
+// EnqueueFunction names the course's enqueue handle, as Elixir prints it.
+const EnqueueFunction = "EchoMQ.Jobs.enqueue/4"
+
+// Claim is the course's claim/3: it hands the oldest pending job to a
+// worker under a lease of leaseMS milliseconds. Its guard, like the
+// course's, lets only a positive lease through: a lease of 0 or less is a
+// *GuardError and no command is sent, not even the pause check.
+func (j *Jobs) Claim(queue string, leaseMS int64) (Outcome, error) {
+	if leaseMS <= 0 {
+		return Outcome{}, &GuardError{Function: ClaimFunction, Reason: "the lease must be an integer greater than 0"}
+	}
+	return j.ClaimLease(queue, strconv.FormatInt(leaseMS, 10))
+}
+
+// ClaimLease claims with the lease as ARGV text, unguarded: what a client
+// that skips claim/3's guard would send. A paused queue answers Empty
+// without running @claim, so the pending set is untouched and @claim stays
+// byte-for-byte the course's.
 //
 // The lease is text because it rides ARGV as text: @claim judges it and
 // refuses anything but 1 to 15 decimal digits before its first write.
-func (j *Jobs) Claim(queue, lease string) (Outcome, error) {
+func (j *Jobs) ClaimLease(queue, lease string) (Outcome, error) {
 	k, err := keyspace(queue)
 	if err != nil {
 		return Outcome{}, err

@@ -32,7 +32,7 @@ func enqueue(t testing.TB, j *emq.Jobs, queue, id, payload string) emq.Outcome {
 
 func claim(t testing.TB, j *emq.Jobs, queue, lease string) emq.Outcome {
 	t.Helper()
-	out, err := j.Claim(queue, lease)
+	out, err := j.ClaimLease(queue, lease)
 	if err != nil {
 		t.Fatalf("Claim(%q, %q): %v", queue, lease, err)
 	}
@@ -293,7 +293,7 @@ func TestBadLeaseIsRefusedBeforeAnyWrite(t *testing.T) {
 			enqueue(t, j, "q", "JOB1", "p")
 			before := dumpKeyspace(t, e)
 
-			_, err := j.Claim("q", lease)
+			_, err := j.ClaimLease("q", lease)
 			r := refusal(t, err)
 			if r.Kind != "lease" || !r.Reply.Equal(resp.ErrorReply(leaseMsg)) {
 				t.Errorf("Claim(%q) refused as %q %v, want lease %q", lease, r.Kind, r.Reply, leaseMsg)
@@ -400,7 +400,7 @@ func TestEmptyQueueNameNeverReachesTheServer(t *testing.T) {
 		call func() error
 	}{
 		{"enqueue", func() error { _, err := j.Enqueue("", "JOB1", "p"); return err }},
-		{"claim", func() error { _, err := j.Claim("", "1000"); return err }},
+		{"claim", func() error { _, err := j.ClaimLease("", "1000"); return err }},
 		{"pause", func() error { _, err := j.Pause(""); return err }},
 		{"resume", func() error { _, err := j.Resume(""); return err }},
 		{"snapshot", func() error { _, err := j.Snapshot(""); return err }},
@@ -430,7 +430,7 @@ func TestServerErrorsAreRefusals(t *testing.T) {
 	if r.Kind != "server" || r.Reply.Code() != "WRONGTYPE" {
 		t.Errorf("Enqueue over a string pending key: %q %v, want a server WRONGTYPE refusal", r.Kind, r.Reply)
 	}
-	_, err = j.Claim("q", "1000")
+	_, err = j.ClaimLease("q", "1000")
 	if r := refusal(t, err); r.Kind != "server" || r.Reply.Code() != "WRONGTYPE" {
 		t.Errorf("Claim over a string pending key: %q %v, want a server WRONGTYPE refusal", r.Kind, r.Reply)
 	}
@@ -446,7 +446,7 @@ func TestTransportErrorsReachTheCaller(t *testing.T) {
 		call func(*emq.Jobs) error
 	}{
 		{"enqueue", func(j *emq.Jobs) error { _, err := j.Enqueue("q", "JOB1", "p"); return err }},
-		{"claim", func(j *emq.Jobs) error { _, err := j.Claim("q", "1000"); return err }},
+		{"claim", func(j *emq.Jobs) error { _, err := j.ClaimLease("q", "1000"); return err }},
 		{"pause", func(j *emq.Jobs) error { _, err := j.Pause("q"); return err }},
 		{"resume", func(j *emq.Jobs) error { _, err := j.Resume("q"); return err }},
 		{"snapshot", func(j *emq.Jobs) error { _, err := j.Snapshot("q"); return err }},
@@ -480,9 +480,9 @@ func TestRepliesThatAreNotVerdicts(t *testing.T) {
 		{"enqueue replying a string", []fakeAnswer{{reply: resp.BulkReply("1")}},
 			func(j *emq.Jobs) (emq.Outcome, error) { return j.Enqueue("q", "JOB1", "p") }},
 		{"claim replying two elements", []fakeAnswer{{reply: resp.IntReply(0)}, {reply: resp.ArrayReply(resp.BulkReply("JOB1"), resp.BulkReply("p"))}},
-			func(j *emq.Jobs) (emq.Outcome, error) { return j.Claim("q", "1000") }},
+			func(j *emq.Jobs) (emq.Outcome, error) { return j.ClaimLease("q", "1000") }},
 		{"claim replying an integer", []fakeAnswer{{reply: resp.IntReply(0)}, {reply: resp.IntReply(1)}},
-			func(j *emq.Jobs) (emq.Outcome, error) { return j.Claim("q", "1000") }},
+			func(j *emq.Jobs) (emq.Outcome, error) { return j.ClaimLease("q", "1000") }},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			out, err := tc.call(emq.NewJobs(&fakeConn{answers: tc.answers}))
@@ -494,5 +494,58 @@ func TestRepliesThatAreNotVerdicts(t *testing.T) {
 				t.Errorf("nonsense reported as a server refusal %v", r)
 			}
 		})
+	}
+}
+
+// recording is a connection that notes every command sent through it.
+type recording struct {
+	emq.Conn
+	sent [][]string
+}
+
+func (r *recording) Do(args ...string) (resp.Reply, error) {
+	r.sent = append(r.sent, args)
+	return r.Conn.Do(args...)
+}
+
+// TestClaimGuard: claim/3's guard, `when is_integer(lease_ms) and
+// lease_ms > 0`, in Go terms: the type is the is_integer, and a lease of 0
+// or less fails the guard with a GuardError that reads like Elixir's
+// FunctionClauseError, before any command (not even the pause check) is
+// sent. A positive lease goes on and claims.
+func TestClaimGuard(t *testing.T) {
+	e := newEngine(t)
+	enqueue(t, emq.NewJobs(e), "q", "JOB1", "p")
+	conn := &recording{Conn: e}
+	j := emq.NewJobs(conn)
+	for _, lease := range []int64{0, -5, -1 << 63} {
+		_, err := j.Claim("q", lease)
+		var guard *emq.GuardError
+		if !errors.As(err, &guard) {
+			t.Fatalf("Claim(q, %d): %v, want a GuardError", lease, err)
+		}
+		if got, want := err.Error(), "** (FunctionClauseError) no function clause matching in EchoMQ.Jobs.claim/3"; got != want {
+			t.Errorf("Claim(q, %d) says %q, want %q", lease, got, want)
+		}
+		if len(conn.sent) != 0 {
+			t.Fatalf("Claim(q, %d) sent %q: a guard refuses before the wire", lease, conn.sent)
+		}
+	}
+	out, err := j.Claim("q", 1000)
+	if err != nil || out.Verdict != emq.Leased || out.Job.ID != "JOB1" {
+		t.Fatalf("Claim(q, 1000) = %+v, %v; want JOB1 leased", out, err)
+	}
+}
+
+// TestClaimLeaseSkipsTheGuard: a client with no guard (ClaimLease, which
+// sends the lease as ARGV text) meets @claim's own check instead, which
+// is why the script keeps it.
+func TestClaimLeaseSkipsTheGuard(t *testing.T) {
+	e := newEngine(t)
+	j := emq.NewJobs(e)
+	enqueue(t, j, "q", "JOB1", "p")
+	_, err := j.ClaimLease("q", "0")
+	if r := refusal(t, err); r.Kind != "lease" || len(r.Wire) == 0 {
+		t.Fatalf("ClaimLease(q, 0) = %+v, want @claim's EMQLEASE after a script was sent", r)
 	}
 }

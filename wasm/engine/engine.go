@@ -205,6 +205,10 @@ func (e *Engine) do(peer *server.Peer, args []string) resp.Reply {
 		return hello(peer, args)
 	case "SCRIPT":
 		return e.runner.scriptCommand(args[1:])
+	case "COMMAND":
+		if len(args) >= 2 && strings.EqualFold(args[1], "DOCS") {
+			return commandDocs(peer, args[2:])
+		}
 	}
 	if c.refused && (c.upper != "XREAD" && c.upper != "XREADGROUP" || hasBlockOption(args)) {
 		return resp.ErrorReply(c.refusedMsg)

@@ -30,6 +30,9 @@ import { mountWorkers } from "./workers.js";
 import { mountPermalinks } from "./links.js";
 import { reportHeight } from "./embed-height.js";
 import { readRecording } from "./recorded.js";
+import { mountToc } from "./toc.js";
+import { mountCards } from "./cards.js";
+import { mountResume } from "./resume.js";
 
 const ui = {
   loader: byId("loader"),
@@ -343,10 +346,11 @@ async function start(booting) {
   if (ui.version) ui.version.textContent = engine.version;
   ui.download.hidden = true;
 
+  let opened = false;
   if (handedOver) {
     // The recorded widgets already show what the live engine now holds.
     await startTheRest();
-  } else if (!(await links.open())) {
+  } else if (!(opened = await links.open())) {
     await seed();
     await startWidgets();
   }
@@ -358,6 +362,7 @@ async function start(booting) {
   ctx.ready = true;
   root.dataset.engine = "ready";
   performance.mark("echomq:ready");
+  await resume.offer(opened);
 }
 
 /**
@@ -495,9 +500,12 @@ if (options.lease !== null) {
 }
 
 const links = mountPermalinks({ ctx, widgets, startWidgets, notice, reviewing });
+const resume = mountResume({ ctx, links, widgets, notice });
 startRecorded().catch((err) => console.warn("the recorded run could not be shown", err));
 
 for (const p of problems) notice(p);
+mountToc();
+mountCards();
 if (document.body.classList.contains("embed")) reportHeight(document.body.dataset.widget || "");
 
 /**

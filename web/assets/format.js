@@ -110,6 +110,8 @@ export function enqueueVerdict(result) {
   if (result.verdict === "enqueued") return "{:ok, :enqueued}";
   if (result.verdict === "duplicate") return "{:ok, :duplicate}";
   if (result.error === "kind") return "{:error, :kind}";
+  // The handle's guard failed: Elixir raises, nothing is sent.
+  if (result.error === "guard") return result.message;
   if (result.error === "server" || result.error === "lease" || result.error === "queue") {
     return `{:error, {:server, ${exString(result.message)}}}`;
   }
@@ -123,6 +125,7 @@ export function claimVerdict(result) {
     return `{:ok, {${exString(result.id)}, ${exString(result.payload)}, ${result.attempts}}}`;
   }
   if (result.verdict === "empty") return ":empty";
+  if (result.error === "guard") return result.message;
   if (result.error === "lease" || result.error === "server" || result.error === "queue") {
     return `{:error, {:server, ${exString(result.message)}}}`;
   }

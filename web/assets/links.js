@@ -13,8 +13,10 @@ import { courseLink, framed, handedLink } from "./embed-height.js";
 
 /**
  * Wires the permalink controls. Returns {open}, which opens the link in
- * the page's fragment, if any, and says whether it did. reviewing() is
- * called when the page starts waiting for the learner to review a link.
+ * the page's fragment (or the fragment it is given), if any, and says
+ * whether it did, {pending}, and {stateFor}, the state a link to a widget
+ * holds. reviewing() is called when the page starts waiting for the
+ * learner to review a link.
  */
 export function mountPermalinks({ ctx, widgets, startWidgets, notice, reviewing = () => {} }) {
   const review = document.getElementById("link-review");
@@ -169,8 +171,12 @@ export function mountPermalinks({ ctx, widgets, startWidgets, notice, reviewing 
     return !!f && f !== "#";
   }
 
-  async function open() {
-    const wanted = fragment();
+  /**
+   * Opens a link: the one fragment() finds, or (for resume.js) one the
+   * page saved earlier, which gets exactly the same checks.
+   */
+  async function open(given) {
+    const wanted = given === undefined ? fragment() : given;
     opened = true;
     const link = await decode(wanted, [...widgets.keys()], new Set(ctx.scripts.keys()));
     if (link.problem) notice(link.problem);
@@ -206,5 +212,5 @@ export function mountPermalinks({ ctx, widgets, startWidgets, notice, reviewing 
     return true;
   }
 
-  return { open, pending };
+  return { open, pending, stateFor };
 }

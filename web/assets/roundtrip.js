@@ -140,8 +140,9 @@ export function mountRoundTrip(root, ctx) {
 
   async function claim() {
     if (!ctx.ready) return;
-    // The lease goes as typed (a number when it is one), so a bad lease
-    // meets @claim's own EMQLEASE check rather than a rule of the page.
+    // The lease goes to claim/3 as typed (a number when it is one): the
+    // handle's guard refuses anything but a positive integer before a
+    // script is sent, as the course's Elixir handle would.
     const lease = numberOrText(el.lease.value);
     const paused = snapshot ? snapshot.paused : false;
     pending(el.claimResult);
@@ -158,6 +159,8 @@ export function mountRoundTrip(root, ctx) {
       explain = "The queue is paused, so claim/3 answered :empty without running @claim. Pending is untouched.";
     } else if (result.verdict === "empty") {
       explain = "@claim found nothing pending and replied with an empty array.";
+    } else if (result.error === "guard") {
+      explain = `claim/3's guard, when is_integer(lease_ms) and lease_ms > 0, matched no clause for the lease ${JSON.stringify(el.lease.value)}: the handle raised before sending anything, so no script ran and pending is untouched. @claim has its own check too (send it a bad lease from the editor or the console), because a client in another language may have no such guard.`;
     } else if (result.error === "lease") {
       explain = "@claim refused the lease before its first write, so no job was popped.";
     } else if (result.error) {
@@ -168,7 +171,11 @@ export function mountRoundTrip(root, ctx) {
       `claim, lease ${typeof lease === "number" ? `${lease} ms` : JSON.stringify(lease)}`,
       verdict,
       result.wire,
-      paused ? "No script was sent: the queue is paused." : "No script was sent.",
+      result.error === "guard"
+        ? "Nothing was sent: claim/3's guard refused the lease."
+        : paused
+          ? "No script was sent: the queue is paused."
+          : "No script was sent.",
     );
     setText(el.claimResult, verdict);
     el.claimResult.dataset.verdict = result.verdict || result.error || "";

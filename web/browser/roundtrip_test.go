@@ -17,6 +17,7 @@ const (
 	// newestExchanges are the commands the newest call sent.
 	wireCalls       = wireLog + " > li"
 	newestExchanges = wireLog + " > li:first-child li.exchange"
+	newestWireCall  = wireLog + " > li:first-child"
 	beatsSource     = "[data-testid=beats-source]"
 )
 
@@ -86,17 +87,25 @@ func TestRoundTrip(t *testing.T) {
 	wantExchanges(t, "a later claim", r.texts(newestExchanges),
 		[]string{"EVALSHA ", `"JOB-8"`, "cache hit"})
 
-	// A lease that is not a whole number of ms: @claim refuses it before
-	// its first write, so JOB-9 stays pending. Enter in a field presses
+	// A lease that is not a positive integer: claim/3's guard refuses it
+	// as the Elixir handle would, before anything is sent, so JOB-9 stays
+	// pending and the wire shows nothing sent. Enter in a field presses
 	// its panel's button.
 	r.fill("Job id", "JOB-9")
 	r.press("\r")
 	r.wantText(enqueueResult, "{:ok, :enqueued}")
 	r.wantRows(pendingKey, [][]string{{"JOB-9", "0"}})
-	r.fill("Lease (ms)", "soon")
-	r.click("Claim")
-	r.wantText(claimResult, "{:error, {:server,", "EMQLEASE")
-	r.wantRows(pendingKey, [][]string{{"JOB-9", "0"}})
+	for _, lease := range []string{"abc", "0", "-5"} {
+		r.fill("Lease (ms)", lease)
+		r.click("Claim")
+		r.wantText(claimResult, "** (FunctionClauseError) no function clause matching in EchoMQ.Jobs.claim/3")
+		r.wantText(newestWireCall, "claim, lease", "Nothing was sent: claim/3's guard refused the lease.")
+		if sent := r.texts(newestExchanges); len(sent) != 0 {
+			t.Errorf("a lease of %q that fails the guard sent %q", lease, sent)
+		}
+		r.wantText("#roundtrip-claim-explain", "claim/3's guard", "a client in another language may have no such guard")
+		r.wantRows(pendingKey, [][]string{{"JOB-9", "0"}})
+	}
 	r.fill("Lease (ms)", "30000")
 
 	// The clock moves 31 s: both leases are over.

@@ -63,7 +63,7 @@ type Site struct {
 }
 
 // Modules are the ES modules in web/assets that app.js imports.
-var Modules = []string{"dom.js", "format.js", "keyspace.js", "code.js", "engine.js", "recorded.js", "embed-height.js", "links.js", "permalink.js", "options.js", "traceview.js", "diff.js", "tableorder.js", "stepper.js", "beats.js", "verdicts.js", "roundtrip.js", "editor.js", "console.js", "workers.js"}
+var Modules = []string{"dom.js", "format.js", "keyspace.js", "code.js", "engine.js", "recorded.js", "embed-height.js", "links.js", "permalink.js", "options.js", "traceview.js", "diff.js", "tableorder.js", "stepper.js", "beats.js", "verdicts.js", "roundtrip.js", "editor.js", "console.js", "workers.js", "toc.js", "cards.js", "resume.js"}
 
 // ClassicScripts are the scripts in web/assets that are not modules of the
 // page: worker.js runs the engine in a Web Worker (engine.js starts it),
@@ -71,8 +71,9 @@ var Modules = []string{"dom.js", "format.js", "keyspace.js", "code.js", "engine.
 var ClassicScripts = map[string]bool{"worker.js": true, "embed.js": true}
 
 // Styles are the stylesheets in web/assets, in cascade order: the page's
-// own first, then one per experiment widget.
-var Styles = []string{"app.css", "editor.css", "console.css", "workers.css"}
+// own first, then one per experiment widget, then the course's prose and
+// contents, then the handout's print rules last, so they win.
+var Styles = []string{"app.css", "editor.css", "console.css", "workers.css", "course.css", "print.css"}
 
 // DefaultSite is the site as build.sh renders it at its root, minus the
 // wasm size, which only the renderer can know.

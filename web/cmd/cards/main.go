@@ -1,0 +1,166 @@
+// Command cards writes web/page/cards.json: the command cards of the
+// lesson, with every example reply produced by the engine itself (run
+// natively, printed as redis-cli prints it by wasm/cli), so that no reply
+// on a card is written by hand.
+//
+//	go run ./web/cmd/cards -out web/page/cards.json   # write
+//	go run ./web/cmd/cards -check web/page/cards.json # fail if stale
+//
+// The file is committed, as templ's output is; the test in this package
+// and build.sh's test step regenerate it and fail when it differs, so a
+// card can never show a reply the engine no longer gives.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"echomq.dev/playground/wasm/cli"
+	"echomq.dev/playground/wasm/docs"
+	"echomq.dev/playground/wasm/engine"
+)
+
+func main() {
+	out := flag.String("out", "", "write the cards to this file")
+	check := flag.String("check", "", "fail if this file is not what would be written")
+	flag.Parse()
+	if (*out == "") == (*check == "") {
+		fmt.Fprintln(os.Stderr, "cards: give exactly one of -out and -check")
+		os.Exit(2)
+	}
+	data, err := Generate()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "cards:", err)
+		os.Exit(1)
+	}
+	if *out != "" {
+		if err := os.WriteFile(*out, data, 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "cards:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	old, err := os.ReadFile(*check)
+	if err != nil || !bytes.Equal(old, data) {
+		fmt.Fprintf(os.Stderr, "cards: %s is stale: run go run ./web/cmd/cards -out %s and commit it\n", *check, *check)
+		os.Exit(1)
+	}
+}
+
+// Card is one command card as the page renders it (web/page reads the
+// same fields).
+type Card struct {
+	Name       string      `json:"name"`
+	ID         string      `json:"id"`
+	Syntax     string      `json:"syntax"`
+	Summary    string      `json:"summary"`
+	Since      string      `json:"since"`
+	Group      string      `json:"group"`
+	Complexity string      `json:"complexity"`
+	Replies    []docs.Case `json:"replies"`
+	Lesson     string      `json:"lesson"`
+	URL        string      `json:"url"`
+	Examples   []Exchange  `json:"examples"`
+}
+
+// Exchange is one line typed at a redis-cli prompt and what it printed.
+type Exchange struct {
+	Line  string `json:"line"`
+	Reply string `json:"reply"`
+}
+
+// Generate runs every card's examples on a fresh engine and returns the
+// cards as indented JSON.
+func Generate() ([]byte, error) {
+	var cards []Card
+	for _, c := range docs.Commands {
+		card := Card{
+			Name: c.Name, ID: c.ID(), Syntax: c.Syntax, Summary: c.Summary, Since: c.Since, Group: c.Group,
+			Complexity: c.Complexity, Replies: c.Replies, Lesson: c.Lesson, URL: c.URL,
+		}
+		for _, ex := range c.Examples {
+			e := engine.New() // a fresh keyspace and the clock at its start
+			for _, args := range ex.Setup {
+				if r := e.Exec(args...); r.IsError() {
+					return nil, fmt.Errorf("%s: the setup %q failed: %s", c.Name, args, r.Str)
+				}
+			}
+			for _, args := range ex.Show {
+				line := Line(args)
+				if back, err := cli.Split(line); err != nil || !slices.Equal(back, args) {
+					return nil, fmt.Errorf("%s: the line %s does not read back as %q (%v)", c.Name, line, args, err)
+				}
+				card.Examples = append(card.Examples, Exchange{Line: line, Reply: cli.Format(e.Exec(args...))})
+			}
+		}
+		if len(card.Examples) == 0 {
+			return nil, errors.New(c.Name + ": a card needs an example")
+		}
+		cards = append(cards, card)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(cards); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// Line writes a command as a learner would type it at redis-cli: plain
+// words as they are, anything with a space, a quote or nothing in it in
+// quotes that redis-cli reads back to the same argument.
+func Line(args []string) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		parts[i] = quote(a)
+	}
+	return strings.Join(parts, " ")
+}
+
+func quote(a string) string {
+	plain := a != ""
+	for _, r := range a {
+		if r <= ' ' || r == '"' || r == '\'' || r == '\\' || r > '~' {
+			plain = false
+			break
+		}
+	}
+	switch {
+	case plain:
+		return a
+	case !strings.ContainsAny(a, "'\\") && isPrintable(a):
+		return "'" + a + "'"
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(a); i++ {
+		switch c := a[i]; {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c < ' ' || c > '~':
+			fmt.Fprintf(&b, "\\x%02x", c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+func isPrintable(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < ' ' || s[i] > '~' {
+			return false
+		}
+	}
+	return true
+}
