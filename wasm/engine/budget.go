@@ -117,6 +117,17 @@ func (b *budget) Done() <-chan struct{} {
 	return nil
 }
 
+// spent is Done for Go code that works on the script's behalf outside the
+// VM (converting its reply): it counts toward the same clock and memory
+// checks, without telling the tracer of a line run.
+func (b *budget) spent() bool {
+	onTick := b.onTick
+	b.onTick = nil
+	done := b.Done() != nil
+	b.onTick = onTick
+	return done
+}
+
 // overMemory checks the heap against the script's memory budget and stops
 // the script when it is over. The VM calls it every 1024 instructions, and
 // the functions that can make a big string in one step call it too (see

@@ -374,7 +374,10 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 		r.threw = true
 		return r.errorReply(c, err)
 	}
-	rep := luaToReply(L.Get(-1), 0, r.resp3)
+	rep, ok := luaToReply(L.Get(-1), r.resp3, r.budget)
+	if !ok {
+		return r.errorReply(c, errKilled)
+	}
 	if rep.Kind == resp.Error || rep.Kind == resp.Status {
 		// Redis reads an error or status reply's text as a C string.
 		rep.Str = cutAtNUL(rep.Str)
