@@ -163,16 +163,29 @@ func (b *budget) overMemory() bool {
 	return false
 }
 
-// bigAlloc is called before a string of n bytes is made; for a big one it
-// checks the memory budget at once. The stop takes effect at the script's
-// next instruction.
+// bigAlloc is called before a string of n bytes is made. Making it is Go
+// work the VM does not see, one instruction however long the string: it
+// counts toward the clock as n/256 instructions (the unit lualib's poll
+// uses), and a big one checks the memory budget at once. A stop takes
+// effect at the script's next instruction.
 func bigAlloc(L *glua.LState, n int) {
-	// Below 64 KiB, the VM's own check every 1024 instructions comes soon
-	// enough; at 1 MB a step, it would let a loop make a gigabyte first.
-	if n < 64<<10 {
+	// Below 4 KiB a string costs less than the instruction that makes it.
+	if n < 4<<10 {
 		return
 	}
-	if b, ok := L.Context().(*budget); ok {
+	b, ok := L.Context().(*budget)
+	if !ok || !b.armed || b.expired {
+		return
+	}
+	before := b.ticks
+	b.ticks += uint32(min(n/256, 1<<20))
+	if b.ticks>>10 != before>>10 && time.Since(clockBase) > b.deadline {
+		b.stop(stoppedTime)
+		return
+	}
+	// Below 64 KiB, the VM's own check every 1024 instructions comes soon
+	// enough; at 1 MB a step, it would let a loop make a gigabyte first.
+	if n >= 64<<10 {
 		b.overMemory()
 	}
 }

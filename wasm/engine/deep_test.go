@@ -49,7 +49,7 @@ func TestDeepRepliesComeBackWholeAsFromRedis(t *testing.T) {
 		{5000, 5000, resp.ArrayReply()},
 		{7994, 7994, resp.ArrayReply()},
 		{7995, maxReplyDepth, resp.ErrorReply("ERR reached lua stack limit")},
-		{100000, maxReplyDepth, resp.ErrorReply("ERR reached lua stack limit")},
+		{20000, maxReplyDepth, resp.ErrorReply("ERR reached lua stack limit")},
 	} {
 		var r resp.Reply
 		smallStack(t, func() { r = e.Exec("EVAL", nestedScript(tc.n), "0") })

@@ -37,16 +37,21 @@ func msgpackPack(L *lua.LState) int {
 		argError(L, 0, "MessagePack pack needs input.")
 	}
 	var out []byte
+	m := &meter{L: L} // a table of a million values is one call
 	for i := 1; i <= n; i++ {
-		out = msgpackEncode(out, L.Get(i), 0)
+		out = msgpackEncode(out, L.Get(i), 0, m)
 	}
 	L.Push(lua.LString(out))
 	return 1
 }
 
-func msgpackEncode(b []byte, v lua.LValue, level int) []byte {
+// msgpackEncode appends v. It recurses, but never deeper than
+// msgpackMaxNesting.
+func msgpackEncode(b []byte, v lua.LValue, level int, m *meter) []byte {
+	m.spend(1)
 	switch v := v.(type) {
 	case lua.LString:
+		m.spend(len(v))
 		return msgpackString(b, string(v))
 	case lua.LBool:
 		if v {
@@ -70,7 +75,7 @@ func msgpackEncode(b []byte, v lua.LValue, level int) []byte {
 			n := luaLen(v)
 			b = msgpackHeader(b, n, 0x90, 0xdc, 0xdd)
 			for i := 1; i <= n; i++ {
-				b = msgpackEncode(b, v.RawGetInt(i), level+1)
+				b = msgpackEncode(b, v.RawGetInt(i), level+1, m)
 			}
 			return b
 		}
@@ -78,8 +83,8 @@ func msgpackEncode(b []byte, v lua.LValue, level int) []byte {
 		v.ForEach(func(lua.LValue, lua.LValue) { n++ })
 		b = msgpackHeader(b, n, 0x80, 0xde, 0xdf)
 		for _, kv := range luaOrder(v) {
-			b = msgpackEncode(b, kv[0], level+1)
-			b = msgpackEncode(b, kv[1], level+1)
+			b = msgpackEncode(b, kv[0], level+1, m)
+			b = msgpackEncode(b, kv[1], level+1, m)
 		}
 		return b
 	}
