@@ -374,6 +374,12 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 		r.threw = true
 		return r.errorReply(c, err)
 	}
+	if r.budget.expired {
+		// A pcall caught the stop, and the script ended before another
+		// instruction could raise it again (return pcall(...) is a tail
+		// call). It was stopped all the same.
+		return r.errorReply(c, errKilled)
+	}
 	rep, ok := luaToReply(L.Get(-1), r.resp3, r.budget)
 	if !ok {
 		return r.errorReply(c, errKilled)
