@@ -101,10 +101,6 @@ func (p pendingReply) table(v *glua.LTable, resp3 bool, work []pendingReply) []p
 		*p.to = resp.ErrorReply("ERR reached lua stack limit")
 		return work
 	}
-	// later adds an element to convert, at its place in elems.
-	later := func(elems []resp.Reply, i int, e glua.LValue) {
-		work = append(work, pendingReply{&elems[i], e, p.depth + 1})
-	}
 	if d, ok := v.RawGetString("double").(glua.LNumber); ok {
 		*p.to = resp.Reply{Kind: resp.Double, Str: resp.FormatDouble(float64(d))}
 		return work
@@ -113,8 +109,7 @@ func (p pendingReply) table(v *glua.LTable, resp3 bool, work []pendingReply) []p
 		pairs := lualib.Pairs(m)
 		elems := make([]resp.Reply, 2*len(pairs))
 		for i, kv := range pairs {
-			later(elems, 2*i, kv[0])
-			later(elems, 2*i+1, kv[1])
+			work = append(work, pendingReply{&elems[2*i], kv[0], p.depth + 1}, pendingReply{&elems[2*i+1], kv[1], p.depth + 1})
 		}
 		*p.to = resp.Reply{Kind: resp.Map, Elems: nilIfEmpty(elems)}
 		return work
@@ -123,7 +118,7 @@ func (p pendingReply) table(v *glua.LTable, resp3 bool, work []pendingReply) []p
 		members := lualib.Pairs(set)
 		elems := make([]resp.Reply, len(members))
 		for i, kv := range members {
-			later(elems, i, kv[0])
+			work = append(work, pendingReply{&elems[i], kv[0], p.depth + 1})
 		}
 		*p.to = resp.Reply{Kind: resp.Set, Elems: nilIfEmpty(elems)}
 		return work
@@ -147,7 +142,7 @@ func (p pendingReply) table(v *glua.LTable, resp3 bool, work []pendingReply) []p
 		elems = make([]resp.Reply, n)
 		// Pushed last to first, so the first element is converted first.
 		for i := n - 1; i >= 0; i-- {
-			later(elems, i, v.RawGetInt(i+1))
+			work = append(work, pendingReply{&elems[i], v.RawGetInt(i + 1), p.depth + 1})
 		}
 	}
 	*p.to = resp.ArrayReply(elems...)

@@ -1,7 +1,6 @@
 package lualib
 
 import (
-	"sort"
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
@@ -86,9 +85,7 @@ func openTable(L *lua.LState) {
 	if !ok {
 		return
 	}
-	sortOrig := t.RawGetString("sort").(*lua.LFunction).GFunction
 	setFuncs(L, t, map[string]lua.LGFunction{
-		"sort":     func(L *lua.LState) int { return tableSort(L, sortOrig) },
 		"concat":   tableConcat,
 		"insert":   tableInsert,
 		"sort":     tableSort,
@@ -146,56 +143,6 @@ func tableConcat(L *lua.LState) int {
 	}
 	L.Push(lua.LString(b.String()))
 	return 1
-}
-
-// tableSort is gopher-lua's table.sort, orig, for every table but one of
-// only numbers or only strings sorted by '<'. That one is sorted without a
-// single Lua instruction, so the budget would never hear of it: a few
-// million numbers take seconds in WebAssembly. Here the same sort (Go's,
-// with the same comparisons, so the same order) runs on a copy of the
-// elements and polls the budget as it compares. A comparator, or values
-// with __lt, run Lua, which ticks.
-func tableSort(L *lua.LState, orig lua.LGFunction) int {
-	t, ok := L.Get(1).(*lua.LTable)
-	if !ok || L.GetTop() != 1 {
-		return orig(L) // in this call's frame, so its errors name 'sort'
-	}
-	n := t.Len()
-	values := make([]lua.LValue, n)
-	numbers, strs := true, true
-	for i := range values {
-		v := t.RawGetInt(i + 1)
-		values[i] = v
-		_, isNum := v.(lua.LNumber)
-		_, isStr := v.(lua.LString)
-		numbers, strs = numbers && isNum, strs && isStr
-	}
-	if n < 2 || !numbers && !strs {
-		return orig(L)
-	}
-	sort.Sort(&sortedValues{values: values, m: meter{L: L}, numbers: numbers})
-	for i, v := range values {
-		t.RawSetInt(i+1, v)
-	}
-	return 0
-}
-
-// sortedValues sorts numbers or strings as gopher-lua's '<' does, polling
-// the budget once every pollEvery comparisons.
-type sortedValues struct {
-	values  []lua.LValue
-	m       meter
-	numbers bool
-}
-
-func (s *sortedValues) Len() int      { return len(s.values) }
-func (s *sortedValues) Swap(i, j int) { s.values[i], s.values[j] = s.values[j], s.values[i] }
-func (s *sortedValues) Less(i, j int) bool {
-	s.m.spend(1)
-	if s.numbers {
-		return s.values[i].(lua.LNumber) < s.values[j].(lua.LNumber)
-	}
-	return s.values[i].(lua.LString) < s.values[j].(lua.LString)
 }
 
 func tableForeach(L *lua.LState) int {
