@@ -180,16 +180,17 @@ func bigAlloc(L *glua.LState, n int) {
 	if !ok || !b.armed || b.expired {
 		return
 	}
+	// Memory first: a script that keeps what it makes is stopped for
+	// that, even on a machine slow enough for its time to be up as well.
+	// Below 64 KiB, the VM's own check every 1024 instructions comes soon
+	// enough; at 1 MB a step, it would let a loop make a gigabyte first.
+	if n >= 64<<10 && b.overMemory() {
+		return
+	}
 	before := b.ticks
 	b.ticks += uint32(min(n/256, 1<<20))
 	if b.ticks>>10 != before>>10 && time.Since(clockBase) > b.deadline {
 		b.stop(stoppedTime)
-		return
-	}
-	// Below 64 KiB, the VM's own check every 1024 instructions comes soon
-	// enough; at 1 MB a step, it would let a loop make a gigabyte first.
-	if n >= 64<<10 {
-		b.overMemory()
 	}
 }
 
