@@ -166,29 +166,38 @@ func (b *budget) overMemory() bool {
 	return false
 }
 
-// bigAlloc is called before a string of n bytes is made. Making it is Go
-// work the VM does not see, one instruction however long the string: it
-// counts toward the clock as n/256 instructions (the unit lualib's poll
-// uses), and a big one checks the memory budget at once. A stop takes
-// effect at the script's next instruction.
+// bigAlloc is called before a string of n bytes is made. A big one checks
+// the memory budget at once, and making it counts toward the clock (see
+// charge): it is Go work the VM does not see, one instruction however long
+// the string. A stop takes effect at the script's next instruction.
 func bigAlloc(L *glua.LState, n int) {
-	// Below 4 KiB a string costs less than the instruction that makes it.
-	if n < 4<<10 {
+	// Below 64 KiB, the VM's own check every 1024 instructions comes soon
+	// enough; at 1 MB a step, it would let a loop make a gigabyte first.
+	if n < 64<<10 {
 		return
 	}
 	b, ok := L.Context().(*budget)
 	if !ok || !b.armed || b.expired {
 		return
 	}
-	// Memory first: a script that keeps what it makes is stopped for
-	// that, even on a machine slow enough for its time to be up as well.
-	// Below 64 KiB, the VM's own check every 1024 instructions comes soon
-	// enough; at 1 MB a step, it would let a loop make a gigabyte first.
-	if n >= 64<<10 && b.overMemory() {
+	// Memory first: a script that keeps what it makes is stopped for that,
+	// even on a machine slow enough for its time to be up as well.
+	if !b.overMemory() {
+		// One tick per 64 KiB: the clock is read once per 64 MiB made,
+		// tens of milliseconds of copying in WebAssembly.
+		b.charge(n >> 16)
+	}
+}
+
+// charge counts ticks of Go work done for the script outside the VM (a
+// tick is about an instruction's worth), and reads the clock when they
+// carry the count past a multiple of 1024, as Done does.
+func (b *budget) charge(ticks int) {
+	if !b.armed || b.expired {
 		return
 	}
 	before := b.ticks
-	b.ticks += uint32(min(n/256, 1<<20))
+	b.ticks += uint32(min(ticks, 1<<20))
 	if b.ticks>>10 != before>>10 && time.Since(clockBase) > b.deadline {
 		b.stop(stoppedTime)
 	}
