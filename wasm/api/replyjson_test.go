@@ -85,7 +85,7 @@ func TestReplyJSONIsWhatEncodingJSONWrites(t *testing.T) {
 
 // nestedScript returns a table nested n deep, the last one empty.
 func nestedScript(n int) string {
-	return fmt.Sprintf("local t={} local c=t for i=1,%d do local n={} c[1]=n c=n end return t", n)
+	return fmt.Sprintf("local t={} for i=1,%d do t={t} end return t", n)
 }
 
 func TestDeepRepliesAreADepthErrorAndTheEngineServesOn(t *testing.T) {
@@ -104,7 +104,9 @@ func TestDeepRepliesAreADepthErrorAndTheEngineServesOn(t *testing.T) {
 	if depth != MaxReplyDepth {
 		t.Fatalf("a reply %d deep came back %d deep", MaxReplyDepth, depth)
 	}
-	for _, n := range []int{MaxReplyDepth, 5000, 20000} {
+	// 10,000 is past Redis's own 7,995, and cheap enough to build well
+	// inside the budget on a busy machine under -race.
+	for _, n := range []int{MaxReplyDepth, 5000, 10000} {
 		for _, method := range []string{"exec", "cli", "trace"} {
 			var args []any
 			switch method {
