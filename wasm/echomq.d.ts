@@ -38,6 +38,12 @@ export type Reply =
 
 export interface ArgsError { error: "args"; message: string }
 export interface InternalError { error: "internal"; message: string }
+/**
+ * A reply nested deeper than the page can be handed (500 levels of arrays
+ * and sets; a map counts as two). Redis would send it, and the command has
+ * run: whatever it wrote stays. The message says so in plain words.
+ */
+export interface DepthError { error: "depth"; message: string }
 
 /** One command the connector sent to run a script: EVALSHA first, then EVAL on NOSCRIPT. */
 export interface Exchange { command: "EVALSHA" | "EVAL"; sha: string; reply: Reply }
@@ -245,7 +251,7 @@ export interface EchoMQ {
    * connection, opened on first use: exec(["WATCH", "emq:{q}:pending"], "worker-A").
    * Each connection has its own MULTI, WATCH, protocol and database.
    */
-  exec(args: string[], connection?: string): Reply | ArgsError | InternalError;
+  exec(args: string[], connection?: string): Reply | DepthError | ArgsError | InternalError;
 
   /**
    * One line typed at a redis-cli prompt: cli('ZADD emq:{q}:pending 0 "JOB-1"').
@@ -253,7 +259,7 @@ export interface EchoMQ {
    * the console's replies. Quoting is redis-cli's: "double quotes" with
    * \n \r \t \b \a \\ \" and \xHH escapes, 'single quotes' with only \'.
    */
-  cli(line: string): CliResult | CliHelp | CliBlank | CliSyntaxError | ArgsError | InternalError;
+  cli(line: string): CliResult | CliHelp | CliBlank | CliSyntaxError | DepthError | ArgsError | InternalError;
 
   /** id and payload that are not strings fail enqueue/4's is_binary guard. */
   enqueue(queue: string, id: string, payload: string):
@@ -313,7 +319,7 @@ export interface EchoMQ {
    * script cache change exactly as EVAL would change them, so a later
    * EVALSHA of the same text finds it.
    */
-  trace(script: string, keys?: string[], argv?: string[]): Trace | ArgsError | InternalError;
+  trace(script: string, keys?: string[], argv?: string[]): Trace | DepthError | ArgsError | InternalError;
 
   /**
    * Which keys of stamps (from a trace) were written since, as far as

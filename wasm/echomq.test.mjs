@@ -419,6 +419,58 @@ test("call runs a method in a keyspace of its own; drop forgets it", () => {
   echomq.drop("embed-2");
 });
 
+// A table nested n deep, the innermost one empty. Redis 7.0 sends it
+// whole (up to 7,995 arrays); the module cannot hand the page a reply that
+// deep.
+const nested = (n) => `local t={} for i=1,${n} do t={t} end return t`;
+
+test("a deeply nested reply never throws, and the next call still works", () => {
+  fresh();
+  for (const n of [5000, 100000]) {
+    const src = nested(n);
+    for (const [name, call] of [
+      ["exec", () => echomq.exec(["EVAL", src, "0"])],
+      ["cli", () => echomq.cli(`EVAL "${src}" 0`)],
+      ["trace", () => echomq.trace(src)],
+    ]) {
+      let r;
+      assert.doesNotThrow(() => { r = call(); }, `${name} of a reply ${n} deep`);
+      const what = `${name} of a reply ${n} deep: ${JSON.stringify(r).slice(0, 200)}`;
+      // Making 100,000 tables takes most of the 900 ms budget in wasm; on
+      // a machine busy enough, the budget stops the script first, which
+      // is an answer in words too.
+      const stopped = JSON.stringify(r).includes("ERR Script killed by user with SCRIPT KILL...");
+      if (n === 5000 || !stopped) {
+        assert.equal(r.error, "depth", what);
+        assert.match(r.message, /more than 500 levels deep/);
+      }
+      assert.deepEqual(echomq.exec(["PING"]), { type: "status", value: "PONG" });
+    }
+  }
+  // Up to the limit, the reply comes whole.
+  let r = echomq.exec(["EVAL", nested(499), "0"]);
+  let depth = 0;
+  for (; r.type === "array" && r.value.length === 1; r = r.value[0]) depth++;
+  assert.equal(depth, 499);
+  assert.deepEqual(r, { type: "array", value: [] });
+});
+
+test("library calls that never yield are stopped by the budget, and the module lives on", () => {
+  fresh();
+  const long = "local f = string.rep('x', 1e7) ";
+  for (const src of [
+    long + "for i = 1, 100 do pcall(struct.size, f) end return 'swallowed'",
+    "local s = '[' .. string.rep('1,', 1e7) .. '1]' return #cjson.decode(s)",
+    "local s = string.rep('x', 1e6) local t = {} for i = 1, 200 do t[i] = s end return #table.concat(t)",
+    "local s = string.rep(string.char(0x91), 100000) .. string.char(0x90) return type(cmsgpack.unpack(s))",
+  ]) {
+    const r = echomq.exec(["EVAL", src, "0"]);
+    assert.equal(r.type, "error", `${src}: ${JSON.stringify(r).slice(0, 200)}`);
+    assert.match(r.value, /^ERR (Script killed by user with SCRIPT KILL\.\.\.|Script used more than 64 MiB of memory|user_script:1: stack overflow \(in function mp_decode_to_lua_array\))/);
+    assert.deepEqual(echomq.exec(["EVAL", "return 1 + 1", "0"]), { type: "int", value: "2" });
+  }
+});
+
 test("Go is still running after all of the above", () => {
   assert.equal(goExited, false);
 });

@@ -9,7 +9,6 @@
 package api
 
 import (
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"math"
@@ -18,7 +17,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"echomq.dev/playground/lua"
 	"echomq.dev/playground/wasm/cli"
@@ -114,12 +112,15 @@ func errorObject(err error) Object {
 	var ae *argsError
 	var refusal *emq.Refusal
 	var guard *emq.GuardError
+	var deep tooDeep
 	switch {
 	case errors.As(err, &guard):
 		// No wire: a call that fails the handle's guard sends nothing.
 		return Object{"error": "guard", "function": guard.Function, "message": guard.Error(), "reason": guard.Reason}
 	case errors.As(err, &ae):
 		return Object{"error": "args", "message": ae.msg}
+	case errors.As(err, &deep):
+		return Object{"error": "depth", "message": deep.Error()}
 	case errors.As(err, &refusal):
 		o := Object{"error": refusal.Kind, "message": refusal.Reply.Str}
 		if refusal.Wire != nil {
@@ -158,9 +159,9 @@ func (p *Playground) call(method string, args []any) (any, error) {
 				return nil, err
 			}
 			r, _ := c.Do(cmd...)
-			return replyJSON(r), nil
+			return replyJSON(r)
 		}
-		return replyJSON(p.engine.Exec(cmd...)), nil
+		return replyJSON(p.engine.Exec(cmd...))
 	case "cli":
 		if err := arity(method, "line", args, 1, 1); err != nil {
 			return nil, err
@@ -355,7 +356,13 @@ func (p *Playground) cli(line string) Object {
 	}
 	start := time.Now()
 	r, _ := p.console.Do(args...)
-	out := Object{"args": args, "reply": replyJSON(r), "text": cli.Format(r)}
+	// The depth is checked before the text is made: a deep reply of
+	// two-element arrays would print as megabytes of indent.
+	reply, err := replyJSON(r)
+	if err != nil {
+		return errorObject(err)
+	}
+	out := Object{"args": args, "reply": reply, "text": cli.Format(r)}
 	if stoppedByBudget(args, r, time.Since(start)) {
 		out["note"] = stoppedNote
 	}
@@ -433,7 +440,9 @@ func (p *Playground) trace(args []any) (any, error) {
 			step["command"] = s.Command
 		}
 		if s.Reply != nil {
-			step["reply"] = replyJSON(*s.Reply)
+			if step["reply"], err = replyJSON(*s.Reply); err != nil {
+				return nil, err
+			}
 		}
 		steps[i] = step
 	}
@@ -441,7 +450,11 @@ func (p *Playground) trace(args []any) (any, error) {
 	for i, m := range t.Moves {
 		moves[i] = Object{"move": m.N, "name": m.Name, "first": m.First, "last": m.Last}
 	}
-	out := Object{"reply": replyJSON(t.Reply), "keys": t.Keys, "before": t.Before, "steps": steps, "moves": moves,
+	reply, err := replyJSON(t.Reply)
+	if err != nil {
+		return nil, err
+	}
+	out := Object{"reply": reply, "keys": t.Keys, "before": t.Before, "steps": steps, "moves": moves,
 		"problem": nil, "stamps": t.Stamps, "verdict": nil}
 	if t.Problem != nil {
 		out["problem"] = t.Problem
@@ -522,7 +535,12 @@ func outcomeJSON(o emq.Outcome) Object {
 func wireJSON(w []emq.Exchange) []Object {
 	out := make([]Object, len(w))
 	for i, x := range w {
-		out[i] = Object{"command": x.Command, "sha": x.SHA, "reply": replyJSON(x.Reply)}
+		// The handles run the course's scripts, whose replies are flat.
+		reply, err := replyJSON(x.Reply)
+		if err != nil {
+			panic(err)
+		}
+		out[i] = Object{"command": x.Command, "sha": x.SHA, "reply": reply}
 	}
 	return out
 }
@@ -594,50 +612,6 @@ func slotsJSON(queue string) Object {
 		"keys":     slot(k.Job("…"), k.Pending(), k.Active(), k.Paused()),
 		"untagged": slot(bare+"pending", bare+"active"),
 	}
-}
-
-// replyJSON is a reply as the JS API shows it: {type, value}. An integer's
-// value is a decimal string, so 64-bit integers survive JavaScript's
-// doubles. A bulk string that is not valid UTF-8 cannot cross into a JS
-// string intact, so it also carries its exact bytes as base64.
-func replyJSON(r resp.Reply) Object {
-	switch r.Kind {
-	case resp.Int:
-		return Object{"type": "int", "value": strconv.FormatInt(r.Int, 10)}
-	case resp.Nil:
-		return Object{"type": "nil", "value": nil}
-	case resp.Array:
-		elems := make([]Object, len(r.Elems))
-		for i, e := range r.Elems {
-			elems[i] = replyJSON(e)
-		}
-		return Object{"type": "array", "value": elems}
-	case resp.Bulk, resp.Verbatim:
-		o := Object{"type": string(r.Kind), "value": r.Str}
-		if r.Kind == resp.Verbatim {
-			o["format"] = r.Format
-		}
-		if !utf8.ValidString(r.Str) {
-			o["base64"] = base64.StdEncoding.EncodeToString([]byte(r.Str))
-		}
-		return o
-	case resp.Set:
-		elems := make([]Object, len(r.Elems))
-		for i, e := range r.Elems {
-			elems[i] = replyJSON(e)
-		}
-		return Object{"type": "set", "value": elems}
-	case resp.Map:
-		pairs := make([]Object, 0, len(r.Elems)/2)
-		for i := 0; i+1 < len(r.Elems); i += 2 {
-			pairs = append(pairs, Object{"key": replyJSON(r.Elems[i]), "value": replyJSON(r.Elems[i+1])})
-		}
-		return Object{"type": "map", "value": pairs}
-	case resp.Bool:
-		return Object{"type": "bool", "value": r.Int != 0}
-	}
-	// status, error, double and bignum carry their text.
-	return Object{"type": string(r.Kind), "value": r.Str}
 }
 
 // --- arguments -----------------------------------------------------------

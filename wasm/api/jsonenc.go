@@ -23,6 +23,8 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 	switch v := v.(type) {
 	case nil:
 		return append(b, "null"...), nil
+	case replyValue: // written already, without recursion (see replyJSON)
+		return append(b, v...), nil
 	case string:
 		return appendJSONString(b, v), nil
 	case bool:

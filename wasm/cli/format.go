@@ -21,15 +21,72 @@ import (
 // One kind is our own: redis-cli 7.0 cannot print a RESP3 big number (it
 // stops with "Unknown reply type: 13"), so Format writes `(big number) N`,
 // the form later redis-cli versions print.
+//
+// It keeps a stack of the aggregates it is inside rather than recursing:
+// a script can return arrays nested thousands deep, and in WebAssembly
+// every Go call is a call on the browser's small stack.
 func Format(r resp.Reply) string {
-	out := appendReply(nil, r, "")
-	return strings.TrimSuffix(string(out), "\n")
+	return strings.TrimSuffix(string(appendReply(nil, &r)), "\n")
 }
 
-// appendReply writes one reply and its newline. prefix is the indent of
-// every line of an aggregate after its first: the first line follows the
-// number its parent already wrote.
-func appendReply(out []byte, r resp.Reply, prefix string) []byte {
+// openAggregate is an aggregate Format is inside: the next element to
+// write, the width of its numbers, and the indent of its lines after the
+// first (the first follows the number its parent already wrote). An
+// indent is only ever spaces, so its length says it all.
+type openAggregate struct {
+	r      *resp.Reply
+	next   int
+	width  int
+	indent int
+}
+
+// appendReply writes r and a newline after each element that is not an
+// aggregate: an aggregate writes one numbered line per element (per pair,
+// for a map), the numbers right-aligned to the widest. An element that is
+// itself an aggregate starts on its number's line, and its later lines are
+// indented by the width of that number plus two.
+func appendReply(out []byte, r *resp.Reply) []byte {
+	var stack []openAggregate
+	out = appendValue(out, r, 0, &stack)
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		a := top.r
+		i := top.next
+		if i >= len(a.Elems) {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		top.next++
+		inner := top.indent + top.width + 2
+		if a.Kind == resp.Map && i%2 == 1 {
+			// The key's newline gives way to the arrow. A value that takes
+			// several lines starts on a line of its own, so that its
+			// numbers line up under each other.
+			out = append(out[:len(out)-1], " => "...)
+			if multiline(&a.Elems[i]) {
+				out = appendSpaces(append(out, '\n'), inner)
+			}
+		} else {
+			if i > 0 {
+				out = appendSpaces(out, top.indent)
+			}
+			n, sep := i+1, byte(')')
+			switch a.Kind {
+			case resp.Set:
+				sep = '~'
+			case resp.Map:
+				n, sep = i/2+1, '#'
+			}
+			out = appendIndex(out, n, top.width, sep)
+		}
+		out = appendValue(out, &a.Elems[i], inner, &stack)
+	}
+	return out
+}
+
+// appendValue writes r, or for a non-empty aggregate opens it on the stack
+// to be written element by element, its later lines indented by indent.
+func appendValue(out []byte, r *resp.Reply, indent int, stack *[]openAggregate) []byte {
 	switch r.Kind {
 	case resp.Error:
 		out = append(out, "(error) "...)
@@ -57,51 +114,24 @@ func appendReply(out []byte, r resp.Reply, prefix string) []byte {
 			out = append(out, "(false)"...)
 		}
 	case resp.Array, resp.Set, resp.Map:
-		return appendAggregate(out, r, prefix)
+		if len(r.Elems) == 0 {
+			return append(out, emptyAggregate[r.Kind]...)
+		}
+		count := len(r.Elems)
+		if r.Kind == resp.Map {
+			count /= 2
+		}
+		*stack = append(*stack, openAggregate{r: r, width: len(strconv.Itoa(count)), indent: indent})
+		return out
 	default:
 		out = append(out, "(unknown reply)"...)
 	}
 	return append(out, '\n')
 }
 
-// appendAggregate writes an array, set or map: one numbered line per
-// element (per pair, for a map), the numbers right-aligned to the widest.
-// An element that is itself an aggregate starts on its number's line, and
-// its later lines are indented by the width of that number plus two.
-func appendAggregate(out []byte, r resp.Reply, prefix string) []byte {
-	if len(r.Elems) == 0 {
-		return append(out, emptyAggregate[r.Kind]...)
-	}
-	count, sep := len(r.Elems), byte(')')
-	switch r.Kind {
-	case resp.Set:
-		sep = '~'
-	case resp.Map:
-		count, sep = count/2, '#'
-	}
-	width := len(strconv.Itoa(count))
-	inner := prefix + strings.Repeat(" ", width+2)
-	for i := 0; i < len(r.Elems); i++ {
-		if i > 0 {
-			out = append(out, prefix...)
-		}
-		n := i + 1
-		if r.Kind == resp.Map {
-			n = i/2 + 1
-		}
-		out = appendIndex(out, n, width, sep)
-		out = appendReply(out, r.Elems[i], inner)
-		if r.Kind == resp.Map && i+1 < len(r.Elems) {
-			// The key's newline gives way to the arrow. A value that takes
-			// several lines starts on a line of its own, so that its
-			// numbers line up under each other.
-			i++
-			out = append(out[:len(out)-1], " => "...)
-			if multiline(r.Elems[i]) {
-				out = append(append(out, '\n'), inner...)
-			}
-			out = appendReply(out, r.Elems[i], inner)
-		}
+func appendSpaces(out []byte, n int) []byte {
+	for range n {
+		out = append(out, ' ')
 	}
 	return out
 }
@@ -110,14 +140,23 @@ func appendAggregate(out []byte, r resp.Reply, prefix string) []byte {
 // (cliIsMultilineValueTTY): an aggregate with two or more elements, or one
 // whose single element is itself multiline. A string never counts, even
 // a verbatim one holding line breaks: redis-cli does not look inside.
-func multiline(r resp.Reply) bool {
-	switch r.Kind {
-	case resp.Array, resp.Set:
-		return len(r.Elems) > 1 || len(r.Elems) == 1 && multiline(r.Elems[0])
-	case resp.Map:
-		return len(r.Elems) > 2 || len(r.Elems) == 2 && multiline(r.Elems[1])
+func multiline(r *resp.Reply) bool {
+	for {
+		switch r.Kind {
+		case resp.Array, resp.Set:
+			if len(r.Elems) != 1 {
+				return len(r.Elems) > 1
+			}
+			r = &r.Elems[0]
+		case resp.Map:
+			if len(r.Elems) != 2 {
+				return len(r.Elems) > 2
+			}
+			r = &r.Elems[1]
+		default:
+			return false
+		}
 	}
-	return false
 }
 
 // emptyAggregate is what redis-cli prints for an aggregate with nothing in it.

@@ -117,6 +117,20 @@ func (b *budget) Done() <-chan struct{} {
 	return nil
 }
 
+// spent is Done for Go code that works on the script's behalf outside the
+// VM (converting its reply): it counts toward the same clock and memory
+// checks, without telling the tracer of a line run. It is called once per
+// 64 elements of a reply; inlined, it would only make the module bigger.
+//
+//go:noinline
+func (b *budget) spent() bool {
+	onTick := b.onTick
+	b.onTick = nil
+	done := b.Done() != nil
+	b.onTick = onTick
+	return done
+}
+
 // overMemory checks the heap against the script's memory budget and stops
 // the script when it is over. The VM calls it every 1024 instructions, and
 // the functions that can make a big string in one step call it too (see
@@ -152,17 +166,40 @@ func (b *budget) overMemory() bool {
 	return false
 }
 
-// bigAlloc is called before a string of n bytes is made; for a big one it
-// checks the memory budget at once. The stop takes effect at the script's
-// next instruction.
+// bigAlloc is called before a string of n bytes is made. A big one checks
+// the memory budget at once, and making it counts toward the clock (see
+// charge): it is Go work the VM does not see, one instruction however long
+// the string. A stop takes effect at the script's next instruction.
 func bigAlloc(L *glua.LState, n int) {
 	// Below 64 KiB, the VM's own check every 1024 instructions comes soon
 	// enough; at 1 MB a step, it would let a loop make a gigabyte first.
 	if n < 64<<10 {
 		return
 	}
-	if b, ok := L.Context().(*budget); ok {
-		b.overMemory()
+	b, ok := L.Context().(*budget)
+	if !ok || !b.armed || b.expired {
+		return
+	}
+	// Memory first: a script that keeps what it makes is stopped for that,
+	// even on a machine slow enough for its time to be up as well.
+	if !b.overMemory() {
+		// One tick per 64 KiB: the clock is read once per 64 MiB made,
+		// tens of milliseconds of copying in WebAssembly.
+		b.charge(n >> 16)
+	}
+}
+
+// charge counts ticks of Go work done for the script outside the VM (a
+// tick is about an instruction's worth), and reads the clock when they
+// carry the count past a multiple of 1024, as Done does.
+func (b *budget) charge(ticks int) {
+	if !b.armed || b.expired {
+		return
+	}
+	before := b.ticks
+	b.ticks += uint32(min(ticks, 1<<20))
+	if b.ticks>>10 != before>>10 && time.Since(clockBase) > b.deadline {
+		b.stop(stoppedTime)
 	}
 }
 

@@ -23,76 +23,139 @@ const maxReplyDepth = 7995
 // RESP3 reply of that kind, and any other table an array of its elements
 // from index 1 up to the first nil. The reply is RESP3-shaped; forProtocol
 // lowers it for a RESP2 client.
-func luaToReply(v glua.LValue, depth int, resp3 bool) resp.Reply {
+//
+// It walks the tables with a stack of its own, not by recursion: in
+// WebAssembly every Go call is a call on the browser's stack, which is
+// small, and a reply nested a few thousand tables deep (which Redis sends
+// as it is) would overflow it with a JavaScript RangeError that leaves the
+// Go program stuck. ok is false when the script's budget ran out during
+// the walk: a table that holds itself twice, {t, t}, doubles the reply at
+// every level, and Redis would spend its memory on it until it ends.
+func luaToReply(v glua.LValue, resp3 bool, b *budget) (resp.Reply, bool) {
+	t, ok := v.(*glua.LTable)
+	if !ok {
+		return scalarReply(v, resp3), true
+	}
+	rep := new(resp.Reply)
+	var buf [16]pendingReply
+	work := append(buf[:0], pendingReply{rep, t, 0})
+	for n := 0; len(work) > 0; n++ {
+		if n&63 == 63 && b.spent() {
+			return resp.Reply{}, false
+		}
+		p := work[len(work)-1]
+		work = work[:len(work)-1]
+		if t, ok := p.v.(*glua.LTable); ok {
+			work = p.table(t, resp3, work)
+		} else {
+			*p.to = scalarReply(p.v, resp3)
+		}
+	}
+	return *rep, true
+}
+
+// pendingReply is one Lua value luaToReply has still to convert, and the
+// place in the reply it goes.
+type pendingReply struct {
+	to    *resp.Reply
+	v     glua.LValue
+	depth int // how many tables hold it
+}
+
+// scalarReply converts a value that is not a table.
+func scalarReply(v glua.LValue, resp3 bool) resp.Reply {
 	switch v := v.(type) {
 	case glua.LNumber:
 		return resp.IntReply(truncate(float64(v)))
 	case glua.LString:
 		return resp.BulkReply(string(v))
 	case glua.LBool:
-		if resp3 {
-			b := resp.Reply{Kind: resp.Bool}
-			if v {
-				b.Int = 1
-			}
-			return b
-		}
-		if v {
+		switch {
+		case resp3 && bool(v):
+			return resp.Reply{Kind: resp.Bool, Int: 1}
+		case resp3:
+			return resp.Reply{Kind: resp.Bool}
+		case bool(v):
 			return resp.IntReply(1)
 		}
-		return resp.NilReply()
-	case *glua.LTable:
-		if e, ok := v.RawGetString("err").(glua.LString); ok {
-			if e == "" {
-				return resp.ErrorReply("ERR ") // an empty error still gets a code
-			}
-			return resp.ErrorReply(oneLine(string(e)))
-		}
-		if s, ok := v.RawGetString("ok").(glua.LString); ok {
-			return resp.StatusReply(oneLine(string(s)))
-		}
-		if depth >= maxReplyDepth {
-			return resp.ErrorReply("ERR reached lua stack limit")
-		}
-		if d, ok := v.RawGetString("double").(glua.LNumber); ok {
-			return resp.Reply{Kind: resp.Double, Str: resp.FormatDouble(float64(d))}
-		}
-		if m, ok := v.RawGetString("map").(*glua.LTable); ok {
-			var elems []resp.Reply
-			for _, kv := range lualib.Pairs(m) {
-				elems = append(elems, luaToReply(kv[0], depth+1, resp3), luaToReply(kv[1], depth+1, resp3))
-			}
-			return resp.Reply{Kind: resp.Map, Elems: elems}
-		}
-		if set, ok := v.RawGetString("set").(*glua.LTable); ok {
-			var elems []resp.Reply
-			for _, kv := range lualib.Pairs(set) {
-				elems = append(elems, luaToReply(kv[0], depth+1, resp3))
-			}
-			return resp.Reply{Kind: resp.Set, Elems: elems}
-		}
-		if n, ok := v.RawGetString("big_number").(glua.LString); ok {
-			return resp.Reply{Kind: resp.BigNumber, Str: string(n)}
-		}
-		if vs, ok := v.RawGetString("verbatim_string").(*glua.LTable); ok {
-			format, _ := vs.RawGetString("format").(glua.LString)
-			text, _ := vs.RawGetString("string").(glua.LString)
-			return resp.Reply{Kind: resp.Verbatim, Format: string(format), Str: string(text)}
-		}
-		var elems []resp.Reply
-		if n := v.Len(); n > 0 {
-			elems = make([]resp.Reply, 0, n) // one allocation, not one per growth
-		}
-		for i := 1; ; i++ {
-			e := v.RawGetInt(i)
-			if e == glua.LNil {
-				break
-			}
-			elems = append(elems, luaToReply(e, depth+1, resp3))
-		}
-		return resp.ArrayReply(elems...)
 	}
 	return resp.NilReply()
+}
+
+// table converts a table into p's place. Its elements get places of their
+// own in the reply, and are added to work to be converted in turn.
+func (p pendingReply) table(v *glua.LTable, resp3 bool, work []pendingReply) []pendingReply {
+	if e, ok := v.RawGetString("err").(glua.LString); ok {
+		if e == "" {
+			*p.to = resp.ErrorReply("ERR ") // an empty error still gets a code
+		} else {
+			*p.to = resp.ErrorReply(oneLine(string(e)))
+		}
+		return work
+	}
+	if s, ok := v.RawGetString("ok").(glua.LString); ok {
+		*p.to = resp.StatusReply(oneLine(string(s)))
+		return work
+	}
+	if p.depth >= maxReplyDepth {
+		*p.to = resp.ErrorReply("ERR reached lua stack limit")
+		return work
+	}
+	if d, ok := v.RawGetString("double").(glua.LNumber); ok {
+		*p.to = resp.Reply{Kind: resp.Double, Str: resp.FormatDouble(float64(d))}
+		return work
+	}
+	if m, ok := v.RawGetString("map").(*glua.LTable); ok {
+		pairs := lualib.Pairs(m)
+		elems := make([]resp.Reply, 2*len(pairs))
+		for i, kv := range pairs {
+			work = append(work, pendingReply{&elems[2*i], kv[0], p.depth + 1}, pendingReply{&elems[2*i+1], kv[1], p.depth + 1})
+		}
+		*p.to = resp.Reply{Kind: resp.Map, Elems: nilIfEmpty(elems)}
+		return work
+	}
+	if set, ok := v.RawGetString("set").(*glua.LTable); ok {
+		members := lualib.Pairs(set)
+		elems := make([]resp.Reply, len(members))
+		for i, kv := range members {
+			work = append(work, pendingReply{&elems[i], kv[0], p.depth + 1})
+		}
+		*p.to = resp.Reply{Kind: resp.Set, Elems: nilIfEmpty(elems)}
+		return work
+	}
+	if n, ok := v.RawGetString("big_number").(glua.LString); ok {
+		*p.to = resp.Reply{Kind: resp.BigNumber, Str: string(n)}
+		return work
+	}
+	if vs, ok := v.RawGetString("verbatim_string").(*glua.LTable); ok {
+		format, _ := vs.RawGetString("format").(glua.LString)
+		text, _ := vs.RawGetString("string").(glua.LString)
+		*p.to = resp.Reply{Kind: resp.Verbatim, Format: string(format), Str: string(text)}
+		return work
+	}
+	n := 0
+	for v.RawGetInt(n+1) != glua.LNil {
+		n++
+	}
+	var elems []resp.Reply
+	if n > 0 {
+		elems = make([]resp.Reply, n)
+		// Pushed last to first, so the first element is converted first.
+		for i := n - 1; i >= 0; i-- {
+			work = append(work, pendingReply{&elems[i], v.RawGetInt(i + 1), p.depth + 1})
+		}
+	}
+	*p.to = resp.ArrayReply(elems...)
+	return work
+}
+
+// nilIfEmpty keeps an empty map or set's elements nil, as appending to
+// nothing left them.
+func nilIfEmpty(elems []resp.Reply) []resp.Reply {
+	if len(elems) == 0 {
+		return nil
+	}
+	return elems
 }
 
 // truncate converts a Lua number to an integer reply the way Redis's C cast

@@ -58,36 +58,54 @@ func hello(peer *server.Peer, args []string) resp.Reply {
 // receives: RESP3 kinds as they are, or, for RESP2, a map and a set as a
 // flat array, a double, big number and verbatim string as a bulk string,
 // and a boolean as 1 or 0.
+//
+// Like luaToReply it walks the reply with a stack of its own, since a
+// script's reply can nest thousands of arrays deep.
 func forProtocol(r resp.Reply, resp3 bool) resp.Reply {
 	if resp3 || !hasRESP3(r) {
 		return r
 	}
-	switch r.Kind {
-	case resp.Map, resp.Set, resp.Array:
-		elems := make([]resp.Reply, len(r.Elems))
-		for i, e := range r.Elems {
-			elems[i] = forProtocol(e, false)
+	out := r
+	work := []*resp.Reply{&out}
+	for len(work) > 0 {
+		at := work[len(work)-1]
+		work = work[:len(work)-1]
+		switch at.Kind {
+		case resp.Map, resp.Set, resp.Array:
+			// A fresh slice: the reply given may be shared, and is not ours
+			// to change.
+			elems := make([]resp.Reply, len(at.Elems))
+			copy(elems, at.Elems)
+			*at = resp.ArrayReply(elems...)
+			for i := range elems {
+				work = append(work, &elems[i])
+			}
+		case resp.Double, resp.BigNumber, resp.Verbatim:
+			*at = resp.BulkReply(at.Str)
+		case resp.Bool:
+			*at = resp.IntReply(at.Int)
 		}
-		return resp.ArrayReply(elems...)
-	case resp.Double, resp.BigNumber, resp.Verbatim:
-		return resp.BulkReply(r.Str)
-	case resp.Bool:
-		return resp.IntReply(r.Int)
 	}
-	return r
+	return out
 }
 
 // hasRESP3 reports whether r holds any RESP3-only kind.
 func hasRESP3(r resp.Reply) bool {
-	switch r.Kind {
-	case resp.Map, resp.Set, resp.Double, resp.BigNumber, resp.Verbatim, resp.Bool:
-		return true
-	case resp.Array:
-		for _, e := range r.Elems {
-			if hasRESP3(e) {
-				return true
+	var buf [16]*resp.Reply
+	work := buf[:0]
+	for at := &r; ; {
+		switch at.Kind {
+		case resp.Map, resp.Set, resp.Double, resp.BigNumber, resp.Verbatim, resp.Bool:
+			return true
+		case resp.Array:
+			for i := range at.Elems {
+				work = append(work, &at.Elems[i])
 			}
 		}
+		if len(work) == 0 {
+			return false
+		}
+		at = work[len(work)-1]
+		work = work[:len(work)-1]
 	}
-	return false
 }

@@ -374,7 +374,16 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 		r.threw = true
 		return r.errorReply(c, err)
 	}
-	rep := luaToReply(L.Get(-1), 0, r.resp3)
+	if r.budget.expired {
+		// A pcall caught the stop, and the script ended before another
+		// instruction could raise it again (return pcall(...) is a tail
+		// call). It was stopped all the same.
+		return r.errorReply(c, errKilled)
+	}
+	rep, ok := luaToReply(L.Get(-1), r.resp3, r.budget)
+	if !ok {
+		return r.errorReply(c, errKilled)
+	}
 	if rep.Kind == resp.Error || rep.Kind == resp.Status {
 		// Redis reads an error or status reply's text as a C string.
 		rep.Str = cutAtNUL(rep.Str)

@@ -128,12 +128,14 @@ func tableConcat(L *lua.LState) int {
 		last = int64(checkInt(L, 4))
 	}
 	var b strings.Builder
+	m := meter{L: L} // a huge table, or a big string many times over
 	for ; i <= last; i++ {
 		v := t.RawGetInt(int(i))
 		s, ok := toString(v)
 		if !ok {
 			L.RaiseError("invalid value (%s) at index %d in table for 'concat'", v.Type().String(), i)
 		}
+		m.spend(1 + len(s) + len(sep))
 		b.WriteString(s)
 		if i != last {
 			b.WriteString(sep)

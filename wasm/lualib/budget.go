@@ -36,11 +36,13 @@ type meter struct {
 	work int
 }
 
-// spend records n units of work, polling the budget when due.
+// spend records n units of work, polling the budget when due: once for
+// every pollEvery units, so that a big step (a megabyte copied at once)
+// counts toward the budget's clock as much as many small ones.
 func (m *meter) spend(n int) {
 	m.work += n
-	if m.work >= pollEvery {
-		m.work = 0
+	for m.work >= pollEvery {
+		m.work -= pollEvery
 		poll(m.L)
 	}
 }

@@ -166,7 +166,7 @@ func cjsonEncode(L *lua.LState, st *state, cfg *cjsonConfig) int {
 		argError(L, 1, "expected 1 argument")
 	}
 	e := &cjsonEncoder{L: L, st: st, cfg: cfg}
-	e.value(L.Get(1), 0)
+	e.value(L.Get(1))
 	L.Push(lua.LString(e.b.String()))
 	return 1
 }
@@ -175,7 +175,87 @@ func (e *cjsonEncoder) fail(v lua.LValue, reason string) {
 	e.L.RaiseError("Cannot serialise %s: %s", v.Type().String(), reason)
 }
 
-func (e *cjsonEncoder) value(v lua.LValue, depth int32) {
+// encodeOpen is a table the encoder is writing: an array's length and next
+// index, or an object's pairs and the next of them.
+type encodeOpen struct {
+	t     *lua.LTable
+	n, i  int32
+	isObj bool
+	pairs [][2]lua.LValue
+	next  int
+}
+
+// value writes v. It keeps a stack of the tables it is inside rather than
+// recursing, as the decoder does, and polls the script's budget: a table
+// of a million values is one call.
+func (e *cjsonEncoder) value(v lua.LValue) {
+	var stack []encodeOpen
+	m := meter{L: e.L}
+	for {
+		m.spend(1)
+		if t, ok := v.(*lua.LTable); ok {
+			depth := int32(len(stack)) + 1
+			if depth > e.cfg.encodeMaxDepth {
+				e.L.RaiseError("Cannot serialise, excessive nesting (%d)", depth)
+			}
+			if n := e.arrayLength(t); n > 0 {
+				e.b.WriteByte('[')
+				stack = append(stack, encodeOpen{t: t, n: n, i: 1})
+			} else {
+				e.b.WriteByte('{')
+				stack = append(stack, encodeOpen{t: t, isObj: true, pairs: luaOrder(t)})
+			}
+		} else {
+			before := e.b.Len()
+			e.scalar(v)
+			m.spend(e.b.Len() - before)
+		}
+		// The next value to write, closing the tables that have no more.
+		for {
+			if len(stack) == 0 {
+				return
+			}
+			top := &stack[len(stack)-1]
+			if !top.isObj && top.i <= top.n {
+				if top.i > 1 {
+					e.b.WriteByte(',')
+				}
+				v = top.t.RawGetInt(int(top.i))
+				top.i++
+				break
+			}
+			if top.isObj && top.next < len(top.pairs) {
+				kv := top.pairs[top.next]
+				if top.next > 0 {
+					e.b.WriteByte(',')
+				}
+				top.next++
+				switch k := kv[0].(type) {
+				case lua.LNumber:
+					e.b.WriteByte('"')
+					e.number(k)
+					e.b.WriteString("\":")
+				case lua.LString:
+					cjsonQuote(&e.b, string(k))
+					e.b.WriteByte(':')
+				default:
+					e.fail(k, "table key must be a number or string")
+				}
+				v = kv[1]
+				break
+			}
+			if !top.isObj {
+				e.b.WriteByte(']')
+			} else {
+				e.b.WriteByte('}')
+			}
+			stack = stack[:len(stack)-1]
+		}
+	}
+}
+
+// scalar writes a value that is not a table.
+func (e *cjsonEncoder) scalar(v lua.LValue) {
 	switch v := v.(type) {
 	case lua.LString:
 		cjsonQuote(&e.b, string(v))
@@ -189,41 +269,6 @@ func (e *cjsonEncoder) value(v lua.LValue, depth int32) {
 		}
 	case *lua.LNilType:
 		e.b.WriteString("null")
-	case *lua.LTable:
-		depth++
-		if depth > e.cfg.encodeMaxDepth {
-			e.L.RaiseError("Cannot serialise, excessive nesting (%d)", depth)
-		}
-		if n := e.arrayLength(v); n > 0 {
-			e.b.WriteByte('[')
-			for i := int32(1); i <= n; i++ {
-				if i > 1 {
-					e.b.WriteByte(',')
-				}
-				e.value(v.RawGetInt(int(i)), depth)
-			}
-			e.b.WriteByte(']')
-			return
-		}
-		e.b.WriteByte('{')
-		for i, kv := range luaOrder(v) {
-			if i > 0 {
-				e.b.WriteByte(',')
-			}
-			switch k := kv[0].(type) {
-			case lua.LNumber:
-				e.b.WriteByte('"')
-				e.number(k)
-				e.b.WriteString("\":")
-			case lua.LString:
-				cjsonQuote(&e.b, string(k))
-				e.b.WriteByte(':')
-			default:
-				e.fail(k, "table key must be a number or string")
-			}
-			e.value(kv[1], depth)
-		}
-		e.b.WriteByte('}')
 	case *lua.LUserData:
 		if v == e.st.null {
 			e.b.WriteString("null")
@@ -588,72 +633,103 @@ func (d *cjsonDecoder) descend() {
 	}
 }
 
+// jsonOpen is an object or array the decoder is filling: for an object
+// the key whose value comes next, for an array the next index.
+type jsonOpen struct {
+	t     *lua.LTable
+	isObj bool
+	key   string
+	next  int
+}
+
+// value decodes the value that starts with token t. It fills nested
+// objects and arrays with a stack of its own, not by recursion: in
+// WebAssembly each Go call is a call on the browser's small stack, and a
+// thousand levels (what decode_max_depth allows) of a recursive descent
+// came close to its end. It polls the script's budget as it reads.
 func (d *cjsonDecoder) value(t token) lua.LValue {
-	switch t.typ {
-	case tString:
-		return lua.LString(t.str)
-	case tNumber:
-		return lua.LNumber(t.num)
-	case tBoolean:
-		return lua.LBool(t.b)
-	case tNull:
-		return d.st.null
-	case tObjBegin:
-		return d.object()
-	case tArrBegin:
-		return d.array()
-	}
-	d.fail("value", t)
-	return lua.LNil
-}
-
-func (d *cjsonDecoder) object() lua.LValue {
-	d.descend()
-	obj := d.L.NewTable()
-	t := d.next()
-	if t.typ == tObjEnd {
-		d.depth--
-		return obj
-	}
+	var stack []jsonOpen
+	m := meter{L: d.L}
 	for {
-		if t.typ != tString {
-			d.fail("object key string", t)
-		}
-		key := t.str
-		if t = d.next(); t.typ != tColon {
-			d.fail("colon", t)
-		}
-		obj.RawSetString(key, d.value(d.next()))
-		t = d.next()
-		if t.typ == tObjEnd {
+		m.spend(1)
+		var v lua.LValue
+		switch t.typ {
+		case tString:
+			m.spend(len(t.str))
+			v = lua.LString(t.str)
+		case tNumber:
+			v = lua.LNumber(t.num)
+		case tBoolean:
+			v = lua.LBool(t.b)
+		case tNull:
+			v = d.st.null
+		case tObjBegin:
+			d.descend()
+			obj := d.L.NewTable()
+			if t = d.next(); t.typ != tObjEnd {
+				stack = append(stack, jsonOpen{t: obj, isObj: true, key: d.objectKey(t)})
+				t = d.next()
+				continue
+			}
 			d.depth--
-			return obj
+			v = obj
+		case tArrBegin:
+			d.descend()
+			arr := d.L.NewTable()
+			if t = d.next(); t.typ != tArrEnd {
+				stack = append(stack, jsonOpen{t: arr, next: 1})
+				continue
+			}
+			d.depth--
+			v = arr
+		default:
+			d.fail("value", t)
 		}
-		if t.typ != tComma {
-			d.fail("comma or object end", t)
+		// v is whole: into the object or array that awaits it, which may
+		// end with it, and so on up, until one has more to read.
+		for {
+			if len(stack) == 0 {
+				return v
+			}
+			top := &stack[len(stack)-1]
+			if top.isObj {
+				top.t.RawSetString(top.key, v)
+			} else {
+				top.t.RawSetInt(top.next, v)
+				top.next++
+			}
+			t = d.next()
+			end, what := tArrEnd, "comma or array end"
+			if top.isObj {
+				end, what = tObjEnd, "comma or object end"
+			}
+			if t.typ == end {
+				d.depth--
+				v = top.t
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			if t.typ != tComma {
+				d.fail(what, t)
+			}
+			t = d.next()
+			if top.isObj {
+				top.key = d.objectKey(t)
+				t = d.next()
+			}
+			break
 		}
-		t = d.next()
 	}
 }
 
-func (d *cjsonDecoder) array() lua.LValue {
-	d.descend()
-	arr := d.L.NewTable()
-	t := d.next()
-	if t.typ == tArrEnd {
-		d.depth--
-		return arr
+// objectKey reads an object's key, t, and the colon after it.
+func (d *cjsonDecoder) objectKey(t token) string {
+	if t.typ != tString {
+		d.fail("object key string", t)
 	}
-	for i := 1; ; i++ {
-		arr.RawSetInt(i, d.value(t))
-		t = d.next()
-		if t.typ == tArrEnd {
-			d.depth--
-			return arr
-		}
-		if t.typ != tComma {
-			d.fail("comma or array end", t)
-		}
-		t = d.next()
+	key := t.str
+	if t = d.next(); t.typ != tColon {
+		d.fail("colon", t)
 	}
+	return key
 }

@@ -37,16 +37,21 @@ func msgpackPack(L *lua.LState) int {
 		argError(L, 0, "MessagePack pack needs input.")
 	}
 	var out []byte
+	m := &meter{L: L} // a table of a million values is one call
 	for i := 1; i <= n; i++ {
-		out = msgpackEncode(out, L.Get(i), 0)
+		out = msgpackEncode(out, L.Get(i), 0, m)
 	}
 	L.Push(lua.LString(out))
 	return 1
 }
 
-func msgpackEncode(b []byte, v lua.LValue, level int) []byte {
+// msgpackEncode appends v. It recurses, but never deeper than
+// msgpackMaxNesting.
+func msgpackEncode(b []byte, v lua.LValue, level int, m *meter) []byte {
+	m.spend(1)
 	switch v := v.(type) {
 	case lua.LString:
+		m.spend(len(v))
 		return msgpackString(b, string(v))
 	case lua.LBool:
 		if v {
@@ -70,7 +75,7 @@ func msgpackEncode(b []byte, v lua.LValue, level int) []byte {
 			n := luaLen(v)
 			b = msgpackHeader(b, n, 0x90, 0xdc, 0xdd)
 			for i := 1; i <= n; i++ {
-				b = msgpackEncode(b, v.RawGetInt(i), level+1)
+				b = msgpackEncode(b, v.RawGetInt(i), level+1, m)
 			}
 			return b
 		}
@@ -78,8 +83,8 @@ func msgpackEncode(b []byte, v lua.LValue, level int) []byte {
 		v.ForEach(func(lua.LValue, lua.LValue) { n++ })
 		b = msgpackHeader(b, n, 0x80, 0xde, 0xdf)
 		for _, kv := range luaOrder(v) {
-			b = msgpackEncode(b, kv[0], level+1)
-			b = msgpackEncode(b, kv[1], level+1)
+			b = msgpackEncode(b, kv[0], level+1, m)
+			b = msgpackEncode(b, kv[1], level+1, m)
 		}
 		return b
 	}
@@ -187,7 +192,7 @@ func msgpackUnpack(L *lua.LState, limit, off int32) int {
 	d := &msgpackDecoder{L: L, data: s, pos: int(off)}
 	var vals []lua.LValue
 	for cnt := int32(0); d.pos < len(s) && cnt < limit; cnt++ {
-		v := d.value()
+		v := d.decode()
 		switch d.err {
 		case errMissingBytes:
 			L.RaiseError("Missing bytes in input.")
@@ -241,9 +246,11 @@ func (d *msgpackDecoder) uint(at, size int) uint64 {
 	return v
 }
 
-func (d *msgpackDecoder) value() lua.LValue {
+// item reads one scalar, or the header of an array or map: then it
+// returns the new table, its element count (pairs, for a map), and open.
+func (d *msgpackDecoder) item() (v lua.LValue, n uint64, isMap, open bool) {
 	if !d.need(1) {
-		return lua.LNil
+		return lua.LNil, 0, false, false
 	}
 	c := d.data[d.pos]
 	// fixed-size scalars: size after the type byte
@@ -258,74 +265,74 @@ func (d *msgpackDecoder) value() lua.LValue {
 	switch {
 	case c <= 0x7f:
 		d.pos++
-		return lua.LNumber(c)
+		return lua.LNumber(c), 0, false, false
 	case c >= 0xe0:
 		d.pos++
-		return lua.LNumber(int8(c))
+		return lua.LNumber(int8(c)), 0, false, false
 	case c&0xe0 == 0xa0:
-		return d.bytes(1, uint64(c&0x1f))
+		return d.bytes(1, uint64(c&0x1f)), 0, false, false
 	case c&0xf0 == 0x90:
 		d.pos++
-		return d.array(uint64(c & 0x0f))
+		return d.L.NewTable(), uint64(c & 0x0f), false, true
 	case c&0xf0 == 0x80:
 		d.pos++
-		return d.hash(uint64(c & 0x0f))
+		return d.L.NewTable(), uint64(c & 0x0f), true, true
 	}
 	switch c {
 	case 0xc0:
 		d.pos++
-		return lua.LNil
+		return lua.LNil, 0, false, false
 	case 0xc2, 0xc3:
 		d.pos++
-		return lua.LBool(c == 0xc3)
+		return lua.LBool(c == 0xc3), 0, false, false
 	case 0xcc, 0xcd, 0xce, 0xcf:
 		if v, ok := scalar(1 << (c - 0xcc)); ok {
-			return lua.LNumber(float64(int64(v))) // a uint64 goes through a signed integer
+			return lua.LNumber(float64(int64(v))), 0, false, false // a uint64 goes through a signed integer
 		}
 	case 0xd0:
 		if v, ok := scalar(1); ok {
-			return lua.LNumber(int8(v))
+			return lua.LNumber(int8(v)), 0, false, false
 		}
 	case 0xd1:
 		if v, ok := scalar(2); ok {
-			return lua.LNumber(int16(v))
+			return lua.LNumber(int16(v)), 0, false, false
 		}
 	case 0xd2:
 		if v, ok := scalar(4); ok {
-			return lua.LNumber(int32(v))
+			return lua.LNumber(int32(v)), 0, false, false
 		}
 	case 0xd3:
 		if v, ok := scalar(8); ok {
-			return lua.LNumber(float64(int64(v)))
+			return lua.LNumber(float64(int64(v))), 0, false, false
 		}
 	case 0xca:
 		if v, ok := scalar(4); ok {
-			return lua.LNumber(math.Float32frombits(uint32(v)))
+			return lua.LNumber(math.Float32frombits(uint32(v))), 0, false, false
 		}
 	case 0xcb:
 		if v, ok := scalar(8); ok {
-			return lua.LNumber(math.Float64frombits(v))
+			return lua.LNumber(math.Float64frombits(v)), 0, false, false
 		}
 	case 0xd9, 0xda, 0xdb: // str 8, 16, 32 (the bin types are not read)
 		size := 1 << (c - 0xd9)
 		if !d.need(uint64(1 + size)) {
-			return lua.LNil
+			return lua.LNil, 0, false, false
 		}
-		return d.bytes(1+size, d.uint(d.pos+1, size))
+		return d.bytes(1+size, d.uint(d.pos+1, size)), 0, false, false
 	case 0xdc, 0xdd:
 		size := 2 + 2*int(c-0xdc)
 		if n, ok := scalar(size); ok {
-			return d.array(n)
+			return d.L.NewTable(), n, false, true
 		}
 	case 0xde, 0xdf:
 		size := 2 + 2*int(c-0xde)
 		if n, ok := scalar(size); ok {
-			return d.hash(n)
+			return d.L.NewTable(), n, true, true
 		}
 	default:
 		d.err = errBadFormat
 	}
-	return lua.LNil
+	return lua.LNil, 0, false, false
 }
 
 // bytes reads a string of n bytes after a header of hdr bytes.
@@ -338,38 +345,83 @@ func (d *msgpackDecoder) bytes(hdr int, n uint64) lua.LValue {
 	return lua.LString(d.data[start:d.pos])
 }
 
-func (d *msgpackDecoder) array(n uint64) lua.LValue {
-	t := d.L.NewTable()
-	for i := uint64(1); i <= n; i++ {
-		v := d.value()
-		if d.err != 0 {
-			return t
-		}
-		t.RawSetInt(int(i), v)
-	}
-	return t
+// msgpackMaxDepth is how many tables deep lua-cmsgpack in Redis 7.0
+// decodes before the Lua stack it builds them on is full: the 4,000th
+// array fails, and so does the 4,000th map unless it is empty (a map
+// takes its stack slot with its first key), each with the error that
+// library raises there.
+const msgpackMaxDepth = 4000
+
+// msgpackOpen is a table decode is filling: how many elements (or pairs) it
+// still awaits, and for a map the key read before its value.
+type msgpackOpen struct {
+	t      *lua.LTable
+	left   uint64
+	isMap  bool
+	next   int // an array's next index
+	key    lua.LValue
+	hasKey bool
 }
 
-func (d *msgpackDecoder) hash(n uint64) lua.LValue {
-	t := d.L.NewTable()
-	for ; n > 0; n-- {
-		k := d.value()
+// decode reads one value. It fills nested tables with a stack of its own
+// rather than by recursion: a string of 100,000 array headers is a few
+// bytes to a script, and in WebAssembly every Go call is a call on the
+// browser's small stack. It polls the script's budget as it goes, since a
+// long string of small values is one call that never yields.
+func (d *msgpackDecoder) decode() lua.LValue {
+	var stack []msgpackOpen
+	m := meter{L: d.L}
+	for {
+		m.spend(1)
+		v, n, isMap, open := d.item()
 		if d.err != 0 {
-			return t
+			return lua.LNil
 		}
-		v := d.value()
-		if d.err != 0 {
-			return t
-		}
-		switch k := k.(type) {
-		case *lua.LNilType:
-			d.L.RaiseError("table index is nil")
-		case lua.LNumber:
-			if math.IsNaN(float64(k)) {
-				d.L.RaiseError("table index is NaN")
+		if open {
+			if len(stack)+1 >= msgpackMaxDepth {
+				if !isMap {
+					d.L.RaiseError("stack overflow (in function mp_decode_to_lua_array)")
+				} else if n > 0 {
+					d.L.RaiseError("stack overflow (too many return values at once; use unpack_one or unpack_limit instead.)")
+				}
+			}
+			if n > 0 {
+				stack = append(stack, msgpackOpen{t: v.(*lua.LTable), left: n, isMap: isMap, next: 1})
+				continue
 			}
 		}
-		t.RawSet(k, v)
+		// v is whole: it goes into the table that awaits it, which may be
+		// whole then too, and so on up.
+		for {
+			if len(stack) == 0 {
+				return v
+			}
+			top := &stack[len(stack)-1]
+			if top.isMap && !top.hasKey {
+				top.key, top.hasKey = v, true
+				break
+			}
+			if top.isMap {
+				switch k := top.key.(type) {
+				case *lua.LNilType:
+					d.L.RaiseError("table index is nil")
+				case lua.LNumber:
+					if math.IsNaN(float64(k)) {
+						d.L.RaiseError("table index is NaN")
+					}
+				}
+				top.t.RawSet(top.key, v)
+				top.key, top.hasKey = nil, false
+			} else {
+				top.t.RawSetInt(top.next, v)
+				top.next++
+			}
+			top.left--
+			if top.left > 0 {
+				break
+			}
+			v = top.t
+			stack = stack[:len(stack)-1]
+		}
 	}
-	return t
 }

@@ -195,7 +195,10 @@ func strFormat(L *lua.LState) int {
 	arg := 1
 	f := checkString(L, arg)
 	var b strings.Builder
+	m, wrote := meter{L: L}, 0 // '%s' of a big string, many times over
 	for i := 0; i < len(f); {
+		m.spend(1 + b.Len() - wrote)
+		wrote = b.Len()
 		c := f[i]
 		i++
 		if c != '%' {

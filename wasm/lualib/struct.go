@@ -141,7 +141,9 @@ func structPack(L *lua.LState) int {
 	arg := 2
 	var out []byte
 	var total uint64
+	m := meter{L: L} // a format of a million options is one call
 	for f.more() {
+		m.spend(1)
 		opt := f.next()
 		size := f.size(opt)
 		pad := f.toAlign(total, opt, size)
@@ -188,6 +190,7 @@ func structPack(L *lua.LState) int {
 			if len(s) < size {
 				argError(L, arg, "string too short") // sic: the next argument's number
 			}
+			m.spend(size)
 			out = append(out, s[:size]...)
 			if opt == 's' {
 				out = append(out, 0)
@@ -222,12 +225,14 @@ func structUnpack(L *lua.LState) int {
 	}
 	pos := uint64(off) - 1 // C keeps it in a size_t
 	n := 0
+	m := meter{L: L}
 	tooShort := func(size uint64) {
 		if !(size <= ld && pos <= ld-size) {
 			argError(L, 2, "data string too short")
 		}
 	}
 	for f.more() {
+		m.spend(1)
 		opt := f.next()
 		size := uint64(f.size(opt))
 		pos += f.toAlign(pos, opt, int(size))
@@ -298,7 +303,9 @@ func structUnpack(L *lua.LState) int {
 func structSize(L *lua.LState) int {
 	f := newStructFormat(L, checkString(L, 1))
 	var pos uint64
+	m := meter{L: L}
 	for f.more() {
+		m.spend(1)
 		opt := f.next()
 		size := f.size(opt)
 		pos += f.toAlign(pos, opt, size)

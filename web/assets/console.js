@@ -86,6 +86,8 @@ function capped(text, max) {
 function describe(result) {
   if (!result || typeof result !== "object") return { kind: "failure", text: "The engine gave no answer." };
   if (result.error === "syntax") return { kind: "syntax", text: String(result.message) };
+  // The line ran; only its reply is too deep to show. The message says so.
+  if (result.error === "depth") return { kind: "failure", text: String(result.message) };
   if (result.error) return { kind: "failure", text: `The console could not run this line: ${result.message || result.error}.` };
   const kind = result.reply && result.reply.type === "error" ? "error" : "reply";
   return { kind, text: String(result.text ?? ""), note: typeof result.note === "string" ? result.note : undefined };

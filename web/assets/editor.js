@@ -300,6 +300,15 @@ export function mountEditor(root, ctx) {
     const t = await ctx.call("trace", source, k, argv);
     state.running = false;
     delete root.dataset.running;
+    if (t && t.error === "depth") {
+      // The script ran (its writes stay), but its reply cannot be shown.
+      const why = String(t.message);
+      showProblem({ kind: "engine", line: 0, message: why });
+      setText(el.outcome, why);
+      say(why);
+      await ctx.changed("editor");
+      return null;
+    }
     if (!t || t.error || !Array.isArray(t.steps)) {
       const why = (t && t.message) || "no answer";
       showProblem({ kind: "engine", line: 0, message: `The engine could not run it: ${why}` });

@@ -30,8 +30,41 @@ export function formatCommand(args) {
   return args.map(formatArg).join(" ");
 }
 
-/** A reply as redis-cli prints it; arrays take one line per element. */
+/**
+ * A reply as redis-cli prints it; arrays take one line per element.
+ *
+ * Nested arrays are walked with a stack of our own, not by recursion, as
+ * the engine walks them: a script's reply can nest hundreds of arrays deep.
+ */
 export function formatReply(reply, indent = "") {
+  const out = [];
+  // Each open array: its items, the next one to print, its labels' width,
+  // and the indent of its lines after the first.
+  const open = [];
+  const put = (r, at) => {
+    if (r && typeof r === "object" && r.type === "array" && (r.value || []).length > 0) {
+      open.push({ items: r.value, next: 0, width: String(r.value.length).length, indent: at });
+    } else {
+      out.push(formatScalar(r));
+    }
+  };
+  put(reply, indent);
+  while (open.length > 0) {
+    const top = open[open.length - 1];
+    if (top.next === top.items.length) {
+      open.pop();
+      continue;
+    }
+    const i = top.next++;
+    const label = `${String(i + 1).padStart(top.width)}) `;
+    out.push((i === 0 ? "" : "\n" + top.indent) + label);
+    put(top.items[i], top.indent + " ".repeat(label.length));
+  }
+  return out.join("");
+}
+
+/** formatReply of anything but a non-empty array. */
+function formatScalar(reply) {
   if (!reply || typeof reply !== "object") return "(no reply)";
   switch (reply.type) {
     case "int":
@@ -44,24 +77,40 @@ export function formatReply(reply, indent = "") {
       return String(reply.value);
     case "error":
       return `(error) ${reply.value}`;
-    case "array": {
-      const items = reply.value || [];
-      if (items.length === 0) return "(empty array)";
-      const width = String(items.length).length;
-      return items
-        .map((item, i) => {
-          const label = `${String(i + 1).padStart(width)}) `;
-          const body = formatReply(item, indent + " ".repeat(label.length));
-          return (i === 0 ? "" : indent) + label + body;
-        })
-        .join("\n");
-    }
+    case "array":
+      return "(empty array)";
   }
   return JSON.stringify(reply);
 }
 
 /** A reply in a few words, for announcements and one-line summaries. */
 export function speakReply(reply) {
+  const out = [];
+  const open = []; // each open array: its items and the next one to speak
+  const put = (r) => {
+    if (r && typeof r === "object" && r.type === "array" && (r.value || []).length > 0) {
+      out.push("[");
+      open.push({ items: r.value, next: 0 });
+    } else {
+      out.push(speakScalar(r));
+    }
+  };
+  put(reply);
+  while (open.length > 0) {
+    const top = open[open.length - 1];
+    if (top.next === top.items.length) {
+      out.push("]");
+      open.pop();
+      continue;
+    }
+    if (top.next > 0) out.push(", ");
+    put(top.items[top.next++]);
+  }
+  return out.join("");
+}
+
+/** speakReply of anything but a non-empty array. */
+function speakScalar(reply) {
   if (!reply || typeof reply !== "object") return "nothing";
   switch (reply.type) {
     case "int":
@@ -74,11 +123,8 @@ export function speakReply(reply) {
       return String(reply.value);
     case "error":
       return `the error ${reply.value}`;
-    case "array": {
-      const items = reply.value || [];
-      if (items.length === 0) return "an empty array";
-      return `[${items.map(speakReply).join(", ")}]`;
-    }
+    case "array":
+      return "an empty array";
   }
   return JSON.stringify(reply);
 }

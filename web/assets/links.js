@@ -187,7 +187,7 @@ export function mountPermalinks({ ctx, widgets, startWidgets, notice, reviewing 
       return false;
     }
     const replayed = await replay(state.ops);
-    const failedOps = replayed.filter((r) => r.result && r.result.error && !["kind", "lease", "queue", "server", "syntax"].includes(r.result.error));
+    const failedOps = replayed.filter((r) => r.result && r.result.error && !["kind", "lease", "queue", "server", "syntax", "depth"].includes(r.result.error));
     if (failedOps.length > 0) notice(`${failedOps.length} of the link's operations could not run: ${failedOps[0].result.message}.`);
     await startWidgets();
     for (const [name, saved] of Object.entries(state.views)) {

@@ -26,6 +26,7 @@ export const LIMITS = Object.freeze({
   text: 1024 * 1024 + 1024, // one string: a 1 MiB payload still fits
   args: 64, // arguments of one exec
   bulk: 100000, // jobs all the enqueueMany calls of one link enqueue together
+  depth: 32, // levels of arrays and objects: a saved view needs a handful
 });
 
 /**
@@ -175,9 +176,28 @@ export async function decode(fragment, widgetNames, scriptNames) {
   return { state: value, lua };
 }
 
+/**
+ * True when a decoded value nests arrays and objects more than limit deep.
+ * JSON.parse reads any depth, but code that walks a value by recursion
+ * (JSON.stringify, a structured clone) overflows the stack at a few
+ * thousand levels, and a 2 MiB link can hold a million. This walk keeps
+ * its own stack.
+ */
+function deeperThan(value, limit) {
+  const stack = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop();
+    if (v === null || typeof v !== "object") continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** What is wrong with a decoded link, or null. */
 function check(v, widgetNames) {
   if (v === null || typeof v !== "object" || Array.isArray(v)) return "it holds no state";
+  if (deeperThan(v, LIMITS.depth)) return `it nests more than ${LIMITS.depth} levels deep`;
   if (v.v !== VERSION) return `it is version ${JSON.stringify(v.v)}, and this playground reads version ${VERSION}`;
   if (typeof v.widget !== "string" || !widgetNames.includes(v.widget)) return "it names a widget this page does not have";
   if (!Array.isArray(v.ops) || v.ops.length > LIMITS.ops) return `its operations are missing or more than ${LIMITS.ops}`;

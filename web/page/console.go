@@ -66,5 +66,6 @@ var serverDifferences = []Difference{
 	{"CLUSTER KEYSLOT", "It answers the key's hash slot, as a node of a Redis Cluster does: emq:{q}:pending is in slot 11958. A plain Redis refuses the command, since its cluster support is disabled."},
 	{"Refused commands", "Blocking commands (BLPOP and the like), pub/sub, DEBUG, FUNCTION and SHUTDOWN answer an error that says why they cannot work here."},
 	{"The clock", "TIME and expiring keys follow the playground's clock, which starts at 2026-01-01 00:00 UTC and moves only when the round trip's Advance moves it."},
+	{"Deep replies", "A reply nested more than 500 levels deep is not shown: the console says so instead. Redis would send it (up to 7,995 levels), but a browser cannot pass one that deep from the engine to the page. The command has run, and what it wrote stays."},
 	{"The console itself", "A number in front of a command (3 INCR n) is sent as the command, not taken as a repeat count; help, connect and quit are not the console's; and a RESP3 big number prints as (big number) N, which redis-cli 7.0 cannot print."},
 }

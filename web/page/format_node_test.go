@@ -41,6 +41,14 @@ func TestFormatting(t *testing.T) {
 			"1) \"JOB-1\"\n2) (integer) 1",
 		},
 		{"spoken array", `speakReply({type: "array", value: [{type: "bulk", value: "a"}, {type: "int", value: "2"}]})`, `["a", 2]`},
+		{
+			"nested arrays", `formatReply({type: "array", value: [{type: "int", value: "1"}, {type: "array", value: [{type: "int", value: "2"}, {type: "array", value: [{type: "bulk", value: "a"}]}]}, {type: "array", value: []}]})`,
+			"1) (integer) 1\n2) 1) (integer) 2\n   2) 1) \"a\"\n3) (empty array)",
+		},
+		{"spoken nested arrays", `speakReply({type: "array", value: [{type: "array", value: [{type: "int", value: "2"}, {type: "array", value: []}]}, {type: "nil"}]})`, `[[2, an empty array], nil]`},
+		// Deeper than any reply the engine hands over: the helpers keep
+		// their own stack, so depth alone cannot make them throw.
+		{"10,000 arrays deep", `(() => { let r = {type: "array", value: []}; for (let i = 0; i < 10000; i++) r = {type: "array", value: [r]}; return formatReply(r).length + " " + speakReply(r).length })()`, "30013 20014"},
 		{"elixir string", `exString('say "#{hi}"\n')`, `"say \"\#{hi}\"\n"`},
 		{"enqueued", `enqueueVerdict({verdict: "enqueued"})`, `{:ok, :enqueued}`},
 		{"duplicate", `enqueueVerdict({verdict: "duplicate"})`, `{:ok, :duplicate}`},

@@ -75,6 +75,10 @@ test("damaged links are refused with a reason, and the default state follows", a
     [await packed(JSON.stringify(state({ views: { nope: {} } }))), "unknown widget"],
     [await packed(JSON.stringify(state({ views: null }))), "view state is missing"],
     [await packed(JSON.stringify(state({ now: "soon" }))), "clock"],
+    // A million levels unpack from a few KiB; JSON.parse takes them, and
+    // anything that walks them by recursion would throw.
+    [await packed(JSON.stringify(state()).replace(/}$/, `,"x":${"[".repeat(1e6)}${"]".repeat(1e6)}}`)), "nests more than 32 levels"],
+    [await packed(JSON.stringify(state({ views: { stepper: { id: "JOB-2", index: 3, deep: JSON.parse("[".repeat(40) + "]".repeat(40)) } } }))), "nests more than 32 levels"],
   ];
   for (const [fragment, why] of cases) {
     const got = await decode(fragment, widgets, scripts);
