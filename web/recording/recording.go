@@ -52,7 +52,7 @@ const SnapshotEnds = 25
 // run, the traced @enqueue, and the snapshot after, as stepper.js asks.
 func Stepper(queue, payload string) (Recording, error) {
 	w := newWalker("stepper", queue)
-	err := w.walk(nil, "", false, 0, 1, payload, "")
+	err := w.walk(nil, "", false, nil, 0, 1, payload, "")
 	return w.done(err)
 }
 
@@ -62,7 +62,7 @@ func Stepper(queue, payload string) (Recording, error) {
 // with the snapshot the widget takes after each.
 func Verdicts(queue, payload string) (Recording, error) {
 	w := newWalker("verdicts", queue)
-	err := w.walk(nil, "", true, 0, 3, "", payload)
+	err := w.walk(nil, "", true, nil, 0, 3, "", payload)
 	return w.done(err)
 }
 
@@ -71,9 +71,13 @@ func Verdicts(queue, payload string) (Recording, error) {
 // its Reset waits for the engine) and the verdicts' three buttons.
 func Page(queue, stepperPayload, verdictsPayload string) (Recording, error) {
 	w := newWalker("page", queue)
-	err := w.walk(nil, "", false, 0, 3, stepperPayload, verdictsPayload)
+	err := w.walk(nil, "", false, nil, 0, 3, stepperPayload, verdictsPayload)
 	return w.done(err)
 }
+
+// reads are the calls that only read, which the page's journal leaves
+// out (permalink.js, READS), so a recorded call's before holds no reads.
+var reads = map[string]bool{"snapshot": true, "changed": true}
 
 // call is one engine call of the page.
 type call struct {
@@ -99,7 +103,7 @@ func (w *walker) run(path []call, next call) ([]byte, error) {
 	before := [][]any{}
 	for _, c := range path {
 		p.Call(c.method, c.args)
-		if c.method != "snapshot" {
+		if !reads[c.method] {
 			before = append(before, append([]any{c.method}, c.args...))
 		}
 	}
@@ -119,14 +123,34 @@ func (w *walker) run(path []call, next call) ([]byte, error) {
 // the recorded widgets offer, to depth: the stepper's run when
 // stepperPayload is set and it has not run, the verdicts' buttons when
 // verdictsPayload is set. lastSent is the verdicts' "it".
-func (w *walker) walk(path []call, lastSent string, traced bool, depth, max int, stepperPayload, verdictsPayload string) error {
+func (w *walker) walk(path []call, lastSent string, traced bool, stamps map[string]any, depth, max int, stepperPayload, verdictsPayload string) error {
 	queue := w.rec.Queue
 	snapshot := call{"snapshot", []any{queue, float64(SnapshotEnds)}}
 	snap, err := w.run(path, snapshot)
-	if err != nil || depth == max {
+	if err != nil {
 		return err
 	}
 	path = append(path[:len(path):len(path)], snapshot)
+	if stamps != nil {
+		// The stepper has a run to show and asks, with each change the
+		// verdicts make, whether a key of its run was written (stepper.js,
+		// update); once one was, the run is stale and it asks no more.
+		ask := call{"changed", []any{stamps}}
+		out, err := w.run(path, ask)
+		if err != nil {
+			return err
+		}
+		path = append(path[:len(path):len(path)], ask)
+		var c struct {
+			Changed []string `json:"changed"`
+		}
+		if json.Unmarshal(out, &c) == nil && len(c.Changed) > 0 {
+			stamps = nil
+		}
+	}
+	if depth == max {
+		return nil
+	}
 	fresh := freshID(snap)
 	type action struct {
 		calls []call
@@ -148,14 +172,26 @@ func (w *walker) walk(path []call, lastSent string, traced bool, depth, max int,
 	}
 	for _, a := range actions {
 		next := path
+		var out []byte
 		for _, c := range a.calls {
-			if _, err := w.run(next, c); err != nil {
+			if out, err = w.run(next, c); err != nil {
 				return err
 			}
 			next = append(next[:len(next):len(next)], c)
 		}
+		nextStamps := stamps
 		isTrace := a.calls[len(a.calls)-1].method == "trace"
-		if err := w.walk(next, a.sent, traced || isTrace, depth+1, max, stepperPayload, verdictsPayload); err != nil {
+		if isTrace && stepperPayload != "" && verdictsPayload != "" {
+			// The stepper now holds a run; the stamps it came with are
+			// what it asks about after the verdicts' writes.
+			var t struct {
+				Stamps map[string]any `json:"stamps"`
+			}
+			if json.Unmarshal(out, &t) == nil && t.Stamps != nil {
+				nextStamps = t.Stamps
+			}
+		}
+		if err := w.walk(next, a.sent, traced || isTrace, nextStamps, depth+1, max, stepperPayload, verdictsPayload); err != nil {
 			return err
 		}
 	}
