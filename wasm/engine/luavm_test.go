@@ -46,6 +46,23 @@ func TestAFailedHookCheckIsReportedAndLeavesTheTableAlone(t *testing.T) {
 	}
 }
 
+// An engine without the hook would run scripts with no string cap: New
+// refuses, with the reason Ready gives.
+func TestNewRefusesWithoutTheHook(t *testing.T) {
+	if err := Ready(); err != nil {
+		t.Fatalf("Ready: %v", err)
+	}
+	defer func(orig error) { vmProblem = orig }(vmProblem)
+	vmProblem = errors.New("the Lua 5.1 hook into gopher-lua cannot be installed")
+	defer func() {
+		if v := recover(); v != vmProblem {
+			t.Fatalf("New panicked with %v, want Ready's error", v)
+		}
+	}()
+	New()
+	t.Fatal("New returned an engine without the hook")
+}
+
 // TestGopherLuaIsTheVersionTheHookWasWrittenFor fails on an upgrade of
 // gopher-lua, so that someone reads luavm.go against the new release's
 // vm.go and state.go before the engine runs on it. Change hookedGopherLua
