@@ -29,7 +29,8 @@ type pageLoad struct {
 	course   courseLoads
 }
 
-// chromiumFlags are the launch flags of DESIGN.md ("Testing layers"), for
+// chromiumFlags are the browser tests' launch flags (web/browser's
+// harness_test.go), so a page load is timed in the browser the tests use, for
 // chromedp.Flag; chromedp adds --remote-debugging-pipe, and each load adds
 // a fresh --user-data-dir.
 var chromiumFlags = []string{

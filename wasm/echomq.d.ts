@@ -242,6 +242,12 @@ export interface ClaimMany {
 export interface EchoMQ {
   /** This build, and the miniredis and gopher-lua versions inside it. */
   readonly version: string;
+  /**
+   * Set only when the engine refused to start (its Lua 5.1 hook into
+   * gopher-lua did not install): why. Then version is the only other
+   * property, and no method is published.
+   */
+  readonly failed?: string;
 
   scripts(): Script[] | ArgsError;
 

@@ -30,6 +30,8 @@ const fresh = () => { const r = echomq.reset(); assert.equal(r.reset, true); };
 
 test("version and scripts describe the build and the protocol", () => {
   assert.match(echomq.version, /Redis 7\.0\.15/);
+  // Set only when the engine refused to start (its Lua 5.1 hook missing).
+  assert.equal(echomq.failed, undefined, `the engine refused to start: ${echomq.failed}`);
   const scripts = echomq.scripts();
   assert.deepEqual(scripts.map((s) => s.name), ["claim", "enqueue"]);
   const enq = scripts.find((s) => s.name === "enqueue");

@@ -16,11 +16,23 @@ import (
 )
 
 func main() {
+	obj := js.Global().Get("Object").New()
+	obj.Set("version", api.BuildInfo())
+	// A global name: see the end of main.
+	name := os.Getenv("ECHOMQ_GLOBAL")
+	if name == "" {
+		name = "echomq"
+	}
+	// An engine that refuses to start publishes only its reason, which the
+	// worker turns into the page's failure panel (see api.Start).
+	if err := api.Start(); err != nil {
+		obj.Set("failed", err.Error())
+		js.Global().Set(name, obj)
+		select {}
+	}
 	keyspaces := api.NewKeyspaces()
 	p := keyspaces.Default()
 	parse := js.Global().Get("JSON").Get("parse")
-	obj := js.Global().Get("Object").New()
-	obj.Set("version", api.BuildInfo())
 	// bridge makes one JS function of a Go one that takes the converted
 	// arguments and returns the result object.
 	bridge := func(run func(in []any) any) js.Func {
@@ -50,10 +62,6 @@ func main() {
 	obj.Set("drop", bridge(keyspaces.Drop))
 	// A page always gets globalThis.echomq. ECHOMQ_GLOBAL (set through
 	// wasm_exec's go.env) lets a benchmark load two builds side by side.
-	name := os.Getenv("ECHOMQ_GLOBAL")
-	if name == "" {
-		name = "echomq"
-	}
 	js.Global().Set(name, obj)
 	// Go's main must never return: the functions above live only as long
 	// as the Go runtime does.

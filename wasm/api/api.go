@@ -70,7 +70,22 @@ func (p *Playground) connection(name string) (*engine.Client, error) {
 	return c, nil
 }
 
-// New returns a playground with a fresh engine.
+// engineReady is engine.Ready; a test swaps it for a check that fails.
+var engineReady = engine.Ready
+
+// Start reports whether a playground can run at all: nil, or why the
+// engine refuses to (its Lua 5.1 hook did not install). The WebAssembly
+// module asks it before anything else and publishes the reason for the
+// page's failure panel, instead of serving scripts without their limits.
+func Start() error {
+	if err := engineReady(); err != nil {
+		return fmt.Errorf("the engine refuses to start: %w", err)
+	}
+	return nil
+}
+
+// New returns a playground with a fresh engine. It panics when Start
+// reports a problem (see engine.New).
 func New() *Playground {
 	e := engine.New()
 	// The handles, exec and the console each get a connection of their

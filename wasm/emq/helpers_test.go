@@ -103,9 +103,9 @@ func strs(t testing.TB, r resp.Reply) []string {
 // TYPE and the type's read command; it is the same code for the engine and
 // for a real server, so two dumps compare like for like.
 
-// keyDump is one key. Hashes are maps: Redis keeps a small hash in insertion
-// order and miniredis sorts its fields, a known difference that the page
-// handles on its own (DESIGN.md, "HGETALL order"), so it is not judged here.
+// keyDump is one key. Hashes are maps: the order of a hash's fields is
+// judged by the fidelity suite (FIDELITY.md, "Hash order", and its
+// hash/small-order case), not here.
 type keyDump struct {
 	Type string
 	Str  string

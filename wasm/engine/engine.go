@@ -74,7 +74,9 @@ type Engine struct {
 }
 
 // New returns an engine with an empty keyspace, an empty script cache and
-// the clock at Start.
+// the clock at Start. It panics when the Lua 5.1 hook cannot be installed,
+// rather than run without the limits and the behaviour it promises; call
+// Ready first to learn why without the panic.
 func New() *Engine {
 	e := &Engine{}
 	e.runner = newRunner(e)

@@ -4,7 +4,8 @@ import "testing"
 
 // TestGlobMatchesAsRedisDoes holds cases whose answers were read off
 // redis-server 7.0.15 (KEYS against a key of that name); the live
-// comparison is in redis_test.go.
+// comparison is the fidelity suite's commands/keys-patterns case
+// (wasm/fidelity, FIDELITY.md).
 func TestGlobMatchesAsRedisDoes(t *testing.T) {
 	for _, tc := range []struct {
 		pattern, s string

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -40,7 +41,14 @@ import (
 // table is reached with go:linkname, and the current frame's function and
 // pc are read through offsets that reflection finds at start-up and checks
 // for the expected field types. If gopher-lua's layout ever changes, the
-// check fails, the wrappers stay out, and the fidelity tests say so.
+// check fails and the engine refuses to start (see Ready): without the
+// wrappers a script would run with none of the limits above, and a doubling
+// string would grow until the machine runs out of memory. A test pins the
+// version (TestGopherLuaIsTheVersionTheHookWasWrittenFor), so an upgrade
+// forces a review of this file before anything runs.
+
+// hookedGopherLua is the gopher-lua release this file was written against.
+const hookedGopherLua = "v1.1.2"
 
 // instFunc has the shape of gopher-lua's opcode functions. The frame
 // argument is only passed through, so its pointee type does not matter.
@@ -56,47 +64,63 @@ var jumpTable [glua.OP_NOP + 1]instFunc
 var frameLayout struct {
 	current, fn, pc, localBase uintptr
 	reg, array, top            uintptr
-	ok                         bool
 }
 
-var installVM sync.Once
+var (
+	installVM sync.Once
+	// vmProblem is why the wrappers are not in place, or nil once they are.
+	vmProblem error
+)
 
-// vmInstalled reports whether the Lua 5.1 opcode wrappers are in place.
-var vmInstalled bool
+// Ready reports whether the Lua 5.1 opcode wrappers are in place, and if
+// not, why. New panics when they are not; a caller that must say why
+// instead of crashing (the WebAssembly module, whose page shows the
+// reason) asks Ready first.
+func Ready() error {
+	installLua51VM()
+	return vmProblem
+}
 
 func installLua51VM() {
-	installVM.Do(func() {
-		if !findFrameLayout() {
-			return
-		}
-		for _, op := range []int{glua.OP_ADD, glua.OP_SUB, glua.OP_MUL, glua.OP_DIV, glua.OP_MOD, glua.OP_POW, glua.OP_UNM} {
-			jumpTable[op] = arithOp(op)
-		}
-		jumpTable[glua.OP_CONCAT] = concatOp(jumpTable[glua.OP_CONCAT])
-		jumpTable[glua.OP_CALL] = callOp(jumpTable[glua.OP_CALL])
-		jumpTable[glua.OP_TAILCALL] = callOp(jumpTable[glua.OP_TAILCALL])
-		for _, op := range []int{glua.OP_GETTABLE, glua.OP_GETTABLEKS, glua.OP_SELF} {
-			jumpTable[op] = indexOp(jumpTable[op], argB)
-		}
-		for _, op := range []int{glua.OP_SETTABLE, glua.OP_SETTABLEKS} {
-			jumpTable[op] = readonlyOp(indexOp(jumpTable[op], argA))
-		}
-		jumpTable[glua.OP_SETGLOBAL] = func(L *glua.LState, _ uint32, _ *opaqueFrame) int {
-			L.RaiseError("%s", errReadonly)
-			return 0
-		}
-		jumpTable[glua.OP_LT] = compareOp(jumpTable[glua.OP_LT])
-		jumpTable[glua.OP_LE] = compareOp(jumpTable[glua.OP_LE])
-		jumpTable[glua.OP_LEN] = lenOp(jumpTable[glua.OP_LEN])
-		vmInstalled = true
-	})
+	installVM.Do(func() { vmProblem = installOpcodes(findFrameLayout) })
 }
 
-func findFrameLayout() bool {
+// installOpcodes wraps jumpTable's entries once check has found the frame
+// layout; when check fails it leaves the table alone and says why. The
+// check is an argument so that a test can make it fail.
+func installOpcodes(check func() error) error {
+	if err := check(); err != nil {
+		return fmt.Errorf("the Lua 5.1 hook into gopher-lua cannot be installed (it was written for gopher-lua %s): %w", hookedGopherLua, err)
+	}
+	for _, op := range []int{glua.OP_ADD, glua.OP_SUB, glua.OP_MUL, glua.OP_DIV, glua.OP_MOD, glua.OP_POW, glua.OP_UNM} {
+		jumpTable[op] = arithOp(op)
+	}
+	jumpTable[glua.OP_CONCAT] = concatOp(jumpTable[glua.OP_CONCAT])
+	jumpTable[glua.OP_CALL] = callOp(jumpTable[glua.OP_CALL])
+	jumpTable[glua.OP_TAILCALL] = callOp(jumpTable[glua.OP_TAILCALL])
+	for _, op := range []int{glua.OP_GETTABLE, glua.OP_GETTABLEKS, glua.OP_SELF} {
+		jumpTable[op] = indexOp(jumpTable[op], argB)
+	}
+	for _, op := range []int{glua.OP_SETTABLE, glua.OP_SETTABLEKS} {
+		jumpTable[op] = readonlyOp(indexOp(jumpTable[op], argA))
+	}
+	jumpTable[glua.OP_SETGLOBAL] = func(L *glua.LState, _ uint32, _ *opaqueFrame) int {
+		L.RaiseError("%s", errReadonly)
+		return 0
+	}
+	jumpTable[glua.OP_LT] = compareOp(jumpTable[glua.OP_LT])
+	jumpTable[glua.OP_LE] = compareOp(jumpTable[glua.OP_LE])
+	jumpTable[glua.OP_LEN] = lenOp(jumpTable[glua.OP_LEN])
+	return nil
+}
+
+// findFrameLayout fills frameLayout from gopher-lua's own types, and says
+// which field is not what this file expects.
+func findFrameLayout() error {
 	st := reflect.TypeOf(glua.LState{})
 	cur, ok := st.FieldByName("currentFrame")
 	if !ok || cur.Type.Kind() != reflect.Pointer || cur.Type.Elem().Kind() != reflect.Struct {
-		return false
+		return errors.New("LState.currentFrame is not a pointer to a struct")
 	}
 	cf := cur.Type.Elem()
 	fn, ok1 := cf.FieldByName("Fn")
@@ -104,20 +128,20 @@ func findFrameLayout() bool {
 	lb, ok3 := cf.FieldByName("LocalBase")
 	if !ok1 || !ok2 || !ok3 || fn.Type != reflect.TypeOf((*glua.LFunction)(nil)) ||
 		pc.Type.Kind() != reflect.Int || lb.Type.Kind() != reflect.Int {
-		return false
+		return errors.New("callFrame has no Fn *LFunction, Pc int and LocalBase int")
 	}
 	reg, ok := st.FieldByName("reg")
 	if !ok || reg.Type.Kind() != reflect.Pointer || reg.Type.Elem().Kind() != reflect.Struct {
-		return false
+		return errors.New("LState.reg is not a pointer to a struct")
 	}
 	arr, ok := reg.Type.Elem().FieldByName("array")
 	top, ok2 := reg.Type.Elem().FieldByName("top")
 	if !ok || !ok2 || arr.Type != reflect.TypeOf([]glua.LValue(nil)) || top.Type.Kind() != reflect.Int {
-		return false
+		return errors.New("registry has no array []LValue and top int")
 	}
 	frameLayout.current, frameLayout.fn, frameLayout.pc, frameLayout.localBase = cur.Offset, fn.Offset, pc.Offset, lb.Offset
-	frameLayout.reg, frameLayout.array, frameLayout.top, frameLayout.ok = reg.Offset, arr.Offset, top.Offset, true
-	return true
+	frameLayout.reg, frameLayout.array, frameLayout.top = reg.Offset, arr.Offset, top.Offset
+	return nil
 }
 
 // frame returns the running Lua function and the index of the instruction

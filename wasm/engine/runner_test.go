@@ -81,9 +81,8 @@ func TestLuaValuesBecomeRedisReplies(t *testing.T) {
 	}
 }
 
-// TestScriptErrorsKeepRedisShape checks the error replies a learner reads.
-// Each expected text was taken from redis-server 7.0.15; the differential
-// test in redis_test.go compares them live.
+// A table that contains itself becomes arrays nested as deep as Redis 7.0
+// nests them, then the error Redis gives at that depth.
 func TestSelfContainingTableEndsAtRedisDepth(t *testing.T) {
 	r := New().Exec("EVAL", "local t = {} t[1] = t return t", "0")
 	depth := 0
@@ -96,6 +95,10 @@ func TestSelfContainingTableEndsAtRedisDepth(t *testing.T) {
 	}
 }
 
+// TestScriptErrorsKeepRedisShape checks the error replies a learner reads.
+// Each expected text was taken from redis-server 7.0.15; the fidelity
+// suite's errors/ cases (wasm/fidelity, FIDELITY.md) compare such replies
+// with a live server.
 func TestScriptErrorsKeepRedisShape(t *testing.T) {
 	e := New()
 	e.Exec("SET", "s", "x")

@@ -252,7 +252,7 @@ const absolute = (url) => new URL(url, document.baseURI).href;
 /**
  * Where the engine comes from. A normal page names the files; the offline
  * lesson carries the worker's text and the gzip-compressed module inside
- * itself (see web/cmd/lesson).
+ * itself (see web/lesson, which web/cmd/render runs).
  */
 function engineSource() {
   const inline = document.getElementById("engine-gzip");

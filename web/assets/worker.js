@@ -37,7 +37,8 @@
 //                  {type:"ready", version, scripts}    globalThis.echomq is up
 //                  {type:"reply", id, result}          one call's result
 //                  {type:"changed", keyspace}          another page changed a keyspace this one uses
-//                  {type:"failed", message}            it could not start, or Go exited
+//                  {type:"failed", message}            it could not start (echomq.failed says
+//                                                      why the engine refused), or Go exited
 //
 // Calls are answered in the order they came: the worker runs one at a time,
 // whichever page sent them. A runaway script in one embed therefore delays
@@ -116,6 +117,9 @@ async function run(module) {
     },
   );
   const echomq = await whenPublished(exit);
+  // An engine whose Lua 5.1 hook did not install publishes only why
+  // (api.Start); it never serves scripts without their limits.
+  if (typeof echomq.failed === "string") throw new Error(echomq.failed);
   state = "ready";
   readyMessage = { type: "ready", version: String(echomq.version ?? "unknown"), scripts: echomq.scripts() };
   broadcast(readyMessage);

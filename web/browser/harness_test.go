@@ -24,8 +24,10 @@ import (
 	"echomq.dev/playground/web/server"
 )
 
-// chromiumFlags are the launch flags of the browser tests (DESIGN.md,
-// "Testing layers"). The harness adds a fresh --user-data-dir, and chromedp
+// chromiumFlags are the launch flags of the browser tests: headless, no
+// sandbox, no GPU, and none of chromium's own network traffic (background
+// updates, sync), so that a request leaving localhost is the page's and
+// fails the test; bench/pageload.go launches with the same. The harness adds a fresh --user-data-dir, and chromedp
 // adds --remote-debugging-pipe.
 var chromiumFlags = []string{
 	"headless", "no-sandbox", "disable-gpu", "no-first-run",

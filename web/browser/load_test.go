@@ -34,7 +34,7 @@ func ready(tb *tab) {
 }
 
 // TestPageLoads loads the full page as a learner does: the engine
-// downloads and starts, the status line says Ready, and the four widgets
+// downloads and starts, the status line says Ready, and the seven widgets
 // are there, each a region named by its heading, with every control usable.
 func TestPageLoads(t *testing.T) {
 	tb := newTab(t)

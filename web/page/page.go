@@ -110,7 +110,7 @@ func (s Site) Under(prefix string) Site {
 	return out
 }
 
-// Widgets is what the four widgets start with. It holds no engine data.
+// Widgets is what the seven widgets start with. It holds no engine data.
 type Widgets struct {
 	// Queue is the one queue every widget works on, like one Redis.
 	Queue string
