@@ -20,7 +20,7 @@ type builds struct {
 	baseRev     string // as given; "" when no baseline is measured
 	baseShort   string // the abbreviated commit
 	baseSubject string // its first line
-	baseWasm    string // its static wasm (with the current wasm/main_js.go)
+	baseWasm    string // its static wasm (with the current wasm/main_js.go if its own lacks ECHOMQ_GLOBAL)
 	baseNative  string // bench/inwasm built in the worktree, for this machine
 
 	notes []string
@@ -131,12 +131,17 @@ func buildAll(cfg config, tmp string, logf func(string, ...any)) *builds {
 		}
 	}()
 
-	// The bridge is not what is compared, and the current one honours
-	// ECHOMQ_GLOBAL, which lets both modules live in one Node process.
-	if err := copyFile(filepath.Join(cfg.root, "wasm", "main_js.go"), filepath.Join(dir, "wasm", "main_js.go")); err != nil {
-		return fail("copy wasm/main_js.go", err)
+	// Both modules must live in one Node process, which ECHOMQ_GLOBAL
+	// allows. A baseline whose bridge predates it gets the current one
+	// (the bridge is not what is compared); a later baseline keeps its
+	// own, which fits its API where the current bridge may not.
+	baseBridge := filepath.Join(dir, "wasm", "main_js.go")
+	if own, err := os.ReadFile(baseBridge); err != nil || !strings.Contains(string(own), "ECHOMQ_GLOBAL") {
+		if err := copyFile(filepath.Join(cfg.root, "wasm", "main_js.go"), baseBridge); err != nil {
+			return fail("copy wasm/main_js.go", err)
+		}
+		b.commands = append(b.commands, "cp wasm/main_js.go "+baseBridge)
 	}
-	b.commands = append(b.commands, "cp wasm/main_js.go "+filepath.Join(dir, "wasm", "main_js.go"))
 	logf("baseline %s: building its static wasm", b.baseShort)
 	out = filepath.Join(tmp, "base.wasm")
 	cmd, err = goBuild(dir, "./wasm", out, true)

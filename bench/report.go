@@ -315,9 +315,9 @@ func (r *report) baselineSection(p printer) {
 	name := r.baseName()
 	p("## Current vs baseline %s\n\n", name)
 	if r.builds != nil && r.builds.baseSubject != "" {
-		p("The baseline is %s (\"%s\"), the last commit before the fidelity work. ", name, r.builds.baseSubject)
+		p("The baseline is %s (\"%s\"), where this round of issues started. ", name, r.builds.baseSubject)
 	}
-	p("It is checked out into a temporary `git worktree` (removed once built), its `wasm/main_js.go` replaced by the current one (the bridge is not what is compared, and the current one honours `ECHOMQ_GLOBAL`), and built as the static wasm is. Both modules run in the one Node process of the JS API rows, the baseline published as `globalThis.echomq_base`, their cells side by side in every slice of every round. Natively, the current `bench/inwasm` is built twice, from this tree and from the worktree (where it compiles against the baseline's packages), and the two processes measure the engine (`emq.Jobs` over `engine.New()`) and the JS API's Go side (`api.Call` + `json.Marshal`) in turns: four turns per round, each a quarter of the native budget, in the order A B B A (B A A B the next round).\n\n")
+	p("It is checked out into a temporary `git worktree` (removed once built), its `wasm/main_js.go` replaced by the current one only if it predates `ECHOMQ_GLOBAL` (which lets both modules live in one Node process; the bridge is not what is compared), and built as the static wasm is. Both modules run in the one Node process of the JS API rows, the baseline published as `globalThis.echomq_base`, their cells side by side in every slice of every round. Natively, the current `bench/inwasm` is built twice, from this tree and from the worktree (where it compiles against the baseline's packages), and the two processes measure the engine (`emq.Jobs` over `engine.New()`) and the JS API's Go side (`api.Call` + `json.Marshal`) in turns: four turns per round, each a quarter of the native budget, in the order A B B A (B A A B the next round).\n\n")
 	p("| measure | depth | build | enqueue | claim | round trip | samples |\n|---|---:|---|---:|---:|---:|---:|\n")
 	type pair struct{ what, cur, base string }
 	pairs := []pair{
