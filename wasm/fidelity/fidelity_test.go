@@ -158,7 +158,7 @@ func TestFidelity(t *testing.T) {
 		protos = append(protos, resp3)
 	}
 
-	all := append(cases(), luaCases()...)
+	all := append(append(cases(), luaCases()...), gridCases()...)
 	checkIDs(t, all)
 	var results []result
 	for _, c := range all {
