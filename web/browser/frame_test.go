@@ -27,19 +27,7 @@ func courseWith(t *testing.T, body string) string {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/echomq/", http.StripPrefix("/echomq", site))
-	mux.HandleFunc("/course.html", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Security-Policy", server.CSP)
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(w, `<!DOCTYPE html>
-<html lang="en">
-<head><meta charset="utf-8"><title>A course page</title><link rel="icon" href="/echomq/favicon.svg"></head>
-<body>
-<h1>Dive 1: Enqueue &amp; claim</h1>
-%s
-<script src="/echomq/embed.js" defer></script>
-</body>
-</html>`, body)
-	})
+	mux.HandleFunc("/course.html", serveCourse(body))
 	srv := httptest.NewServer(mux)
 	t.Cleanup(func() {
 		srv.Close()
@@ -260,5 +248,24 @@ func TestEmbedCopyLinkAlone(t *testing.T) {
 	link, _ := eval[string](tb, `document.querySelector("iframe").contentDocument.getElementById("roundtrip-link").value`)
 	if !strings.HasPrefix(link, srv.URL+"/echomq/embed/roundtrip.html#v1.") {
 		t.Errorf("the copied link is %q; want the embed page's own address", link)
+	}
+}
+
+// serveCourse serves a course page holding body (the author's embeds) and
+// embed.js, under the strict Content-Security-Policy, as a course host
+// following the README would.
+func serveCourse(body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", server.CSP)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><title>A course page</title><link rel="icon" href="/echomq/favicon.svg"></head>
+<body>
+<h1>Dive 1: Enqueue &amp; claim</h1>
+%s
+<script src="/echomq/embed.js" defer></script>
+</body>
+</html>`, body)
 	}
 }

@@ -64,19 +64,7 @@ func newCountedCourse(t *testing.T, body string) *countedCourse {
 		c.mu.Unlock()
 		site.ServeHTTP(w, r)
 	})))
-	mux.HandleFunc("/course.html", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Security-Policy", server.CSP)
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(w, `<!DOCTYPE html>
-<html lang="en">
-<head><meta charset="utf-8"><title>A course page</title><link rel="icon" href="/echomq/favicon.svg"></head>
-<body>
-<h1>Dive 1: Enqueue &amp; claim</h1>
-%s
-<script src="/echomq/embed.js" defer></script>
-</body>
-</html>`, body)
-	})
+	mux.HandleFunc("/course.html", serveCourse(body))
 	srv := httptest.NewServer(mux)
 	t.Cleanup(func() {
 		srv.Close()
