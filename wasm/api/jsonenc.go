@@ -57,27 +57,9 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 		}
 		return append(b, '}'), nil
 	case []Object:
-		b = append(b, '[')
-		for i, x := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			if b, err = appendJSON(b, x); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, ']'), nil
+		return appendList(b, v)
 	case []any:
-		b = append(b, '[')
-		for i, x := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			if b, err = appendJSON(b, x); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, ']'), nil
+		return appendList(b, v)
 	case []string:
 		if v == nil {
 			return append(b, "null"...), nil
@@ -145,4 +127,19 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// appendList appends a JSON array of xs, each written by appendJSON.
+func appendList[T any](b []byte, xs []T) ([]byte, error) {
+	b = append(b, '[')
+	for i, x := range xs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = appendJSON(b, x); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
 }
