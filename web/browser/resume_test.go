@@ -3,6 +3,7 @@ package browser
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -18,11 +19,17 @@ func (tb *tab) reload() {
 	tb.run("reload", chromedp.Reload())
 }
 
-// saved waits until the page has saved where the learner is, and returns
-// what it saved.
+// saved waits for the page's saved state to settle where ok says, and
+// returns it. Settled means unchanged for longer than resume.js's save
+// delay (400 ms after the last change or keystroke): the page saves after
+// each typed field as well as after each change, so a value that merely
+// differs from before may be a save from before the last action, not
+// after it.
 func (tb *tab) saved(what string, ok func(string) bool) string {
 	tb.t.Helper()
+	const settle = time.Second
 	var got string
+	var since time.Time
 	tb.eventually(what, func() (string, bool) {
 		v, err := eval[*string](tb, "localStorage.getItem("+savedKey+")")
 		if err != nil {
@@ -31,8 +38,10 @@ func (tb *tab) saved(what string, ok func(string) bool) string {
 		if v == nil {
 			return "nothing saved", false
 		}
-		got = *v
-		return got, ok(got)
+		if *v != got || since.IsZero() {
+			got, since = *v, time.Now()
+		}
+		return got, ok(got) && time.Since(since) > settle
 	})
 	return got
 }
