@@ -24,6 +24,7 @@ import (
 	"echomq.dev/playground/wasm/cli"
 	"echomq.dev/playground/wasm/docs"
 	"echomq.dev/playground/wasm/engine"
+	"echomq.dev/playground/web/page"
 )
 
 func main() {
@@ -53,36 +54,17 @@ func main() {
 	}
 }
 
-// Card is one command card as the page renders it (web/page reads the
-// same fields).
-type Card struct {
-	Name       string      `json:"name"`
-	ID         string      `json:"id"`
-	Syntax     string      `json:"syntax"`
-	Summary    string      `json:"summary"`
-	Since      string      `json:"since"`
-	Group      string      `json:"group"`
-	Complexity string      `json:"complexity"`
-	Replies    []docs.Case `json:"replies"`
-	Lesson     string      `json:"lesson"`
-	URL        string      `json:"url"`
-	Examples   []Exchange  `json:"examples"`
-}
-
-// Exchange is one line typed at a redis-cli prompt and what it printed.
-type Exchange struct {
-	Line  string `json:"line"`
-	Reply string `json:"reply"`
-}
-
 // Generate runs every card's examples on a fresh engine and returns the
 // cards as indented JSON.
 func Generate() ([]byte, error) {
-	var cards []Card
+	var cards []page.Card
 	for _, c := range docs.Commands {
-		card := Card{
+		card := page.Card{
 			Name: c.Name, ID: c.ID(), Syntax: c.Syntax, Summary: c.Summary, Since: c.Since, Group: c.Group,
-			Complexity: c.Complexity, Replies: c.Replies, Lesson: c.Lesson, URL: c.URL,
+			Complexity: c.Complexity, Lesson: c.Lesson, URL: c.URL,
+		}
+		for _, r := range c.Replies {
+			card.Replies = append(card.Replies, page.CardCase{When: r.When, Reply: r.Reply})
 		}
 		for _, ex := range c.Examples {
 			e := engine.New() // a fresh keyspace and the clock at its start
@@ -96,7 +78,7 @@ func Generate() ([]byte, error) {
 				if back, err := cli.Split(line); err != nil || !slices.Equal(back, args) {
 					return nil, fmt.Errorf("%s: the line %s does not read back as %q (%v)", c.Name, line, args, err)
 				}
-				card.Examples = append(card.Examples, Exchange{Line: line, Reply: cli.Format(e.Exec(args...))})
+				card.Examples = append(card.Examples, page.CardLine{Line: line, Reply: cli.Format(e.Exec(args...))})
 			}
 		}
 		if len(card.Examples) == 0 {
