@@ -2,8 +2,11 @@ package browser
 
 import (
 	"fmt"
+	"net/http/httptest"
 	"testing"
 	"time"
+
+	"echomq.dev/playground/web/server"
 
 	"github.com/chromedp/chromedp"
 )
@@ -60,7 +63,12 @@ func (tb *tab) offerShown() bool {
 // Resume brings back the keyspace and the typed fields; Start afresh
 // forgets it; a damaged saved state is reported like a damaged link.
 func TestResumeAfterAReload(t *testing.T) {
-	tb := newTab(t)
+	// A server of its own gives the test an origin, and so a localStorage
+	// and HTTP cache, of its own. Run after the recorded-run tests on the
+	// shared server, the resumed page came up with the default lease on
+	// CI; on an origin of its own it does not (see the closing note of
+	// this stop: the cause is not yet known).
+	tb := newTab(t).onServer(ownSite(t))
 	tb.open("/")
 	ready(tb)
 	if _, err := eval[bool](tb, "(localStorage.clear(), true)"); err != nil {
@@ -163,4 +171,20 @@ func TestOfflineLessonResumes(t *testing.T) {
 	r.wantRows(pendingKey, nil)
 	tb.whole().click("Resume where I left off")
 	r.wantRows(pendingKey, [][]string{{"JOB-52", "0"}})
+}
+
+// ownSite serves the built site from a server of its own, on 127.0.0.1,
+// closed when the test ends.
+func ownSite(t *testing.T) string {
+	t.Helper()
+	site, err := server.New(harness.static, server.Options{CSP: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(site)
+	t.Cleanup(func() {
+		srv.Close()
+		site.Close()
+	})
+	return srv.URL
 }
