@@ -20,7 +20,7 @@ import (
 const (
 	keyWasm        = "wasm"         // JS API, static/echomq.wasm, wasm_bench.mjs
 	keyWasmAPI     = "wasm-api"     // api.Call + json.Marshal inside Go, bench/inwasm
-	keyWasmEngine  = "wasm-engine"  // emq.Jobs over engine.New() inside Go, bench/inwasm
+	keyWasmEngine  = "wasm-engine"  // emq.Jobs over engine.MustNew() inside Go, bench/inwasm
 	keyStockWasm   = "stock-wasm"   // emq.Jobs over stock miniredis inside Go, bench/inwasm
 	keyNativeAPI   = "native-api"   // in this process
 	keyNative      = "native"       // in this process
@@ -29,7 +29,7 @@ const (
 	keyRedis       = "redis"        // in this process, redis-server
 	// The baseline comparison, in its own section.
 	keyWasmBase      = "wasm-base"       // JS API, the baseline's static wasm, wasm_bench.mjs
-	keyNativeProc    = "native-proc"     // emq.Jobs over engine.New(), bench/inwasm built natively from this tree
+	keyNativeProc    = "native-proc"     // emq.Jobs over engine.MustNew(), bench/inwasm built natively from this tree
 	keyNativeBase    = "native-base"     // the same, built from the baseline's worktree
 	keyNativeProcAPI = "native-proc-api" // api.Call + json.Marshal, bench/inwasm built natively from this tree
 	keyNativeBaseAPI = "native-base-api" // the same, built from the baseline's worktree
@@ -79,7 +79,7 @@ func openBackends(logf func(string, ...any)) (bs []*backend, closeAll func(), no
 		bs = append(bs, &backend{key: key, conn: conn, ops: loop.Jobs{J: emq.NewJobs(conn)}, info: info})
 	}
 
-	add(keyNative, engine.New(), "")
+	add(keyNative, engine.MustNew(), "")
 	p := api.New()
 	bs = append(bs, &backend{key: keyNativeAPI, conn: p.Engine(), ops: loop.API{P: p}})
 

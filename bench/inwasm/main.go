@@ -107,7 +107,7 @@ func run() error {
 	for _, name := range strings.Split(*impls, ",") {
 		switch name = strings.TrimSpace(name); name {
 		case "engine":
-			e := engine.New()
+			e := engine.MustNew()
 			list = append(list, impl{name, e, loop.Jobs{J: emq.NewJobs(e)}})
 		case "api":
 			p := api.New()

@@ -84,10 +84,11 @@ func Start() error {
 	return nil
 }
 
-// New returns a playground with a fresh engine. It panics when Start
-// reports a problem (see engine.New).
+// New returns a playground with a fresh engine. It is called once Start
+// has said the engine can run, so it panics when it cannot (engine.MustNew)
+// rather than make every caller handle an error it has been told of.
 func New() *Playground {
-	e := engine.New()
+	e := engine.MustNew()
 	// The handles, exec and the console each get a connection of their
 	// own, as separate clients of one Redis would: a learner's HELLO 3 at
 	// the console changes only the console's replies.
@@ -176,7 +177,8 @@ func (p *Playground) call(method string, args []any) (any, error) {
 			r, _ := c.Do(cmd...)
 			return replyJSON(r)
 		}
-		return replyJSON(p.engine.Exec(cmd...))
+		r, _ := p.engine.Do(cmd...)
+		return replyJSON(r)
 	case "cli":
 		if err := arity(method, "line", args, 1, 1); err != nil {
 			return nil, err

@@ -87,7 +87,7 @@ func TestPromptMatchesRedisCli(t *testing.T) {
 		t.Fatalf("redis-cli: %v\n%s", err, out)
 	}
 	rest := string(out)
-	eng := engine.New().NewClient()
+	eng := engine.MustNew().NewClient()
 	for i, s := range session {
 		_, echo := marker(i)
 		before, after, ok := strings.Cut(rest, echo+"\n")

@@ -163,7 +163,7 @@ func typed(c *engine.Client, line string) string {
 }
 
 func TestSessionOnTheEngine(t *testing.T) {
-	c := engine.New().NewClient()
+	c := engine.MustNew().NewClient()
 	for _, s := range session {
 		got := masked(typed(c, s.line))
 		known, differs := engineDiffers[s.line]
@@ -179,7 +179,7 @@ func TestSessionOnTheEngine(t *testing.T) {
 // TestKilledScriptReadsAsRedisSays: a runaway script typed at the prompt
 // comes back, within the engine's budget, as the error SCRIPT KILL gives.
 func TestKilledScriptReadsAsRedisSays(t *testing.T) {
-	c := engine.New().NewClient()
+	c := engine.MustNew().NewClient()
 	got := typed(c, `EVAL "while true do end" 0`)
 	want := "(error) ERR Script killed by user with SCRIPT KILL... script: "
 	if !strings.HasPrefix(got, want) || !strings.HasSuffix(got, ", on @user_script:1.") {

@@ -22,7 +22,7 @@ import (
 // newEngine is a fresh in-memory server, clock at engine.Start.
 func newEngine(t testing.TB) *engine.Engine {
 	t.Helper()
-	return engine.New()
+	return engine.MustNew()
 }
 
 // server is one kind of connection a table runs over.

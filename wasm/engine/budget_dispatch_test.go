@@ -16,14 +16,14 @@ import (
 // script that ran a second command was not stopped in time; which command
 // ends the budget does not depend on how fast the machine is.
 func TestSlowCommandRunawayStopsAtTheFirstCommandPastItsBudget(t *testing.T) {
-	e := New()
+	e := MustNew()
 	for i := range 2000 {
-		e.Exec("SADD", "big", "member:"+strings.Repeat("x", i%7)+string(rune('a'+i%26))+itoa(i))
+		e.exec("SADD", "big", "member:"+strings.Repeat("x", i%7)+string(rune('a'+i%26))+itoa(i))
 	}
 	old := scriptBudget
 	scriptBudget = time.Nanosecond
 	defer func() { scriptBudget = old }()
-	r := e.Exec("EVAL", `local n = 0
+	r := e.exec("EVAL", `local n = 0
 while true do
   redis.call('SMEMBERS', KEYS[1])
   n = n + 1
@@ -32,7 +32,7 @@ end`, "1", "big")
 	if !strings.HasPrefix(r.Str, "ERR Script killed by user with SCRIPT KILL...") {
 		t.Fatalf("the runaway answered %v, not the budget's error", r)
 	}
-	if got := e.Exec("GET", "calls"); got.Kind != resp.Nil {
+	if got := e.exec("GET", "calls"); got.Kind != resp.Nil {
 		t.Errorf("the script ran on after the command that ended its budget: calls = %q", got.Str)
 	}
 }

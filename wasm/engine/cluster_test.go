@@ -3,7 +3,7 @@ package engine
 import "testing"
 
 func TestClusterKeyslotAnswersAsAClusterNode(t *testing.T) {
-	e := New()
+	e := MustNew()
 	for _, tc := range []struct{ key, want string }{
 		// Slots redis-server answers in cluster mode (see also the cluster
 		// test in wasm/emq, which asks a real one).

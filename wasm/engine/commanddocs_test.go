@@ -52,7 +52,7 @@ func masked(r resp.Reply) resp.Reply {
 // same shape and facts, with only the wording ours.
 func TestCommandDocsHasRedisShape(t *testing.T) {
 	server := redisserver.Connect(t)
-	e := New()
+	e := MustNew()
 	c := e.NewClient()
 	for _, proto := range []string{"2", "3"} {
 		for _, conn := range []interface {

@@ -78,8 +78,12 @@ var argsNotKept = map[string]bool{
 	"ZPOPMIN": true, "ZPOPMAX": true, "LPUSH": true, "RPUSH": true, "SADD": true,
 }
 
-// dispatchCommand is dispatch for a caller that has looked the command up.
-func (e *Engine) dispatchCommand(peer *server.Peer, c *command, args []string) resp.Reply {
+// dispatch runs one command on peer and returns its reply: c is what lookup
+// found for args[0]. Every command the engine runs, from a connection
+// (after do) or from a script's redis.call, comes through here; the
+// fixups correct the commands whose miniredis answer differs from Redis
+// 7.0's. The engine lock must be held.
+func (e *Engine) dispatch(peer *server.Peer, c *command, args []string) resp.Reply {
 	if !c.registered {
 		return unknownCommand(args)
 	}

@@ -51,14 +51,14 @@ func deepScripts() []string {
 
 func TestDeepScriptsAnswerAsRedis(t *testing.T) {
 	c := redisserver.Connect(t)
-	e := New()
+	e := MustNew()
 	for _, src := range deepScripts() {
 		want, err := c.Do("EVAL", src, "0")
 		if err != nil {
 			t.Fatal(err)
 		}
 		var got resp.Reply
-		smallStack(t, func() { got = e.Exec("EVAL", src, "0") })
+		smallStack(t, func() { got = e.exec("EVAL", src, "0") })
 		if !got.Equal(want) {
 			t.Errorf("%s\n got %.300s\nwant %.300s", src, got, want)
 		}

@@ -38,7 +38,7 @@ func smallStack(t *testing.T, f func()) {
 }
 
 func TestDeepRepliesComeBackWholeAsFromRedis(t *testing.T) {
-	e := New()
+	e := MustNew()
 	for _, tc := range []struct {
 		n, depth int
 		bottom   resp.Reply
@@ -52,13 +52,13 @@ func TestDeepRepliesComeBackWholeAsFromRedis(t *testing.T) {
 		{20000, maxReplyDepth, resp.ErrorReply("ERR reached lua stack limit")},
 	} {
 		var r resp.Reply
-		smallStack(t, func() { r = e.Exec("EVAL", nestedScript(tc.n), "0") })
+		smallStack(t, func() { r = e.exec("EVAL", nestedScript(tc.n), "0") })
 		depth, bottom := depthOf(r)
 		if depth != tc.depth || !bottom.Equal(tc.bottom) {
 			t.Errorf("a table %d deep: %d arrays, then %s; want %d, then %s", tc.n+1, depth, bottom, tc.depth, tc.bottom)
 		}
 	}
-	if r := e.Exec("PING"); r.Str != "PONG" {
+	if r := e.exec("PING"); r.Str != "PONG" {
 		t.Fatalf("PING after the deep replies: %s", r)
 	}
 }

@@ -2,11 +2,16 @@
 // with no network listener, a server clock the page controls, and our own
 // Lua script runner in place of miniredis's EVAL.
 //
-// Every command, from a learner's console, from the handles or from inside a
-// script, reaches miniredis through one path: Engine.dispatch, which applies
-// the fixups (the commands whose miniredis answer differs from Redis 7.0's,
-// see fixups*.go) and hands the arguments to miniredis's command table over
-// an in-memory peer, then parses the RESP it writes. There are no sockets
+// A caller outside the package sends a command one way: Client.Do, on a
+// connection of its own (NewClient) or on the engine's first one (an
+// Engine is that Client too, so e.Do is the same method). Inside, a
+// connection's command goes through do (transactions, EVAL, HELLO, the
+// commands clients may not use), and every command that runs, a script's
+// redis.call included, reaches miniredis through one path: dispatch, which
+// applies the command's fixups (the commands whose miniredis answer differs
+// from Redis 7.0's, see commandtable.go) and hands the arguments to
+// miniredis's command table over an in-memory peer, then parses the RESP it
+// writes. There are no sockets
 // and no goroutines on that path, so it runs the same on the host and inside
 // a browser tab. (A few fixups also read miniredis's state directly to check
 // a command before it runs; they never write that way.)
@@ -15,6 +20,7 @@ package engine
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,10 +42,14 @@ const Start int64 = 1767225600000
 // every command and every script runs under one lock, so a script is atomic
 // to every other caller, as in Redis.
 type Engine struct {
+	// Client is the engine's own first connection: e.Do sends a command
+	// on it, and an Engine serves wherever a connection is wanted (the
+	// handles' Conn). It is the same Do as every other connection's.
+	*Client
+
 	mu      sync.Mutex
 	m       *miniredis.Miniredis
 	srv     *server.Server
-	console *Client      // the connection Do and Exec speak on
 	clients []*Client    // every connection, so Reset can reset them
 	script  *server.Peer // the fake client scripts call through, as in Redis
 	watch   *server.Peer // reads the keyspace for traces and views
@@ -74,14 +84,30 @@ type Engine struct {
 }
 
 // New returns an engine with an empty keyspace, an empty script cache and
-// the clock at Start. It panics when the Lua 5.1 hook cannot be installed,
-// rather than run without the limits and the behaviour it promises; call
-// Ready first to learn why without the panic.
-func New() *Engine {
+// the clock at Start. It refuses, with Ready's reason, when the Lua 5.1 hook
+// cannot be installed, rather than run scripts without the limits and the
+// behaviour it promises: the caller that has a page says why there (see
+// api.Start), instead of the module crashing.
+func New() (*Engine, error) {
+	if err := Ready(); err != nil {
+		return nil, fmt.Errorf("engine: refusing to start: %w", err)
+	}
 	e := &Engine{}
 	e.runner = newRunner(e)
-	e.console = e.NewClient()
+	e.Client = e.NewClient()
 	e.reset()
+	return e, nil
+}
+
+// MustNew is New for tests, benchmarks and build tools, where an engine
+// that cannot start has nobody to explain it to and the run must stop: it
+// panics with New's error. The hook either installs in every engine of a
+// process or in none, so a test run fails at its first engine.
+func MustNew() *Engine {
+	e, err := New()
+	if err != nil {
+		panic(err)
+	}
 	return e
 }
 
@@ -103,7 +129,9 @@ func (e *Engine) NewClient() *Client {
 	return c
 }
 
-// Do runs one command on this connection. The error is always nil: it is
+// Do runs one command on this connection, as a client would send it, and
+// returns the reply; a Redis error is a reply of kind resp.Error. It is the
+// one way in from outside the package. The error is always nil: it is
 // there so that a Client is a connection like any other (see the Conn
 // interface of the handles).
 func (c *Client) Do(args ...string) (resp.Reply, error) {
@@ -180,18 +208,9 @@ func (e *Engine) setClock(ms int64) {
 	e.m.SetTime(time.UnixMilli(ms).UTC())
 }
 
-// Do runs one command on the engine's own connection, as a client would
-// send it, and returns the reply. The error is always nil.
-func (e *Engine) Do(args ...string) (resp.Reply, error) {
-	return e.console.Do(args...)
-}
-
-// Exec is Do for callers that have no use for the error.
-func (e *Engine) Exec(args ...string) resp.Reply {
-	r, _ := e.Do(args...)
-	return r
-}
-
+// do runs one command a connection sent: it may be queued by MULTI, be a
+// script (EVAL), change the connection (HELLO), or be one clients may not
+// use; anything else is dispatched. The engine lock must be held.
 func (e *Engine) do(peer *server.Peer, args []string) resp.Reply {
 	if len(args) == 0 {
 		return resp.ErrorReply("ERR empty command")
@@ -215,16 +234,7 @@ func (e *Engine) do(peer *server.Peer, args []string) resp.Reply {
 	if c.refused && (c.upper != "XREAD" && c.upper != "XREADGROUP" || hasBlockOption(args)) {
 		return resp.ErrorReply(c.refusedMsg)
 	}
-	return e.dispatchCommand(peer, c, args)
-}
-
-// dispatch hands one command to miniredis on peer and returns its reply.
-// Every command the engine runs, from a client or from a script, comes
-// through here (or through dispatchCommand, its form for a caller that
-// has looked the command up already); the fixups correct the few commands
-// whose miniredis answer differs from Redis 7.0's.
-func (e *Engine) dispatch(peer *server.Peer, args []string) resp.Reply {
-	return e.dispatchCommand(peer, e.lookup(args[0]), args)
+	return e.dispatch(peer, c, args)
 }
 
 // raw runs one command on miniredis as it is. It is the only place the

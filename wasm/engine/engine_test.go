@@ -9,17 +9,24 @@ import (
 	"echomq.dev/playground/wasm/resp"
 )
 
+// exec is Do for the package's tests, which have no use for its error
+// (always nil): a connection's, or the engine's own (e.exec).
+func (c *Client) exec(args ...string) resp.Reply {
+	r, _ := c.Do(args...)
+	return r
+}
+
 // do runs one command and checks its reply, read as redis-cli would print
 // it, so a failing test reads like a transcript.
 func do(t *testing.T, e *Engine, want string, args ...string) {
 	t.Helper()
-	if got := e.Exec(args...).String(); got != want {
+	if got := e.exec(args...).String(); got != want {
 		t.Errorf("%q\n got: %s\nwant: %s", args, got, want)
 	}
 }
 
 func TestClockStartsAtStartAndTIMEFollowsIt(t *testing.T) {
-	e := New()
+	e := MustNew()
 	if got, want := e.Now(), Start; got != want {
 		t.Fatalf("Now() = %d, want %d", got, want)
 	}
@@ -34,7 +41,7 @@ func TestClockStartsAtStartAndTIMEFollowsIt(t *testing.T) {
 }
 
 func TestAdvanceExpiresKeysWhoseTTLEnds(t *testing.T) {
-	e := New()
+	e := MustNew()
 	do(t, e, "OK", "SET", "k", "v", "PX", "1000")
 	e.Advance(999)
 	do(t, e, `"v"`, "GET", "k")
@@ -44,9 +51,9 @@ func TestAdvanceExpiresKeysWhoseTTLEnds(t *testing.T) {
 }
 
 func TestResetEmptiesKeyspaceScriptsAndClock(t *testing.T) {
-	e := New()
+	e := MustNew()
 	do(t, e, "OK", "SET", "k", "v")
-	sha := e.Exec("SCRIPT", "LOAD", "return 1").Str
+	sha := e.exec("SCRIPT", "LOAD", "return 1").Str
 	e.Advance(5000)
 	e.Reset()
 	do(t, e, "(empty array)", "KEYS", "*")
@@ -58,7 +65,7 @@ func TestResetEmptiesKeyspaceScriptsAndClock(t *testing.T) {
 }
 
 func TestCommandsThatWouldHangAreRefusedWithAReason(t *testing.T) {
-	e := New()
+	e := MustNew()
 	for _, args := range [][]string{
 		{"BLPOP", "l", "0"},
 		{"BZPOPMIN", "z", "0"},
@@ -67,7 +74,7 @@ func TestCommandsThatWouldHangAreRefusedWithAReason(t *testing.T) {
 		{"MONITOR"},
 		{"SHUTDOWN"},
 	} {
-		r := e.Exec(args...)
+		r := e.exec(args...)
 		if !r.IsError() || !strings.Contains(r.Str, "playground") {
 			t.Errorf("%q = %s, want an error that names the playground's limit", args, r)
 		}
@@ -79,15 +86,15 @@ func TestCommandsThatWouldHangAreRefusedWithAReason(t *testing.T) {
 }
 
 func TestEmptyCommandIsAnError(t *testing.T) {
-	if r := New().Exec(); !r.IsError() {
-		t.Fatalf("Exec() = %s, want an error", r)
+	if r := MustNew().exec(); !r.IsError() {
+		t.Fatalf("Do() = %s, want an error", r)
 	}
 }
 
 // TestScriptsAreAtomicToOtherCallers runs a read-modify-write script from
 // many goroutines; if two scripts interleaved, increments would be lost.
 func TestScriptsAreAtomicToOtherCallers(t *testing.T) {
-	e := New()
+	e := MustNew()
 	const workers, rounds = 8, 50
 	script := "local v = tonumber(redis.call('GET', KEYS[1]) or '0') redis.call('SET', KEYS[1], v + 1) return v + 1"
 	var wg sync.WaitGroup
@@ -96,7 +103,7 @@ func TestScriptsAreAtomicToOtherCallers(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := 0; i < rounds; i++ {
-				if r := e.Exec("EVAL", script, "1", "n"); r.IsError() {
+				if r := e.exec("EVAL", script, "1", "n"); r.IsError() {
 					t.Errorf("EVAL: %s", r)
 				}
 				e.Keyspace()
@@ -118,9 +125,9 @@ func TestRunawayScriptIsStoppedAndTheEngineServesOn(t *testing.T) {
 		{"a loop in a coroutine", "redis.call('SET', 'before', 'kept')\nlocal co = coroutine.wrap(function() while true do end end)\nco()", 2},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
-			e := New()
+			e := MustNew()
 			start := time.Now()
-			r := e.Exec("EVAL", tc.src, "0")
+			r := e.exec("EVAL", tc.src, "0")
 			took := time.Since(start)
 			want := "ERR Script killed by user with SCRIPT KILL... script: " + sha(tc.src) + ", on @user_script:"
 			if !r.IsError() || !strings.HasPrefix(r.Str, want) {
@@ -138,13 +145,13 @@ func TestRunawayScriptIsStoppedAndTheEngineServesOn(t *testing.T) {
 }
 
 func sha(src string) string {
-	e := New()
-	return e.Exec("SCRIPT", "LOAD", src).Str
+	e := MustNew()
+	return e.exec("SCRIPT", "LOAD", src).Str
 }
 
 func TestWritesBeforeAScriptErrorStay(t *testing.T) {
-	e := New()
-	r := e.Exec("EVAL", "redis.call('SET', 'a', '1') redis.call('HSET', 'a', 'f', 'v')", "0")
+	e := MustNew()
+	r := e.exec("EVAL", "redis.call('SET', 'a', '1') redis.call('HSET', 'a', 'f', 'v')", "0")
 	if r.Code() != "WRONGTYPE" {
 		t.Fatalf("got %s, want WRONGTYPE", r)
 	}
@@ -152,13 +159,13 @@ func TestWritesBeforeAScriptErrorStay(t *testing.T) {
 }
 
 func TestKeyspaceListsEveryTypeWithRedisScores(t *testing.T) {
-	e := New()
-	e.Exec("SET", "s", "v")
-	e.Exec("HSET", "h", "f", "1")
-	e.Exec("ZADD", "z", "1767225630000", "a", "0.5", "b")
-	e.Exec("RPUSH", "l", "x", "y")
-	e.Exec("SADD", "set", "m")
-	e.Exec("PEXPIRE", "s", "1500")
+	e := MustNew()
+	e.exec("SET", "s", "v")
+	e.exec("HSET", "h", "f", "1")
+	e.exec("ZADD", "z", "1767225630000", "a", "0.5", "b")
+	e.exec("RPUSH", "l", "x", "y")
+	e.exec("SADD", "set", "m")
+	e.exec("PEXPIRE", "s", "1500")
 	got := e.Keyspace()
 	byKey := map[string]Entry{}
 	for _, en := range got {
@@ -185,7 +192,7 @@ func TestKeyspaceListsEveryTypeWithRedisScores(t *testing.T) {
 }
 
 func TestDoNeverReturnsAnError(t *testing.T) {
-	e := New()
+	e := MustNew()
 	r, err := e.Do("NOSUCHCOMMAND", "x")
 	if err != nil || r.Kind != resp.Error {
 		t.Fatalf("Do = %s, %v; want an error reply and no Go error", r, err)
@@ -200,8 +207,8 @@ func TestScriptsThatEatMemoryAreStopped(t *testing.T) {
 		{"keeping many big strings", "local t = {} local i = 0 while true do i = i + 1 t[i] = string.rep('x', 30000000) end", "ERR Script used more than 64 MiB"},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
-			e := New()
-			r := e.Exec("EVAL", tc.src, "0")
+			e := MustNew()
+			r := e.exec("EVAL", tc.src, "0")
 			if !r.IsError() || !strings.HasPrefix(r.Str, tc.want) {
 				t.Fatalf("got %s\nwant an error starting %q", r, tc.want)
 			}
@@ -211,7 +218,7 @@ func TestScriptsThatEatMemoryAreStopped(t *testing.T) {
 }
 
 func TestFixupsFollowTheSelectedDatabase(t *testing.T) {
-	e := New()
+	e := MustNew()
 	do(t, e, "(integer) 1", "HSET", "h", "n", "5")
 	do(t, e, "OK", "SELECT", "1")
 	do(t, e, "(integer) 1", "HSET", "h", "n", "x")

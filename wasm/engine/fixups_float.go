@@ -121,7 +121,7 @@ func hincrbyfloatFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	if errRep != nil {
 		return *errRep
 	}
-	if r := e.dispatch(peer, []string{"HSET", args[1], args[2], v}); r.IsError() {
+	if r := e.dispatch(peer, e.lookup("HSET"), []string{"HSET", args[1], args[2], v}); r.IsError() {
 		return r
 	}
 	return resp.BulkReply(v)

@@ -45,16 +45,16 @@ func TestGlobMatchesAsRedisDoes(t *testing.T) {
 }
 
 func TestBadPatternsDoNotBreakTheEngine(t *testing.T) {
-	e := New()
-	e.Exec("SET", "ab", "1")
+	e := MustNew()
+	e.exec("SET", "ab", "1")
 	do(t, e, `1) "ab"`, "KEYS", "a[b-a]")
 	do(t, e, `1) "0"`+"\n"+`2) 1) "ab"`, "SCAN", "0", "MATCH", "a[b-a]")
 	do(t, e, "PONG", "PING")
 }
 
 func TestHincrbyChecksAsRedisDoes(t *testing.T) {
-	e := New()
-	e.Exec("HSET", "h", "n", "9223372036854775807", "s", "x", "z", "05")
+	e := MustNew()
+	e.exec("HSET", "h", "n", "9223372036854775807", "s", "x", "z", "05")
 	do(t, e, "(error) ERR increment or decrement would overflow", "HINCRBY", "h", "n", "1")
 	do(t, e, `"9223372036854775807"`, "HGET", "h", "n")
 	do(t, e, "(error) ERR hash value is not an integer", "HINCRBY", "h", "s", "1")
@@ -62,6 +62,6 @@ func TestHincrbyChecksAsRedisDoes(t *testing.T) {
 	do(t, e, "(error) ERR value is not an integer or out of range", "HINCRBY", "h", "n", "+1")
 	do(t, e, "(integer) 9223372036854775806", "HINCRBY", "h", "n", "-1")
 	do(t, e, "(integer) 5", "HINCRBY", "h", "new", "5")
-	e.Exec("SET", "str", "x")
+	e.exec("SET", "str", "x")
 	do(t, e, "(error) WRONGTYPE Operation against a key holding the wrong kind of value", "HINCRBY", "str", "f", "1")
 }

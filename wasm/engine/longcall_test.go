@@ -36,8 +36,8 @@ func TestLongLibraryCallsAreStoppedByTheBudget(t *testing.T) {
 		{"cjson.encode of a big string over and over", "local s = string.rep('x', 1e6) local t = {} for i = 1, 200 do t[i] = s end return #cjson.encode(t)", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := New()
-			r := e.Exec("EVAL", tc.src, "0")
+			e := MustNew()
+			r := e.exec("EVAL", tc.src, "0")
 			ok := r.IsError() && (strings.HasPrefix(r.Str, killed) || strings.HasPrefix(r.Str, memory))
 			if tc.want != "" {
 				ok = r.IsError() && strings.HasPrefix(r.Str, tc.want)
@@ -45,7 +45,7 @@ func TestLongLibraryCallsAreStoppedByTheBudget(t *testing.T) {
 			if !ok {
 				t.Errorf("%s\nreplied %.200s\nwant the budget's error %q", tc.src, r, tc.want)
 			}
-			if r := e.Exec("EVAL", "return 1 + 1", "0"); r.Int != 2 {
+			if r := e.exec("EVAL", "return 1 + 1", "0"); r.Int != 2 {
 				t.Errorf("the next script replied %s", r)
 			}
 		})

@@ -73,9 +73,9 @@ var (
 )
 
 // Ready reports whether the Lua 5.1 opcode wrappers are in place, and if
-// not, why. New panics when they are not; a caller that must say why
-// instead of crashing (the WebAssembly module, whose page shows the
-// reason) asks Ready first.
+// not, why. New refuses with this reason when they are not; a caller that
+// wants to know before it makes an engine (the WebAssembly module, whose
+// page shows the reason) asks Ready.
 func Ready() error {
 	installLua51VM()
 	return vmProblem

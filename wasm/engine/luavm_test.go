@@ -20,11 +20,11 @@ func TestTheLua51HookIsInstalled(t *testing.T) {
 	}
 	// Only the wrapped opcodes give these: gopher-lua's own reads '010'
 	// as octal (8), and builds a doubling string until memory runs out.
-	e := New()
-	if r := e.Exec("EVAL", "return '010' + 0", "0"); r.IsError() || r.Int != 10 {
+	e := MustNew()
+	if r := e.exec("EVAL", "return '010' + 0", "0"); r.IsError() || r.Int != 10 {
 		t.Errorf("'010' + 0 = %v, want Lua 5.1's 10", r)
 	}
-	r := e.Exec("EVAL", "local s = 'x' while true do s = s .. s end", "0")
+	r := e.exec("EVAL", "local s = 'x' while true do s = s .. s end", "0")
 	if !r.IsError() || !strings.Contains(r.Str, "string length overflow") {
 		t.Errorf("a doubling string = %v, want the string cap's error", r)
 	}
@@ -47,20 +47,25 @@ func TestAFailedHookCheckIsReportedAndLeavesTheTableAlone(t *testing.T) {
 }
 
 // An engine without the hook would run scripts with no string cap: New
-// refuses, with the reason Ready gives.
+// refuses with the reason Ready gives, as an error the caller can show (the
+// page's failure panel), and MustNew stops the test run with it.
 func TestNewRefusesWithoutTheHook(t *testing.T) {
 	if err := Ready(); err != nil {
 		t.Fatalf("Ready: %v", err)
 	}
 	defer func(orig error) { vmProblem = orig }(vmProblem)
 	vmProblem = errors.New("the Lua 5.1 hook into gopher-lua cannot be installed")
+	e, err := New()
+	if e != nil || !errors.Is(err, vmProblem) || !strings.Contains(err.Error(), "refusing to start") {
+		t.Fatalf("New = %v, %v; want no engine and Ready's error", e, err)
+	}
 	defer func() {
-		if v := recover(); v != vmProblem {
-			t.Fatalf("New panicked with %v, want Ready's error", v)
+		if v, _ := recover().(error); !errors.Is(v, vmProblem) {
+			t.Fatalf("MustNew panicked with %v, want New's error", v)
 		}
 	}()
-	New()
-	t.Fatal("New returned an engine without the hook")
+	MustNew()
+	t.Fatal("MustNew returned an engine without the hook")
 }
 
 // TestGopherLuaIsTheVersionTheHookWasWrittenFor fails on an upgrade of

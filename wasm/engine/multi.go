@@ -271,7 +271,7 @@ func CommandNames() []string {
 
 // watchedWrite runs a write command while some connection watches keys,
 // and touches every watched key the command modified (see the top of this
-// file). ok is false when it leaves the command to dispatchCommand: a
+// file). ok is false when it leaves the command to dispatch: a
 // read, no watcher, or the command it is already running.
 func (e *Engine) watchedWrite(peer *server.Peer, c *command, args []string) (resp.Reply, bool) {
 	if e.inWatched || c.readOnly {
@@ -316,7 +316,13 @@ func (e *Engine) watchedWrite(peer *server.Peer, c *command, args []string) (res
 		before[i] = e.fingerprint(k)
 	}
 	db := e.dbOf[peer]
-	r := e.dispatchWatched(peer, c, args)
+	// The command runs through dispatch, which must not come back here
+	// (even after a panic, which api.Call survives).
+	r := func() resp.Reply {
+		e.inWatched = true
+		defer func() { e.inWatched = false }()
+		return e.dispatch(peer, c, args)
+	}()
 	if r.IsError() {
 		clear(touched) // a command that failed changed nothing
 	}
@@ -386,14 +392,6 @@ func alwaysTouches(cmd string, args []string, r resp.Reply) []string {
 		}
 	}
 	return nil
-}
-
-// dispatchWatched is dispatchCommand for watchedWrite and wholeDB, which
-// are called from it: the command runs without coming back to them.
-func (e *Engine) dispatchWatched(peer *server.Peer, c *command, args []string) resp.Reply {
-	e.inWatched = true
-	defer func() { e.inWatched = false }()
-	return e.dispatchCommand(peer, c, args)
 }
 
 // fingerprint is one key's type, value and expiry deadline, as one string

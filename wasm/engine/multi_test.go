@@ -21,7 +21,7 @@ func cdo(t *testing.T, c *Client, want string, args ...string) {
 }
 
 func TestATracedRunLeavesAnOpenTransactionOpen(t *testing.T) {
-	e := New()
+	e := MustNew()
 	console := e.NewClient()
 	cdo(t, console, "OK", "MULTI")
 	cdo(t, console, "QUEUED", "SET", "k", "v")
@@ -37,7 +37,7 @@ func TestATracedRunLeavesAnOpenTransactionOpen(t *testing.T) {
 }
 
 func TestATracedRunIsAWriteThatAWatchSees(t *testing.T) {
-	e := New()
+	e := MustNew()
 	console := e.NewClient()
 	cdo(t, console, "OK", "WATCH", "emq:{q}:pending")
 	e.Trace(emqlua.Enqueue().Source, []string{"emq:{q}:job:JOB1", "emq:{q}:pending"}, []string{"JOB1", "{}"})
@@ -48,7 +48,7 @@ func TestATracedRunIsAWriteThatAWatchSees(t *testing.T) {
 }
 
 func TestReadingTheKeyspaceDoesNotSpoilAWatch(t *testing.T) {
-	e := New()
+	e := MustNew()
 	do(t, e, "(integer) 1", "ZADD", "emq:{q}:pending", "1", "JOB1")
 	console, handles := e.NewClient(), e.NewClient()
 	cdo(t, console, "OK", "WATCH", "emq:{q}:pending")
@@ -60,7 +60,7 @@ func TestReadingTheKeyspaceDoesNotSpoilAWatch(t *testing.T) {
 }
 
 func TestResetEndsEveryTransaction(t *testing.T) {
-	e := New()
+	e := MustNew()
 	console := e.NewClient()
 	cdo(t, console, "OK", "MULTI")
 	e.Reset()
@@ -84,13 +84,13 @@ func BenchmarkWriteWhileWatched(b *testing.B) {
 		{"watched/watched-key", true, []string{"ZADD", pending, "0", "JOB1"}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			e := New()
-			e.Exec("ZADD", pending, "0", "JOB1", "0", "JOB2", "0", "JOB3")
+			e := MustNew()
+			e.exec("ZADD", pending, "0", "JOB1", "0", "JOB2", "0", "JOB3")
 			if bc.watch {
 				e.NewClient().Do("WATCH", pending)
 			}
 			for b.Loop() {
-				e.Exec(bc.write...)
+				e.exec(bc.write...)
 			}
 		})
 	}

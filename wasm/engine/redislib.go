@@ -196,7 +196,7 @@ func (r *runner) command(L *glua.LState) scriptCall {
 	if r.trace != nil {
 		r.trace.beforeCall(args)
 	}
-	rep := r.e.dispatchCommand(r.e.script, c, args)
+	rep := r.e.dispatch(r.e.script, c, args)
 	if rep.IsError() && strings.HasPrefix(rep.Str, "ERR wrong number of arguments for") {
 		rep = resp.ErrorReply("ERR Wrong number of args calling Redis command from script")
 	}

@@ -78,13 +78,10 @@ type compiled struct {
 	lastKeys, lastArgv []glua.LValue
 }
 
-// newRunner panics when the Lua 5.1 hook is not in place: an engine
-// without it would run scripts with no string cap and gopher-lua's own
-// wording, and claim to be Redis (see Ready in luavm.go).
+// newRunner is called by New only once the Lua 5.1 hook is in place: an
+// engine without it would run scripts with no string cap and gopher-lua's
+// own wording, and claim to be Redis (see Ready in luavm.go).
 func newRunner(e *Engine) *runner {
-	if err := Ready(); err != nil {
-		panic(err)
-	}
 	return &runner{e: e, budget: &budget{}}
 }
 

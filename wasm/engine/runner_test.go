@@ -21,14 +21,14 @@ func TestEvalArgumentChecks(t *testing.T) {
 		{"unknown sha", []string{"EVALSHA", "0123456789012345678901234567890123456789", "0"}, "(error) NOSCRIPT No matching script. Please use EVAL."},
 		{"KEYS and ARGV split at numkeys", []string{"EVAL", "return {KEYS[1], ARGV[1], #KEYS, #ARGV}", "1", "k", "a"}, "1) \"k\"\n2) \"a\"\n3) (integer) 1\n4) (integer) 1"},
 	} {
-		t.Run(tc.desc, func(t *testing.T) { do(t, New(), tc.want, tc.args...) })
+		t.Run(tc.desc, func(t *testing.T) { do(t, MustNew(), tc.want, tc.args...) })
 	}
 }
 
 func TestScriptCache(t *testing.T) {
-	e := New()
+	e := MustNew()
 	const src = "return 'hi'"
-	sha := e.Exec("SCRIPT", "LOAD", src).Str
+	sha := e.exec("SCRIPT", "LOAD", src).Str
 	if sha != emqlua.SHA1Hex(src) {
 		t.Fatalf("SCRIPT LOAD = %q, want the SHA1 of the source", sha)
 	}
@@ -42,13 +42,13 @@ func TestScriptCache(t *testing.T) {
 
 	// A script that compiles is cached even when it fails at run time.
 	const failing = "return redis.call('NOPE')"
-	if r := e.Exec("EVAL", failing, "0"); !r.IsError() {
+	if r := e.exec("EVAL", failing, "0"); !r.IsError() {
 		t.Fatalf("EVAL %q = %s, want an error", failing, r)
 	}
-	do(t, e, "1) (integer) 1", "SCRIPT", "EXISTS", e.Exec("SCRIPT", "LOAD", failing).Str)
+	do(t, e, "1) (integer) 1", "SCRIPT", "EXISTS", e.exec("SCRIPT", "LOAD", failing).Str)
 	// One that does not compile is not.
 	const broken = "return 1 +"
-	e.Exec("EVAL", broken, "0")
+	e.exec("EVAL", broken, "0")
 	do(t, e, "1) (integer) 0", "SCRIPT", "EXISTS", emqlua.SHA1Hex(broken))
 }
 
@@ -77,14 +77,14 @@ func TestLuaValuesBecomeRedisReplies(t *testing.T) {
 		{"redis.call('SET', 'g', 1e20) return redis.call('GET', 'g')", `"1e+20"`},
 		{"redis.call('SET', 'h', 1767225630000) return redis.call('GET', 'h')", `"1767225630000"`},
 	} {
-		t.Run(tc.src, func(t *testing.T) { do(t, New(), tc.want, "EVAL", tc.src, "0") })
+		t.Run(tc.src, func(t *testing.T) { do(t, MustNew(), tc.want, "EVAL", tc.src, "0") })
 	}
 }
 
 // A table that contains itself becomes arrays nested as deep as Redis 7.0
 // nests them, then the error Redis gives at that depth.
 func TestSelfContainingTableEndsAtRedisDepth(t *testing.T) {
-	r := New().Exec("EVAL", "local t = {} t[1] = t return t", "0")
+	r := MustNew().exec("EVAL", "local t = {} t[1] = t return t", "0")
 	depth := 0
 	for r.Kind == resp.Array && len(r.Elems) == 1 {
 		depth++
@@ -100,8 +100,8 @@ func TestSelfContainingTableEndsAtRedisDepth(t *testing.T) {
 // suite's errors/ cases (wasm/fidelity, FIDELITY.md) compare such replies
 // with a live server.
 func TestScriptErrorsKeepRedisShape(t *testing.T) {
-	e := New()
-	e.Exec("SET", "s", "x")
+	e := MustNew()
+	e.exec("SET", "s", "x")
 	for _, tc := range []struct{ src, want string }{
 		{"return redis.call('HSET','s','a','b')", "WRONGTYPE Operation against a key holding the wrong kind of value script: %s, on @user_script:1."},
 		{"return redis.call('NOPE')", "ERR Unknown Redis command called from script script: %s, on @user_script:1."},
@@ -120,7 +120,7 @@ func TestScriptErrorsKeepRedisShape(t *testing.T) {
 			if strings.Contains(want, "%s") {
 				want = strings.Replace(want, "%s", sha(tc.src), 1)
 			}
-			r := e.Exec("EVAL", tc.src, "0")
+			r := e.exec("EVAL", tc.src, "0")
 			if !r.IsError() || r.Str != want {
 				t.Errorf("got  %s\nwant (error) %s", r, want)
 			}
@@ -129,8 +129,8 @@ func TestScriptErrorsKeepRedisShape(t *testing.T) {
 }
 
 func TestPcallSeesTheBareError(t *testing.T) {
-	e := New()
-	e.Exec("SET", "s", "x")
+	e := MustNew()
+	e.exec("SET", "s", "x")
 	do(t, e, "1) \"string\"\n2) \"WRONGTYPE Operation against a key holding the wrong kind of value\"",
 		"EVAL", "local ok, err = pcall(function() return redis.call('HSET','s','a','b') end) return {type(err), err}", "0")
 	do(t, e, "(error) WRONGTYPE Operation against a key holding the wrong kind of value",
@@ -138,16 +138,16 @@ func TestPcallSeesTheBareError(t *testing.T) {
 }
 
 func TestSandbox(t *testing.T) {
-	e := New()
+	e := MustNew()
 	for _, name := range []string{"dofile", "loadfile", "require", "print", "module"} {
-		r := e.Exec("EVAL", "return "+name, "0")
+		r := e.exec("EVAL", "return "+name, "0")
 		if !r.IsError() || !strings.Contains(r.Str, "nonexistent global variable '"+name+"'") {
 			t.Errorf("%s is reachable from a script: %s", name, r)
 		}
 	}
 	// A global written by one script is never seen by the next.
-	e.Exec("EVAL", "leak = 1", "0")
-	r := e.Exec("EVAL", "return leak", "0")
+	e.exec("EVAL", "leak = 1", "0")
+	r := e.exec("EVAL", "return leak", "0")
 	if !r.IsError() {
 		t.Errorf("a global survived between scripts: %s", r)
 	}
@@ -155,9 +155,9 @@ func TestSandbox(t *testing.T) {
 }
 
 func TestReadOnlyScriptsCannotWrite(t *testing.T) {
-	e := New()
+	e := MustNew()
 	src := "return redis.call('SET', 'k', 'v')"
-	r := e.Exec("EVAL_RO", src, "0")
+	r := e.exec("EVAL_RO", src, "0")
 	want := "ERR Write commands are not allowed from read-only scripts. script: " + sha(src) + ", on @user_script:1."
 	if r.Str != want {
 		t.Errorf("got %s\nwant (error) %s", r, want)

@@ -350,7 +350,7 @@ type Member struct {
 func (e *Engine) Keyspace() []Entry {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	keys, _ := e.dispatch(e.watch, []string{"KEYS", "*"}).Strings()
+	keys, _ := e.dispatch(e.watch, e.lookup("KEYS"), []string{"KEYS", "*"}).Strings()
 	out := make([]Entry, 0, len(keys))
 	for _, k := range keys {
 		if en, ok := e.read(k, 0); ok {
@@ -385,7 +385,7 @@ func (e *Engine) entry(key string) (Entry, bool) { return e.read(key, TraceEnds)
 // With ends > 0, a value longer than twice ends keeps only its ends.
 func (e *Engine) read(k string, ends int) (Entry, bool) {
 	peer := e.watch
-	do := func(args ...string) resp.Reply { return e.dispatch(peer, args) }
+	do := func(args ...string) resp.Reply { return e.dispatch(peer, e.lookup(args[0]), args) }
 	en := Entry{Key: k, TTL: -1}
 	en.Type = do("TYPE", k).Str
 	// ranged reads the head and tail of an ordered value of n elements.

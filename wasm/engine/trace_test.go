@@ -44,10 +44,10 @@ func TestTraceEndsWhereTheUntracedRunEnds(t *testing.T) {
 		// FLUSHDB names no key and empties every one the trace follows.
 		{"redis.call('SET', 'x', 2) redis.call('FLUSHDB') return 1", []string{"emq:{q}:pending"}, nil},
 	}
-	traced, plain := New(), New()
+	traced, plain := MustNew(), MustNew()
 	for i, run := range history {
 		tr := traced.Trace(run.src, run.keys, run.argv)
-		want := plain.Exec(run.evalArgs()...)
+		want := plain.exec(run.evalArgs()...)
 		if !tr.Reply.Equal(want) {
 			t.Errorf("run %d: traced reply %s, EVAL reply %s", i, tr.Reply, want)
 		}
@@ -64,7 +64,7 @@ func TestTraceEndsWhereTheUntracedRunEnds(t *testing.T) {
 }
 
 func TestTraceOfAFreshEnqueueHasFourMoves(t *testing.T) {
-	e := New()
+	e := MustNew()
 	tr := e.Trace(emqlua.Enqueue().Source, enqueueKeys, []string{"JOB-1", "{}"})
 	if got := tr.Reply.String(); got != "(integer) 1" {
 		t.Fatalf("reply %s", got)
@@ -113,7 +113,7 @@ func TestTraceOfAFreshEnqueueHasFourMoves(t *testing.T) {
 }
 
 func TestTraceStopsWhereTheScriptStops(t *testing.T) {
-	e := New()
+	e := MustNew()
 	e.Trace(emqlua.Enqueue().Source, enqueueKeys, []string{"JOB-1", "{}"})
 	for _, tc := range []struct {
 		desc  string
@@ -139,8 +139,8 @@ func TestTraceStopsWhereTheScriptStops(t *testing.T) {
 }
 
 func TestTraceOfAClaimNamesEachMove(t *testing.T) {
-	e := New()
-	e.Exec(append([]string{"EVAL", emqlua.Enqueue().Source, "2"}, append(enqueueKeys, "JOB-1", "p")...)...)
+	e := MustNew()
+	e.exec(append([]string{"EVAL", emqlua.Enqueue().Source, "2"}, append(enqueueKeys, "JOB-1", "p")...)...)
 	tr := e.Trace(emqlua.Claim().Source, claimKeys, claimArgv)
 	var got []string
 	for _, s := range tr.Steps {
@@ -159,7 +159,7 @@ func TestTraceOfAClaimNamesEachMove(t *testing.T) {
 // TestTraceCachesTheScriptAsEvalWould: after the stepper's traced run, a
 // client's EVALSHA of the same script finds it, as after an EVAL.
 func TestTraceCachesTheScriptAsEvalWould(t *testing.T) {
-	e := New()
+	e := MustNew()
 	src := emqlua.Enqueue().Source
 	e.Trace(src, enqueueKeys, []string{"JOB-1", "{}"})
 	do(t, e, "1) (integer) 1", "SCRIPT", "EXISTS", emqlua.SHA1Hex(src))
@@ -171,7 +171,7 @@ func TestTraceCachesTheScriptAsEvalWould(t *testing.T) {
 }
 
 func TestTraceOfARunawayScriptIsStopped(t *testing.T) {
-	e := New()
+	e := MustNew()
 	tr := e.Trace("-- @move 1 spin\nredis.call('SET', 'k', 'v')\nwhile true do end", nil, nil)
 	if !strings.HasPrefix(tr.Reply.Str, "ERR Script killed by user with SCRIPT KILL...") {
 		t.Fatalf("reply %s", tr.Reply)
@@ -243,7 +243,7 @@ func bound(en Entry) Entry {
 // traced enqueue records its two keys and nothing else, each bounded to
 // the ends the page draws, and still ends where EVAL ends.
 func TestTraceAtDepthShowsOnlyTheKeysItTouches(t *testing.T) {
-	traced, plain := New(), New()
+	traced, plain := MustNew(), MustNew()
 	src := emqlua.Enqueue().Source
 	// In chunks of 500, each well inside the script budget under -race.
 	fill := "for i = 1, 500 do local id = 'JOB-' .. (100000 + ARGV[1] + i); redis.call('HSET', KEYS[1] .. id, 'state', 'pending', 'attempts', '0', 'payload', '{}'); redis.call('ZADD', KEYS[2], 0, id) end"
@@ -253,7 +253,7 @@ func TestTraceAtDepthShowsOnlyTheKeysItTouches(t *testing.T) {
 		}
 	}
 	tr := traced.Trace(src, enqueueKeys, []string{"JOB-1", "{}"})
-	want := plain.Exec(traceRun{src, enqueueKeys, []string{"JOB-1", "{}"}}.evalArgs()...)
+	want := plain.exec(traceRun{src, enqueueKeys, []string{"JOB-1", "{}"}}.evalArgs()...)
 	if !tr.Reply.Equal(want) {
 		t.Fatalf("traced reply %s, EVAL reply %s", tr.Reply, want)
 	}
@@ -286,9 +286,9 @@ func TestTraceAtDepthShowsOnlyTheKeysItTouches(t *testing.T) {
 // shown as it was before the run in the steps before it was named; KEYS
 // come first, the rest by name; a name that is no key is not followed.
 func TestTraceFollowsTheKeysItNames(t *testing.T) {
-	e := New()
-	e.Exec("SET", "b", "old")
-	e.Exec("SET", "untouched", "x")
+	e := MustNew()
+	e.exec("SET", "b", "old")
+	e.exec("SET", "untouched", "x")
 	src := "-- @move 1 first\nredis.call('SET', KEYS[1], 'v')\n-- @move 2 second\nredis.call('SET', 'b', 'new')\nredis.call('SET', 'a', ARGV[1])\nreturn redis.call('GET', 'nothing')"
 	tr := e.Trace(src, []string{"k"}, []string{"1"})
 	if want := []string{"k", "a", "b"}; !reflect.DeepEqual(tr.Keys, want) {
@@ -315,7 +315,7 @@ func TestTraceFollowsTheKeysItNames(t *testing.T) {
 }
 
 func TestTraceSaysWhyTheScriptDidNotReturn(t *testing.T) {
-	e := New()
+	e := MustNew()
 	for _, tc := range []struct {
 		src  string
 		want *Problem
@@ -335,7 +335,7 @@ func TestTraceSaysWhyTheScriptDidNotReturn(t *testing.T) {
 }
 
 func TestTraceReturnsTheScriptsMoves(t *testing.T) {
-	tr := New().Trace(emqlua.Enqueue().Source, enqueueKeys, []string{"JOB-1", "{}"})
+	tr := MustNew().Trace(emqlua.Enqueue().Source, enqueueKeys, []string{"JOB-1", "{}"})
 	if !reflect.DeepEqual(tr.Moves, emqlua.Enqueue().Moves) || len(tr.Moves) != 4 {
 		t.Errorf("moves %+v", tr.Moves)
 	}
@@ -344,7 +344,7 @@ func TestTraceReturnsTheScriptsMoves(t *testing.T) {
 // TestChangedNamesOnlyTheKeysWritten is the stepper's "changed" notice:
 // after a run, only a write that changes a key it shows counts.
 func TestChangedNamesOnlyTheKeysWritten(t *testing.T) {
-	e := New()
+	e := MustNew()
 	tr := e.Trace(emqlua.Enqueue().Source, enqueueKeys, []string{"JOB-1", "{}"})
 	console := e.NewClient()
 	for _, cmd := range [][]string{

@@ -13,22 +13,22 @@ func BenchmarkClaimAtDepth(b *testing.B) {
 	enq, clm := emqlua.Enqueue(), emqlua.Claim()
 	for _, depth := range []int{10, 1000, 10000, 100000} {
 		b.Run(strconv.Itoa(depth), func(b *testing.B) {
-			e := New()
+			e := MustNew()
 			base, pending, active := "emq:{q}:job:", "emq:{q}:pending", "emq:{q}:active"
 			id := 0
 			enqueue := func() {
 				id++
 				j := "JOB" + strconv.Itoa(id)
-				e.Exec("EVALSHA", enq.SHA, "2", base+j, pending, j, "payload")
+				e.exec("EVALSHA", enq.SHA, "2", base+j, pending, j, "payload")
 			}
-			e.Exec("SCRIPT", "LOAD", enq.Source)
-			e.Exec("SCRIPT", "LOAD", clm.Source)
+			e.exec("SCRIPT", "LOAD", enq.Source)
+			e.exec("SCRIPT", "LOAD", clm.Source)
 			for range depth {
 				enqueue()
 			}
 			b.ResetTimer()
 			for range b.N {
-				if r := e.Exec("EVALSHA", clm.SHA, "2", pending, active, base, "30000"); r.IsError() {
+				if r := e.exec("EVALSHA", clm.SHA, "2", pending, active, base, "30000"); r.IsError() {
 					b.Fatal(r)
 				}
 				enqueue()
@@ -41,14 +41,14 @@ func BenchmarkClaimAtDepth(b *testing.B) {
 func BenchmarkPop1000Of10000(b *testing.B) {
 	for range b.N {
 		b.StopTimer()
-		e := New()
+		e := MustNew()
 		args := []string{"ZADD", "p"}
 		for i := range 10000 {
 			args = append(args, "0", "JOB"+strconv.Itoa(i))
 		}
-		e.Exec(args...)
+		e.exec(args...)
 		b.StartTimer()
-		if r := e.Exec("EVAL", "for i = 1, 1000 do redis.call('ZPOPMIN', KEYS[1]) end return 1", "1", "p"); r.IsError() {
+		if r := e.exec("EVAL", "for i = 1, 1000 do redis.call('ZPOPMIN', KEYS[1]) end return 1", "1", "p"); r.IsError() {
 			b.Fatal(r)
 		}
 	}
@@ -56,9 +56,9 @@ func BenchmarkPop1000Of10000(b *testing.B) {
 
 // BenchmarkScript100kSets is one script of 100,000 SETs.
 func BenchmarkScript100kSets(b *testing.B) {
-	e := New()
+	e := MustNew()
 	for range b.N {
-		if r := e.Exec("EVAL", "for i = 1, 100000 do redis.call('SET', 'k' .. (i % 100), i) end return 1", "0"); r.IsError() {
+		if r := e.exec("EVAL", "for i = 1, 100000 do redis.call('SET', 'k' .. (i % 100), i) end return 1", "0"); r.IsError() {
 			b.Fatal(r)
 		}
 	}

@@ -142,14 +142,15 @@ func (s *realServer) encoding(t testing.TB, key string) string {
 
 // engineSpeaksRESP3 is the probe: HELLO 3 on a fresh engine answers a map.
 func engineSpeaksRESP3() bool {
-	r, _ := engine.New().Do("HELLO", "3")
+	r, _ := engine.MustNew().Do("HELLO", "3")
 	return fromReply(r, true).T == '%'
 }
 
 func TestFidelity(t *testing.T) {
 	srv := startReal(t)
 	withRESP3 := engineSpeaksRESP3()
-	engineVersion := fromReply(engine.New().Exec("EVAL", "return redis.REDIS_VERSION", "0"), false)
+	version, _ := engine.MustNew().Do("EVAL", "return redis.REDIS_VERSION", "0")
+	engineVersion := fromReply(version, false)
 	if !withRESP3 {
 		t.Logf("the engine does not answer HELLO 3 with a map: RESP3 is not compared")
 	}
@@ -284,7 +285,7 @@ func runCase(t *testing.T, shared *realServer, c fcase, p proto) *outcome {
 		t.Fatal(err)
 	}
 	defer cn.Close()
-	e := engine.New()
+	e := engine.MustNew()
 	ec, dumper := &engineConn{c: e.NewClient(), resp3: p == resp3}, &engineConn{c: e.NewClient()}
 	if p == resp3 {
 		if r, err := cn.do("HELLO", "3"); err != nil || r.T != '%' {

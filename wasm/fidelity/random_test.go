@@ -240,7 +240,7 @@ func runRandom(t *testing.T, srv *realServer, withRESP3 bool) *randomResult {
 		t.Fatal(err)
 	}
 	defer real3.Close()
-	en := engine.New()
+	en := engine.MustNew()
 	eng2, eng3, dumper := &engineConn{c: en.NewClient()}, &engineConn{c: en.NewClient(), resp3: true}, &engineConn{c: en.NewClient()}
 	if withRESP3 {
 		if r := mustDo(t, real3, "HELLO", "3"); r.T != '%' {

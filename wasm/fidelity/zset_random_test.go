@@ -276,7 +276,7 @@ func TestSortedSetsMatchRedis(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer real.Close()
-	e := engine.New()
+	e := engine.MustNew()
 	eng, dumper := &engineConn{c: e.NewClient()}, &engineConn{c: e.NewClient()}
 	e.SetNow(srv.now(t))
 	g := &zgen{r: rand.New(rand.NewPCG(7, 70)), keys: []string{"z1", "z2", "z3", lexKey}}

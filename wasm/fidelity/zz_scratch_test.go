@@ -15,7 +15,7 @@ import (
 func TestScratchCompare(t *testing.T) {
 	srv := startReal(t)
 	c, _ := dial(srv.addr)
-	e := engine.New()
+	e := engine.MustNew()
 	ec := &engineConn{c: e.NewClient()}
 	f, _ := os.Open("/tmp/zs/cmds")
 	sc := bufio.NewScanner(f)

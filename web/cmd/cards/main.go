@@ -67,9 +67,12 @@ func Generate() ([]byte, error) {
 			card.Replies = append(card.Replies, page.CardCase{When: r.When, Reply: r.Reply})
 		}
 		for _, ex := range c.Examples {
-			e := engine.New() // a fresh keyspace and the clock at its start
+			e, err := engine.New() // a fresh keyspace and the clock at its start
+			if err != nil {
+				return nil, err
+			}
 			for _, args := range ex.Setup {
-				if r := e.Exec(args...); r.IsError() {
+				if r, _ := e.Do(args...); r.IsError() {
 					return nil, fmt.Errorf("%s: the setup %q failed: %s", c.Name, args, r.Str)
 				}
 			}
@@ -78,7 +81,8 @@ func Generate() ([]byte, error) {
 				if back, err := cli.Split(line); err != nil || !slices.Equal(back, args) {
 					return nil, fmt.Errorf("%s: the line %s does not read back as %q (%v)", c.Name, line, args, err)
 				}
-				card.Examples = append(card.Examples, page.CardLine{Line: line, Reply: cli.Format(e.Exec(args...))})
+				r, _ := e.Do(args...)
+				card.Examples = append(card.Examples, page.CardLine{Line: line, Reply: cli.Format(r)})
 			}
 		}
 		if len(card.Examples) == 0 {
