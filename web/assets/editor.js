@@ -12,10 +12,12 @@
 
 import { announce, byId, h, setText } from "./dom.js";
 import { formatArg, formatCommand, formatReply, speakReply } from "./format.js";
+import { bytesOf, MAX_ARG, parseList, refusal, sameList, writesOf, writesText } from "./editing.js";
 import { keysOf, freshId } from "./keyspace.js";
 import { leaseOf } from "./options.js";
 import { describeDiff, diffLines, hunks } from "./diff.js";
 import { tableOrderNote } from "./tableorder.js";
+import { replyLine } from "./wire.js";
 import {
   bindStepKeys,
   markStep,
@@ -40,41 +42,9 @@ const FILES = { enqueue: "enqueue.lua", claim: "claim.lua", new: "untitled.lua" 
 /** How many runs the history keeps, newest first. */
 const HISTORY = 12;
 
-/** One argument: the permalink's cap for one string. */
-const MAX_ARG = 1024 * 1024;
-
-// ---- pure helpers (no DOM) ---------------------------------------------------
-
-/** The UTF-8 size of a text, which is what the limit counts. */
-function bytesOf(text) {
-  return new TextEncoder().encode(text).length;
-}
-
-/**
- * The values of a KEYS or ARGV field: one per line, exactly as typed.
- * Blank lines at the end are dropped (a final Enter is not an argument);
- * a blank line between two values is an empty string.
- */
-export function parseList(text) {
-  const lines = String(text).replace(/\r\n?/g, "\n").split("\n");
-  while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-  return lines;
-}
-
-/** The write commands a run sent, in order, as the engine classes them. */
-function writesOf(steps) {
-  return steps.filter((s) => s.command && s.write === true);
-}
-
-/** "HSET emq:{q}:job:JOB-1 (answered 0), ZADD emq:{q}:pending (answered 0)". */
-function writesText(writes) {
-  return writes.map((s) => `${String(s.command[0]).toUpperCase()} ${s.command[1] ?? ""}`.trim() + ` (answered ${speakReply(s.reply)})`).join(", ");
-}
-
-const sameList = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
-
 // ---- the widget ------------------------------------------------------------------
 
+/** @returns {import("./widget.js").Widget} */
 export function mountEditor(root, ctx) {
   const queue = root.dataset.queue || "q";
   const payload = root.dataset.payload || "{}";
@@ -265,16 +235,6 @@ export function mountEditor(root, ctx) {
 
   // ---- recording a run --------------------------------------------------------------
 
-  /** A reason the editor will not send this run, or "". */
-  function refusal(source, k, argv) {
-    const size = bytesOf(source);
-    if (size > maxSource) return `The script is ${Math.ceil(size / 1024)} KiB; the editor runs scripts of at most ${maxSource / 1024} KiB.`;
-    if (k.length > maxArgs) return `There are ${k.length} KEYS; at most ${maxArgs} can be sent.`;
-    if (argv.length > maxArgs) return `There are ${argv.length} ARGV values; at most ${maxArgs} can be sent.`;
-    if ([...k, ...argv].some((v) => v.length > MAX_ARG)) return "One of the KEYS or ARGV values is longer than 1 MiB.";
-    return "";
-  }
-
   /**
    * Runs the editor's text once, traced, with its KEYS and ARGV. Returns
    * the run, or null when it was refused or the engine did not answer.
@@ -283,7 +243,7 @@ export function mountEditor(root, ctx) {
     const source = el.source.value;
     const k = parseList(el.keys.value);
     const argv = parseList(el.argv.value);
-    const refused = refusal(source, k, argv);
+    const refused = refusal(source, k, argv, { maxSource, maxArgs });
     if (refused) {
       showProblem({ kind: "limit", line: 0, message: refused });
       say(refused);
@@ -379,7 +339,7 @@ export function mountEditor(root, ctx) {
           { class: r.problem ? "run is-problem" : "run", value: r.n },
           h("span", { class: "run-n", text: `Run ${r.n}` }),
           ` · ${r.label} · ARGV ${r.argv.length ? r.argv.map(formatArg).join(" ") : "(none)"} → `,
-          h("code", { text: formatReply(r.reply).split("\n").join(" ") }),
+          h("code", { text: replyLine(r.reply) }),
           ` · ${wrote}`,
         );
       }),

@@ -1,6 +1,8 @@
 // Formatting: replies and commands as redis-cli prints them, verdicts as
 // the Elixir handle returns them, and the server clock in words.
 
+import { refusedByServer } from "./errors.js";
+
 const PRINTABLE = /^[\x21-\x7e\u00a0-\uffff]+$/u;
 
 /** One command argument as redis-cli would echo it: quoted when it has to be. */
@@ -156,11 +158,18 @@ export function enqueueVerdict(result) {
   if (result.verdict === "enqueued") return "{:ok, :enqueued}";
   if (result.verdict === "duplicate") return "{:ok, :duplicate}";
   if (result.error === "kind") return "{:error, :kind}";
+  return refusal(result);
+}
+
+/**
+ * What either handle returns for a result that is neither a verdict nor
+ * enqueue's :kind: the guard's raise, the server's refusal passed through,
+ * or the page's own trouble.
+ */
+function refusal(result) {
   // The handle's guard failed: Elixir raises, nothing is sent.
   if (result.error === "guard") return result.message;
-  if (result.error === "server" || result.error === "lease" || result.error === "queue") {
-    return `{:error, {:server, ${exString(result.message)}}}`;
-  }
+  if (refusedByServer(result)) return `{:error, {:server, ${exString(result.message)}}}`;
   return `page error: ${result.message || result.error}`;
 }
 
@@ -171,11 +180,7 @@ export function claimVerdict(result) {
     return `{:ok, {${exString(result.id)}, ${exString(result.payload)}, ${result.attempts}}}`;
   }
   if (result.verdict === "empty") return ":empty";
-  if (result.error === "guard") return result.message;
-  if (result.error === "lease" || result.error === "server" || result.error === "queue") {
-    return `{:error, {:server, ${exString(result.message)}}}`;
-  }
-  return `page error: ${result.message || result.error}`;
+  return refusal(result);
 }
 
 /** Unix ms as a UTC date and time, to the millisecond. */

@@ -11,7 +11,8 @@
 // bulk call as one operation, and Claim all as one per 1,000 claims.
 
 import { announce, byId, h, setText, toggleAttr } from "./dom.js";
-import { claimVerdict, count, duration, enqueueVerdict, formatReply, measurement, numberOrText, relative, utc, wholeMs } from "./format.js";
+import { claimVerdict, count, duration, enqueueVerdict, measurement, numberOrText, relative, utc, wholeMs } from "./format.js";
+import { cacheHit, cacheMiss, replyLine, sentParts } from "./wire.js";
 import { drawQueue, freshId } from "./keyspace.js";
 
 const WIRE_KEEP = 12;
@@ -21,6 +22,7 @@ const BULK_ENQUEUE = 1000;
 /** Claims per engine call of "Claim all": the tables and the line move on between calls. */
 const CLAIM_CHUNK = 1000;
 
+/** @returns {import("./widget.js").Widget} */
 export function mountRoundTrip(root, ctx) {
   const queue = root.dataset.queue || "q";
   const el = {
@@ -57,28 +59,18 @@ export function mountRoundTrip(root, ctx) {
 
   // ---- the wire log ---------------------------------------------------------
 
-  function scriptName(sha) {
-    for (const s of ctx.scripts.values()) if (s.sha === sha) return s;
-    return null;
-  }
-
   /** One exchange: what the connector sent and what came back. */
   function exchange(x) {
-    const s = scriptName(x.sha);
-    const name = s ? `@${s.name}` : "a script";
-    const sent =
-      x.command === "EVALSHA"
-        ? h("code", { class: "sent" }, `EVALSHA ${x.sha.slice(0, 12)}…`)
-        : h("code", { class: "sent" }, "EVAL ", h("span", { class: "elided", text: `‹the ${name} source, ${s ? new TextEncoder().encode(s.source).length : "?"} bytes›` }));
-    const hit = x.command === "EVALSHA" && x.reply.type !== "error" ? "hit" : null;
-    const miss = x.reply.type === "error" && x.reply.value.startsWith("NOSCRIPT");
+    const sent = sentParts(x, ctx.scripts);
+    const hit = cacheHit(x);
+    const miss = cacheMiss(x);
     return h(
       "li",
       { class: `exchange${miss ? " is-miss" : ""}${hit ? " is-hit" : ""}` },
-      sent,
+      h("code", { class: "sent" }, sent.command, sent.elided ? h("span", { class: "elided", text: sent.elided }) : null),
       h("span", { class: "arrow", "aria-hidden": "true", text: " → " }),
       h("span", { class: "visually-hidden", text: " replied " }),
-      h("code", { class: "got", text: formatReply(x.reply).replace(/\n\s*/g, "  ") }),
+      h("code", { class: "got", text: replyLine(x.reply) }),
       miss ? h("span", { class: "badge badge-miss", text: "cache miss" }) : null,
       hit ? h("span", { class: "badge badge-hit", text: "cache hit" }) : null,
     );

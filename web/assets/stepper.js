@@ -40,6 +40,7 @@ import {
   viewMarks,
 } from "./keyspace.js";
 
+/** @returns {import("./widget.js").Widget} */
 export function mountStepper(root, ctx) {
   const queue = root.dataset.queue || "q";
   const payload = root.dataset.payload || "{}";

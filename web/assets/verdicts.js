@@ -9,7 +9,9 @@
 import { announce, byId, h, setText, toggleAttr } from "./dom.js";
 import { enqueueVerdict, exString, formatReply } from "./format.js";
 import { drawQueue, freshId, malformedId } from "./keyspace.js";
+import { serverAnswered } from "./errors.js";
 
+/** @returns {import("./widget.js").Widget} */
 export function mountVerdicts(root, ctx) {
   const queue = root.dataset.queue || "q";
   const payload = root.dataset.payload || "{}";
@@ -78,14 +80,11 @@ export function mountVerdicts(root, ctx) {
     return result;
   }
 
-  /** True when the server answered (a verdict or a refusal), not the page or the module. */
-  const answered = (result) => !!result && (!!result.verdict || ["kind", "lease", "queue", "server"].includes(result.error));
-
   el.enqueue.addEventListener(
     "click",
     ctx.serially(async () => {
       const id = el.id.value.trim() === "" ? freshId(snapshot) : el.id.value;
-      if (answered(await run(id, "Enqueue"))) {
+      if (serverAnswered(await run(id, "Enqueue"))) {
         lastSent = id;
         showAgain();
       }
