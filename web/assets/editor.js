@@ -10,7 +10,7 @@
 // message and marks the line it names. The text is only ever sent to the
 // engine as data: the page never runs it itself.
 
-import { announce, byId, h, setText } from "./dom.js";
+import { announce, byId, h, partsOf, setText } from "./dom.js";
 import { formatArg, formatCommand, formatReply, speakReply } from "./format.js";
 import { bytesOf, MAX_ARG, parseList, refusal, sameList, writesOf, writesText } from "./editing.js";
 import { keysOf, freshId } from "./keyspace.js";
@@ -54,28 +54,11 @@ export function mountEditor(root, ctx) {
 
   const el = {
     bases: [...root.querySelectorAll('input[name="editor-base"]')],
-    file: byId("editor-file"),
+    ...partsOf("editor", [
+      "file", "code", "lines", "source", "problem", "orderNote", "keys", "argv", "run", "back", "step",
+      "reset", "position", "command", "reply", "outcome", "diffSummary", "diff", "keyspace", "runs", "live",
+    ]),
     editState: byId("editor-state"),
-    code: byId("editor-code"),
-    lines: byId("editor-lines"),
-    source: byId("editor-source"),
-    problem: byId("editor-problem"),
-    orderNote: byId("editor-order-note"),
-    keys: byId("editor-keys"),
-    argv: byId("editor-argv"),
-    run: byId("editor-run"),
-    back: byId("editor-back"),
-    step: byId("editor-step"),
-    reset: byId("editor-reset"),
-    position: byId("editor-position"),
-    command: byId("editor-command"),
-    reply: byId("editor-reply"),
-    outcome: byId("editor-outcome"),
-    diffSummary: byId("editor-diff-summary"),
-    diff: byId("editor-diff"),
-    keyspace: byId("editor-keyspace"),
-    runs: byId("editor-runs"),
-    live: byId("editor-live"),
   };
 
   const state = {
@@ -98,10 +81,8 @@ export function mountEditor(root, ctx) {
 
   const walk = new Walk({
     record: () => record(),
-    show: (i) => {
-      render();
-      say(speechOf(walk.run, i));
-    },
+    render: () => render(),
+    speech: speechOf,
     say,
     words: {
       atStart: () => "Already before the first step.",
@@ -466,13 +447,7 @@ export function mountEditor(root, ctx) {
     if (!(await walk.end())) render();
   }
 
-  async function step() {
-    if (!ctx.ready) return;
-    if (!(await walk.step())) render();
-  }
-  const back = () => ctx.ready && walk.back();
-  const home = () => ctx.ready && walk.home();
-  const end = async () => ctx.ready && !(await walk.end()) && render();
+  const { step, back, home, end } = walk.controls(() => ctx.ready);
 
   function resetToOriginal() {
     if (!ctx.ready) return;

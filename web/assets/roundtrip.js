@@ -10,10 +10,10 @@
 // shows what they did as a measurement with its unit. A permalink records a
 // bulk call as one operation, and Claim all as one per 1,000 claims.
 
-import { announce, byId, h, setText, toggleAttr } from "./dom.js";
+import { announce, byId, h, partsOf, setText, toggleAttr } from "./dom.js";
 import { claimVerdict, count, duration, enqueueVerdict, measurement, numberOrText, relative, utc, wholeMs } from "./format.js";
 import { cacheHit, cacheMiss, replyLine, sentParts } from "./wire.js";
-import { drawQueue, freshId } from "./keyspace.js";
+import { drawQueue, freshId, queueTables } from "./keyspace.js";
 
 const WIRE_KEEP = 12;
 
@@ -26,31 +26,14 @@ const CLAIM_CHUNK = 1000;
 export function mountRoundTrip(root, ctx) {
   const queue = root.dataset.queue || "q";
   const el = {
-    id: byId("roundtrip-id"),
-    payload: byId("roundtrip-payload"),
-    enqueue: byId("roundtrip-enqueue"),
-    lease: byId("roundtrip-lease"),
+    ...partsOf("roundtrip", [
+      "id", "payload", "enqueue", "lease", "pause", "resume", "state", "clock", "advance", "advanceHint",
+      "clockStatus", "enqueueResult", "claimResult", "claimExplain", "enqueueMany", "claimAll", "bulkResult",
+      "wire", "slot", "live",
+    ]),
     claim: byId("claim"),
-    pause: byId("roundtrip-pause"),
-    resume: byId("roundtrip-resume"),
-    state: byId("roundtrip-state"),
-    clock: byId("roundtrip-clock"),
     advanceBy: byId("roundtrip-advance-ms"),
-    advance: byId("roundtrip-advance"),
-    advanceHint: byId("roundtrip-advance-hint"),
-    clockStatus: byId("roundtrip-clock-status"),
-    enqueueResult: byId("roundtrip-enqueue-result"),
-    claimResult: byId("roundtrip-claim-result"),
-    claimExplain: byId("roundtrip-claim-explain"),
-    enqueueMany: byId("roundtrip-enqueue-many"),
-    claimAll: byId("roundtrip-claim-all"),
-    bulkResult: byId("roundtrip-bulk-result"),
-    pending: byId("roundtrip-pending").tBodies[0],
-    active: byId("roundtrip-active").tBodies[0],
-    rows: byId("roundtrip-rows").tBodies[0],
-    wire: byId("roundtrip-wire"),
-    slot: byId("roundtrip-slot"),
-    live: byId("roundtrip-live"),
+    ...queueTables("roundtrip"),
   };
 
   let snapshot = null;

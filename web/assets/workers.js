@@ -19,9 +19,9 @@
 // keys and the clock are the engine's; the widget only keeps the round it
 // played (the timeline) and what each worker believes it holds.
 
-import { announce, byId, h, setText, toggleAttr } from "./dom.js";
+import { announce, byId, h, partsOf, setText, toggleAttr } from "./dom.js";
 import { formatCommand } from "./format.js";
-import { drawQueue, keysOf } from "./keyspace.js";
+import { drawQueue, keysOf, queueTables } from "./keyspace.js";
 import { leaseOf } from "./options.js";
 import {
   applyEntry,
@@ -68,17 +68,10 @@ export function mountWorkers(root, ctx) {
 
   const el = {
     modes: [...root.querySelectorAll("input[name=workers-mode]")],
-    fill: byId("workers-fill"),
+    ...partsOf("workers", ["fill", "verdict", "explain", "cost", "timeline", "live"]),
     serial: byId("workers-play-serial"),
     turns: byId("workers-play-turns"),
-    verdict: byId("workers-verdict"),
-    explain: byId("workers-explain"),
-    cost: byId("workers-cost"),
-    timeline: byId("workers-timeline"),
-    pending: byId("workers-pending").tBodies[0],
-    active: byId("workers-active").tBodies[0],
-    rows: byId("workers-rows").tBodies[0],
-    live: byId("workers-live"),
+    ...queueTables("workers"),
     panels: Object.fromEntries(
       WORKERS.map((w) => {
         const id = w.toLowerCase();
@@ -670,6 +663,12 @@ export function mountWorkers(root, ctx) {
     snapshot = next;
   }
 
+  /** Draws the keyspace tables from a snapshot (when there is one), then the round. */
+  function redraw(snap, marked) {
+    if (snap) drawKeys(snap, marked);
+    draw();
+  }
+
   /** Applies a saved view state; false when it does not validate. */
   function apply(saved) {
     if (!saved || typeof saved !== "object" || Array.isArray(saved)) return false;
@@ -684,14 +683,8 @@ export function mountWorkers(root, ctx) {
   return {
     root,
     queue,
-    start(snap) {
-      if (snap) drawKeys(snap, false);
-      draw();
-    },
-    update(snap) {
-      drawKeys(snap, true);
-      draw();
-    },
+    start: (snap) => redraw(snap, false),
+    update: (snap) => redraw(snap, true),
     /** The mode and the round played so far: enough to redraw it, no keyspace. */
     save() {
       return { mode, round: round.map((e) => ({ w: e.w, kind: e.kind, id: e.id, token: e.token, ok: e.ok, lines: e.lines })) };
@@ -703,9 +696,7 @@ export function mountWorkers(root, ctx) {
      */
     async restore(saved) {
       if (!apply(saved)) return;
-      const snap = await ctx.snapshot(queue);
-      if (snap) drawKeys(snap, false);
-      draw();
+      redraw(await ctx.snapshot(queue), false);
     },
   };
 }
