@@ -1,25 +1,17 @@
 package page
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"echomq.dev/playground/internal/needs"
 )
 
 // nodeOrSkip is the path of node, for the tests that run the page's
-// modules under it. Without node the test is skipped, except in CI, where
-// that is a failure: the modules would go untested.
+// modules under it (skipped without node, failed in CI).
 func nodeOrSkip(t *testing.T) string {
-	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("node is not installed")
-		}
-		t.Skip("node is not installed")
-	}
-	return node
+	return needs.Program(t, "node", "apt-get install nodejs")
 }
 
 // TestJSUnits runs the modules' own unit tests, web/assets/test/*.test.mjs,
