@@ -30,7 +30,9 @@ import (
 const Version = "0.1.0 (Redis " + engine.RedisVersion + " replies)"
 
 // Methods lists the functions of globalThis.echomq, in the order the
-// contract documents them.
+// contract documents them. Playground.call's switch, wasm/echomq.d.ts and
+// web/assets/permalink.js each name them again; methods_test.go fails when
+// one of them has a method the others lack.
 var Methods = []string{"scripts", "exec", "cli", "enqueue", "claim", "enqueueMany", "claimMany", "pause", "resume", "snapshot", "trace", "changed", "entries", "now", "setNow", "advance", "reset"}
 
 // Playground is one engine and the handles over it: what one page holds.

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"echomq.dev/playground/wasm/cli"
 )
 
 // MarshalJSON writes a result of Call as JSON, for the bridge to hand to
@@ -95,16 +97,9 @@ func appendJSONString(b []byte, s string) []byte {
 				continue
 			}
 			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
+			if e, ok := cli.AppendShortEscape(b, c); ok {
+				b = e
+			} else {
 				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
 			}
 			i++

@@ -176,6 +176,23 @@ func appendIndex(out []byte, n, width int, sep byte) []byte {
 	return append(append(out, digits...), sep, ' ')
 }
 
+// AppendShortEscape appends the two-byte escape of c that redis-cli's
+// quoting and JSON share, \" \\ \n \r and \t, and reports whether c has
+// one. The page's JSON encoder (wasm/api) writes these the same way.
+func AppendShortEscape(out []byte, c byte) ([]byte, bool) {
+	switch c {
+	case '"', '\\':
+		return append(out, '\\', c), true
+	case '\n':
+		return append(out, '\\', 'n'), true
+	case '\r':
+		return append(out, '\\', 'r'), true
+	case '\t':
+		return append(out, '\\', 't'), true
+	}
+	return out, false
+}
+
 // appendRepr quotes a bulk string as sds's sdscatrepr does: printable
 // ASCII as it is, \" and \\, the escapes \n \r \t \a \b, and \xHH for
 // every other byte. UTF-8 text is therefore shown byte by byte, as
@@ -185,15 +202,11 @@ func appendRepr(out []byte, s string) []byte {
 	out = append(out, '"')
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if e, ok := AppendShortEscape(out, c); ok {
+			out = e
+			continue
+		}
 		switch c {
-		case '\\', '"':
-			out = append(out, '\\', c)
-		case '\n':
-			out = append(out, '\\', 'n')
-		case '\r':
-			out = append(out, '\\', 'r')
-		case '\t':
-			out = append(out, '\\', 't')
 		case '\a':
 			out = append(out, '\\', 'a')
 		case '\b':

@@ -12,13 +12,12 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"echomq.dev/playground/internal/needs"
 	"echomq.dev/playground/internal/redisnet"
 	"echomq.dev/playground/internal/redisserver"
 	"echomq.dev/playground/wasm/engine"
@@ -27,15 +26,7 @@ import (
 // cliBinary is redis-cli, or the test is skipped (failed in CI, where it
 // must be there).
 func cliBinary(t *testing.T) string {
-	t.Helper()
-	bin, err := exec.LookPath("redis-cli")
-	if err != nil {
-		if ci, _ := strconv.ParseBool(os.Getenv("CI")); ci {
-			t.Fatalf("redis-cli not found in PATH: %v (apt-get install redis-tools)", err)
-		}
-		t.Skipf("redis-cli not found in PATH, skipping: %v", err)
-	}
-	return bin
+	return needs.Program(t, "redis-cli", "apt-get install redis-tools")
 }
 
 // startRedis starts a redis-server for the test and returns redis-cli and

@@ -33,6 +33,7 @@ import { readRecording } from "./recorded.js";
 import { mountToc } from "./toc.js";
 import { mountCards } from "./cards.js";
 import { mountResume } from "./resume.js";
+import { checkWidget } from "./widget.js";
 
 const ui = {
   loader: byId("loader"),
@@ -59,7 +60,7 @@ if (options.theme !== "auto") root.dataset.theme = options.theme;
 /** How many members of each end of a list a snapshot shows: 25 + 25, "and 99,950 more". */
 const SNAPSHOT_ENDS = 25;
 
-/** The widgets on this page, by section id. */
+/** The widgets on this page, by section id: each returns a Widget (widget.js). */
 const mounts = {
   stepper: mountStepper,
   beats: mountBeats,
@@ -70,7 +71,7 @@ const mounts = {
   workers: mountWorkers,
 };
 
-/** name → widget, in page order. */
+/** name → widget, in page order. @type {Map<string, import("./widget.js").Widget>} */
 const widgets = new Map();
 let engine = null;
 let failed = false;
@@ -141,7 +142,6 @@ const ctx = {
         const snap = await snapshotOf(w.queue);
         if (snap) await w.update(snap, source); // a widget may ask the engine more (the stepper's stamps)
       }
-      if (w.refresh) await w.refresh(source);
     }
   },
 
@@ -492,7 +492,7 @@ for (const [name, mount] of Object.entries(mounts)) {
   const section = document.getElementById(name);
   if (!section) continue;
   if (section.dataset.queue) section.dataset.queue = options.queue;
-  widgets.set(name, mount(section, ctx));
+  widgets.set(name, checkWidget(name, mount(section, ctx)));
 }
 if (options.queue !== "q") renameQueue(options.queue);
 if (options.lease !== null) {

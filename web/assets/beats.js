@@ -4,6 +4,7 @@
 import { byId, setText } from "./dom.js";
 import { renderCode } from "./code.js";
 
+/** @returns {import("./widget.js").Widget} */
 export function mountBeats(root, ctx) {
   const source = byId("beats-source");
   const sha = byId("beats-sha");

@@ -111,6 +111,7 @@ function linesFrom(v) {
   return v;
 }
 
+/** @returns {import("./widget.js").Widget} */
 export function mountConsole(section, ctx) {
   const ui = {
     log: section.querySelector("#console-log"),

@@ -10,6 +10,15 @@ export function byId(id) {
 }
 
 /**
+ * A widget's elements by name, each the one with the id prefix-name, the
+ * name's capitals written as dashes: partsOf("verdicts", ["againHint"])
+ * is {againHint: #verdicts-again-hint}. A missing one is a bug in the page.
+ */
+export function partsOf(prefix, names) {
+  return Object.fromEntries(names.map((name) => [name, byId(`${prefix}-${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`)]));
+}
+
+/**
  * Creates an element. props: class, text, and any attribute (data-*,
  * aria-*, scope...); children are nodes or strings (as text).
  */

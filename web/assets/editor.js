@@ -10,12 +10,14 @@
 // message and marks the line it names. The text is only ever sent to the
 // engine as data: the page never runs it itself.
 
-import { announce, byId, h, setText } from "./dom.js";
+import { announce, byId, h, partsOf, setText } from "./dom.js";
 import { formatArg, formatCommand, formatReply, speakReply } from "./format.js";
+import { bytesOf, MAX_ARG, parseList, refusal, sameList, writesOf, writesText } from "./editing.js";
 import { keysOf, freshId } from "./keyspace.js";
 import { leaseOf } from "./options.js";
 import { describeDiff, diffLines, hunks } from "./diff.js";
 import { tableOrderNote } from "./tableorder.js";
+import { replyLine } from "./wire.js";
 import {
   bindStepKeys,
   markStep,
@@ -40,41 +42,9 @@ const FILES = { enqueue: "enqueue.lua", claim: "claim.lua", new: "untitled.lua" 
 /** How many runs the history keeps, newest first. */
 const HISTORY = 12;
 
-/** One argument: the permalink's cap for one string. */
-const MAX_ARG = 1024 * 1024;
-
-// ---- pure helpers (no DOM) ---------------------------------------------------
-
-/** The UTF-8 size of a text, which is what the limit counts. */
-function bytesOf(text) {
-  return new TextEncoder().encode(text).length;
-}
-
-/**
- * The values of a KEYS or ARGV field: one per line, exactly as typed.
- * Blank lines at the end are dropped (a final Enter is not an argument);
- * a blank line between two values is an empty string.
- */
-export function parseList(text) {
-  const lines = String(text).replace(/\r\n?/g, "\n").split("\n");
-  while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-  return lines;
-}
-
-/** The write commands a run sent, in order, as the engine classes them. */
-function writesOf(steps) {
-  return steps.filter((s) => s.command && s.write === true);
-}
-
-/** "HSET emq:{q}:job:JOB-1 (answered 0), ZADD emq:{q}:pending (answered 0)". */
-function writesText(writes) {
-  return writes.map((s) => `${String(s.command[0]).toUpperCase()} ${s.command[1] ?? ""}`.trim() + ` (answered ${speakReply(s.reply)})`).join(", ");
-}
-
-const sameList = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
-
 // ---- the widget ------------------------------------------------------------------
 
+/** @returns {import("./widget.js").Widget} */
 export function mountEditor(root, ctx) {
   const queue = root.dataset.queue || "q";
   const payload = root.dataset.payload || "{}";
@@ -84,28 +54,11 @@ export function mountEditor(root, ctx) {
 
   const el = {
     bases: [...root.querySelectorAll('input[name="editor-base"]')],
-    file: byId("editor-file"),
+    ...partsOf("editor", [
+      "file", "code", "lines", "source", "problem", "orderNote", "keys", "argv", "run", "back", "step",
+      "reset", "position", "command", "reply", "outcome", "diffSummary", "diff", "keyspace", "runs", "live",
+    ]),
     editState: byId("editor-state"),
-    code: byId("editor-code"),
-    lines: byId("editor-lines"),
-    source: byId("editor-source"),
-    problem: byId("editor-problem"),
-    orderNote: byId("editor-order-note"),
-    keys: byId("editor-keys"),
-    argv: byId("editor-argv"),
-    run: byId("editor-run"),
-    back: byId("editor-back"),
-    step: byId("editor-step"),
-    reset: byId("editor-reset"),
-    position: byId("editor-position"),
-    command: byId("editor-command"),
-    reply: byId("editor-reply"),
-    outcome: byId("editor-outcome"),
-    diffSummary: byId("editor-diff-summary"),
-    diff: byId("editor-diff"),
-    keyspace: byId("editor-keyspace"),
-    runs: byId("editor-runs"),
-    live: byId("editor-live"),
   };
 
   const state = {
@@ -128,10 +81,8 @@ export function mountEditor(root, ctx) {
 
   const walk = new Walk({
     record: () => record(),
-    show: (i) => {
-      render();
-      say(speechOf(walk.run, i));
-    },
+    render: () => render(),
+    speech: speechOf,
     say,
     words: {
       atStart: () => "Already before the first step.",
@@ -265,16 +216,6 @@ export function mountEditor(root, ctx) {
 
   // ---- recording a run --------------------------------------------------------------
 
-  /** A reason the editor will not send this run, or "". */
-  function refusal(source, k, argv) {
-    const size = bytesOf(source);
-    if (size > maxSource) return `The script is ${Math.ceil(size / 1024)} KiB; the editor runs scripts of at most ${maxSource / 1024} KiB.`;
-    if (k.length > maxArgs) return `There are ${k.length} KEYS; at most ${maxArgs} can be sent.`;
-    if (argv.length > maxArgs) return `There are ${argv.length} ARGV values; at most ${maxArgs} can be sent.`;
-    if ([...k, ...argv].some((v) => v.length > MAX_ARG)) return "One of the KEYS or ARGV values is longer than 1 MiB.";
-    return "";
-  }
-
   /**
    * Runs the editor's text once, traced, with its KEYS and ARGV. Returns
    * the run, or null when it was refused or the engine did not answer.
@@ -283,7 +224,7 @@ export function mountEditor(root, ctx) {
     const source = el.source.value;
     const k = parseList(el.keys.value);
     const argv = parseList(el.argv.value);
-    const refused = refusal(source, k, argv);
+    const refused = refusal(source, k, argv, { maxSource, maxArgs });
     if (refused) {
       showProblem({ kind: "limit", line: 0, message: refused });
       say(refused);
@@ -379,7 +320,7 @@ export function mountEditor(root, ctx) {
           { class: r.problem ? "run is-problem" : "run", value: r.n },
           h("span", { class: "run-n", text: `Run ${r.n}` }),
           ` · ${r.label} · ARGV ${r.argv.length ? r.argv.map(formatArg).join(" ") : "(none)"} → `,
-          h("code", { text: formatReply(r.reply).split("\n").join(" ") }),
+          h("code", { text: replyLine(r.reply) }),
           ` · ${wrote}`,
         );
       }),
@@ -506,13 +447,7 @@ export function mountEditor(root, ctx) {
     if (!(await walk.end())) render();
   }
 
-  async function step() {
-    if (!ctx.ready) return;
-    if (!(await walk.step())) render();
-  }
-  const back = () => ctx.ready && walk.back();
-  const home = () => ctx.ready && walk.home();
-  const end = async () => ctx.ready && !(await walk.end()) && render();
+  const { step, back, home, end } = walk.controls(() => ctx.ready);
 
   function resetToOriginal() {
     if (!ctx.ready) return;

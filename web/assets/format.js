@@ -1,6 +1,8 @@
 // Formatting: replies and commands as redis-cli prints them, verdicts as
 // the Elixir handle returns them, and the server clock in words.
 
+import { refusedByServer } from "./errors.js";
+
 const PRINTABLE = /^[\x21-\x7e\u00a0-\uffff]+$/u;
 
 /** One command argument as redis-cli would echo it: quoted when it has to be. */
@@ -45,7 +47,7 @@ export function formatReply(reply, indent = "") {
     if (r && typeof r === "object" && r.type === "array" && (r.value || []).length > 0) {
       open.push({ items: r.value, next: 0, width: String(r.value.length).length, indent: at });
     } else {
-      out.push(formatScalar(r));
+      out.push(scalar(r, "printed"));
     }
   };
   put(reply, indent);
@@ -63,24 +65,24 @@ export function formatReply(reply, indent = "") {
   return out.join("");
 }
 
-/** formatReply of anything but a non-empty array. */
-function formatScalar(reply) {
-  if (!reply || typeof reply !== "object") return "(no reply)";
-  switch (reply.type) {
-    case "int":
-      return `(integer) ${reply.value}`;
-    case "bulk":
-      return quote(reply.value);
-    case "nil":
-      return "(nil)";
-    case "status":
-      return String(reply.value);
-    case "error":
-      return `(error) ${reply.value}`;
-    case "array":
-      return "(empty array)";
-  }
-  return JSON.stringify(reply);
+/**
+ * A reply that is not a non-empty array, by type: as redis-cli prints it,
+ * and in words for an announcement. Other types (RESP3's) show as JSON.
+ */
+const SCALARS = {
+  int: { printed: (v) => `(integer) ${v}`, spoken: (v) => String(v) },
+  bulk: { printed: quote, spoken: quote },
+  nil: { printed: () => "(nil)", spoken: () => "nil" },
+  status: { printed: String, spoken: String },
+  error: { printed: (v) => `(error) ${v}`, spoken: (v) => `the error ${v}` },
+  array: { printed: () => "(empty array)", spoken: () => "an empty array" },
+};
+
+/** A reply that is not a non-empty array, printed or spoken; "(no reply)" / "nothing" for none. */
+function scalar(reply, how) {
+  if (!reply || typeof reply !== "object") return how === "spoken" ? "nothing" : "(no reply)";
+  const words = Object.hasOwn(SCALARS, reply.type) ? SCALARS[reply.type] : null;
+  return words ? words[how](reply.value) : JSON.stringify(reply);
 }
 
 /** A reply in a few words, for announcements and one-line summaries. */
@@ -92,7 +94,7 @@ export function speakReply(reply) {
       out.push("[");
       open.push({ items: r.value, next: 0 });
     } else {
-      out.push(speakScalar(r));
+      out.push(scalar(r, "spoken"));
     }
   };
   put(reply);
@@ -107,26 +109,6 @@ export function speakReply(reply) {
     put(top.items[top.next++]);
   }
   return out.join("");
-}
-
-/** speakReply of anything but a non-empty array. */
-function speakScalar(reply) {
-  if (!reply || typeof reply !== "object") return "nothing";
-  switch (reply.type) {
-    case "int":
-      return String(reply.value);
-    case "bulk":
-      return quote(reply.value);
-    case "nil":
-      return "nil";
-    case "status":
-      return String(reply.value);
-    case "error":
-      return `the error ${reply.value}`;
-    case "array":
-      return "an empty array";
-  }
-  return JSON.stringify(reply);
 }
 
 /** A string as Elixir's inspect/1 prints it. */
@@ -156,11 +138,18 @@ export function enqueueVerdict(result) {
   if (result.verdict === "enqueued") return "{:ok, :enqueued}";
   if (result.verdict === "duplicate") return "{:ok, :duplicate}";
   if (result.error === "kind") return "{:error, :kind}";
+  return refusal(result);
+}
+
+/**
+ * What either handle returns for a result that is neither a verdict nor
+ * enqueue's :kind: the guard's raise, the server's refusal passed through,
+ * or the page's own trouble.
+ */
+function refusal(result) {
   // The handle's guard failed: Elixir raises, nothing is sent.
   if (result.error === "guard") return result.message;
-  if (result.error === "server" || result.error === "lease" || result.error === "queue") {
-    return `{:error, {:server, ${exString(result.message)}}}`;
-  }
+  if (refusedByServer(result)) return `{:error, {:server, ${exString(result.message)}}}`;
   return `page error: ${result.message || result.error}`;
 }
 
@@ -171,11 +160,7 @@ export function claimVerdict(result) {
     return `{:ok, {${exString(result.id)}, ${exString(result.payload)}, ${result.attempts}}}`;
   }
   if (result.verdict === "empty") return ":empty";
-  if (result.error === "guard") return result.message;
-  if (result.error === "lease" || result.error === "server" || result.error === "queue") {
-    return `{:error, {:server, ${exString(result.message)}}}`;
-  }
-  return `page error: ${result.message || result.error}`;
+  return refusal(result);
 }
 
 /** Unix ms as a UTC date and time, to the millisecond. */

@@ -2,7 +2,7 @@
 // choose, views of the pending set and the rows, what changed between two
 // views, and the HTML tables they are drawn into.
 
-import { h, mark } from "./dom.js";
+import { h, mark, partsOf } from "./dom.js";
 import { relative } from "./format.js";
 
 /** The keys of one queue; they mirror EchoMQ.Keyspace. */
@@ -222,6 +222,23 @@ function fill(tbody, rows) {
   tbody.replaceChildren(...rows);
 }
 
+/** What an empty set or a missing hash says in its table. */
+const NO_KEY = "(empty: the key does not exist)";
+
+/**
+ * Fills a table body with one row per item (rowOf draws it), and the line
+ * for what a bounded snapshot left out (gap, with its note) where it
+ * belongs. No items (null: no such key) and nothing left out is one row
+ * saying empty.
+ */
+function fillTable(tbody, items, { colspan, empty, gap = null, note = null }, rowOf) {
+  if (!items || (items.length === 0 && !(gap && gap.count))) {
+    fill(tbody, [emptyRow(colspan, empty)]);
+    return;
+  }
+  fill(tbody, withGap(items.map(rowOf), gap, colspan, note));
+}
+
 /**
  * Puts the line that stands for what a bounded snapshot left out ("… and
  * 99,950 more") where those members belong. note says more about them.
@@ -238,42 +255,28 @@ function withGap(rows, gap, colspan, note) {
 
 /** The pending set: member (the job id) and score, in claim order. */
 export function fillPending(tbody, members, marks = new Map(), gap = null) {
-  if (members.length === 0) {
-    fill(tbody, [emptyRow(2, "(empty: the key does not exist)")]);
-    return;
-  }
-  fill(
-    tbody,
-    withGap(members.map((m) => {
-      const kind = marks.get(m.member) || null;
-      return h(
-        "tr",
-        { class: kind ? `is-${kind}` : null },
-        cell("th", m.member, { code: true, markKind: kind, scope: "row" }),
-        cell("td", m.score, { code: true, cls: "num" }),
-      );
-    }), gap, 2),
-  );
+  fillTable(tbody, members, { colspan: 2, empty: NO_KEY, gap }, (m) => {
+    const kind = marks.get(m.member) || null;
+    return h(
+      "tr",
+      { class: kind ? `is-${kind}` : null },
+      cell("th", m.member, { code: true, markKind: kind, scope: "row" }),
+      cell("td", m.score, { code: true, cls: "num" }),
+    );
+  });
 }
 
 /** One hash: field and value. */
 export function fillHash(tbody, fields, marks = new Map()) {
-  if (!fields) {
-    fill(tbody, [emptyRow(2, "(empty: the key does not exist)")]);
-    return;
-  }
-  fill(
-    tbody,
-    fields.map((f) => {
-      const kind = marks.get(f.field) || null;
-      return h(
-        "tr",
-        { class: kind ? `is-${kind}` : null },
-        cell("th", f.field, { code: true, scope: "row" }),
-        cell("td", f.value, { code: true, markKind: kind, wrap: true }),
-      );
-    }),
-  );
+  fillTable(tbody, fields, { colspan: 2, empty: NO_KEY }, (f) => {
+    const kind = marks.get(f.field) || null;
+    return h(
+      "tr",
+      { class: kind ? `is-${kind}` : null },
+      cell("th", f.field, { code: true, scope: "row" }),
+      cell("td", f.value, { code: true, markKind: kind, wrap: true }),
+    );
+  });
 }
 
 /**
@@ -281,47 +284,43 @@ export function fillHash(tbody, fields, marks = new Map()) {
  * engine read only the rows of the ids the sets show (a big keyspace).
  */
 export function fillRows(tbody, rows, marks = new Map(), gap = null, ofSets = false) {
-  if (rows.length === 0 && !(gap && gap.count)) {
-    fill(tbody, [emptyRow(4, "(none: no job row exists)")]);
-    return;
-  }
-  fill(
-    tbody,
-    withGap(rows.map((r) => {
-      const m = marks.get(r.id);
-      const f = (name) => (m && m.row === "changed" ? m.fields.get(name) || null : null);
-      return h(
-        "tr",
-        { class: m ? `is-${m.row}` : null },
-        cell("th", r.id, { code: true, markKind: m && m.row === "new" ? "new" : null, scope: "row" }),
-        cell("td", r.state, { code: true, markKind: f("state") }),
-        cell("td", r.attempts, { code: true, markKind: f("attempts"), cls: "num" }),
-        cell("td", r.payload, { code: true, markKind: f("payload"), wrap: true }),
-      );
-    }), gap, 4, ofSets ? "(one row per id in pending or active; at this depth only the rows of the ids shown are read)" : null),
-  );
+  const note = ofSets ? "(one row per id in pending or active; at this depth only the rows of the ids shown are read)" : null;
+  fillTable(tbody, rows, { colspan: 4, empty: "(none: no job row exists)", gap, note }, (r) => {
+    const m = marks.get(r.id);
+    const f = (name) => (m && m.row === "changed" ? m.fields.get(name) || null : null);
+    return h(
+      "tr",
+      { class: m ? `is-${m.row}` : null },
+      cell("th", r.id, { code: true, markKind: m && m.row === "new" ? "new" : null, scope: "row" }),
+      cell("td", r.state, { code: true, markKind: f("state") }),
+      cell("td", r.attempts, { code: true, markKind: f("attempts"), cls: "num" }),
+      cell("td", r.payload, { code: true, markKind: f("payload"), wrap: true }),
+    );
+  });
 }
 
 /** The active set: member, deadline score in ms, and the lease in words. */
 export function fillActive(tbody, active, now, marks = new Map(), gap = null) {
-  if (active.length === 0) {
-    fill(tbody, [emptyRow(3, "(empty: the key does not exist)")]);
-    return;
-  }
-  fill(
-    tbody,
-    withGap(active.map((a) => {
-      const kind = marks.get(a.id) || null;
-      const expired = a.deadline <= now;
-      return h(
-        "tr",
-        { class: [kind ? `is-${kind}` : "", expired ? "is-expired" : ""].join(" ").trim() || null },
-        cell("th", a.id, { code: true, markKind: kind, scope: "row" }),
-        cell("td", String(a.deadline), { code: true, cls: "num" }),
-        h("td", { class: expired ? "lease expired" : "lease", text: relative(a.deadline, now) }),
-      );
-    }), gap, 3),
-  );
+  fillTable(tbody, active, { colspan: 3, empty: NO_KEY, gap }, (a) => {
+    const kind = marks.get(a.id) || null;
+    const expired = a.deadline <= now;
+    return h(
+      "tr",
+      { class: [kind ? `is-${kind}` : "", expired ? "is-expired" : ""].join(" ").trim() || null },
+      cell("th", a.id, { code: true, markKind: kind, scope: "row" }),
+      cell("td", String(a.deadline), { code: true, cls: "num" }),
+      h("td", { class: expired ? "lease expired" : "lease", text: relative(a.deadline, now) }),
+    );
+  });
+}
+
+/**
+ * The bodies of a widget's keyspace tables, #<prefix>-pending and so on,
+ * by name: the tables drawQueue (and the stepper's fillPending and
+ * fillHash) fill.
+ */
+export function queueTables(prefix, names = ["pending", "active", "rows"]) {
+  return Object.fromEntries(Object.entries(partsOf(prefix, names)).map(([name, table]) => [name, table.tBodies[0]]));
 }
 
 /**

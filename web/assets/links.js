@@ -10,6 +10,7 @@
 import { decode, encode, luaOf, LIMITS } from "./permalink.js";
 import { h } from "./dom.js";
 import { courseLink, framed, handedLink } from "./embed-height.js";
+import { failedToRun } from "./errors.js";
 
 /**
  * Wires the permalink controls. Returns {open}, which opens the link in
@@ -187,7 +188,7 @@ export function mountPermalinks({ ctx, widgets, startWidgets, notice, reviewing 
       return false;
     }
     const replayed = await replay(state.ops);
-    const failedOps = replayed.filter((r) => r.result && r.result.error && !["kind", "lease", "queue", "server", "syntax", "depth"].includes(r.result.error));
+    const failedOps = replayed.filter((r) => failedToRun(r.result));
     if (failedOps.length > 0) notice(`${failedOps.length} of the link's operations could not run: ${failedOps[0].result.message}.`);
     await startWidgets();
     for (const [name, saved] of Object.entries(state.views)) {

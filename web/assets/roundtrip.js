@@ -10,9 +10,10 @@
 // shows what they did as a measurement with its unit. A permalink records a
 // bulk call as one operation, and Claim all as one per 1,000 claims.
 
-import { announce, byId, h, setText, toggleAttr } from "./dom.js";
-import { claimVerdict, count, duration, enqueueVerdict, formatReply, measurement, numberOrText, relative, utc, wholeMs } from "./format.js";
-import { drawQueue, freshId } from "./keyspace.js";
+import { announce, byId, h, partsOf, setText, toggleAttr } from "./dom.js";
+import { claimVerdict, count, duration, enqueueVerdict, measurement, numberOrText, relative, utc, wholeMs } from "./format.js";
+import { cacheHit, cacheMiss, replyLine, sentParts } from "./wire.js";
+import { drawQueue, freshId, queueTables } from "./keyspace.js";
 
 const WIRE_KEEP = 12;
 
@@ -21,34 +22,18 @@ const BULK_ENQUEUE = 1000;
 /** Claims per engine call of "Claim all": the tables and the line move on between calls. */
 const CLAIM_CHUNK = 1000;
 
+/** @returns {import("./widget.js").Widget} */
 export function mountRoundTrip(root, ctx) {
   const queue = root.dataset.queue || "q";
   const el = {
-    id: byId("roundtrip-id"),
-    payload: byId("roundtrip-payload"),
-    enqueue: byId("roundtrip-enqueue"),
-    lease: byId("roundtrip-lease"),
+    ...partsOf("roundtrip", [
+      "id", "payload", "enqueue", "lease", "pause", "resume", "state", "clock", "advance", "advanceHint",
+      "clockStatus", "enqueueResult", "claimResult", "claimExplain", "enqueueMany", "claimAll", "bulkResult",
+      "wire", "slot", "live",
+    ]),
     claim: byId("claim"),
-    pause: byId("roundtrip-pause"),
-    resume: byId("roundtrip-resume"),
-    state: byId("roundtrip-state"),
-    clock: byId("roundtrip-clock"),
     advanceBy: byId("roundtrip-advance-ms"),
-    advance: byId("roundtrip-advance"),
-    advanceHint: byId("roundtrip-advance-hint"),
-    clockStatus: byId("roundtrip-clock-status"),
-    enqueueResult: byId("roundtrip-enqueue-result"),
-    claimResult: byId("roundtrip-claim-result"),
-    claimExplain: byId("roundtrip-claim-explain"),
-    enqueueMany: byId("roundtrip-enqueue-many"),
-    claimAll: byId("roundtrip-claim-all"),
-    bulkResult: byId("roundtrip-bulk-result"),
-    pending: byId("roundtrip-pending").tBodies[0],
-    active: byId("roundtrip-active").tBodies[0],
-    rows: byId("roundtrip-rows").tBodies[0],
-    wire: byId("roundtrip-wire"),
-    slot: byId("roundtrip-slot"),
-    live: byId("roundtrip-live"),
+    ...queueTables("roundtrip"),
   };
 
   let snapshot = null;
@@ -57,28 +42,18 @@ export function mountRoundTrip(root, ctx) {
 
   // ---- the wire log ---------------------------------------------------------
 
-  function scriptName(sha) {
-    for (const s of ctx.scripts.values()) if (s.sha === sha) return s;
-    return null;
-  }
-
   /** One exchange: what the connector sent and what came back. */
   function exchange(x) {
-    const s = scriptName(x.sha);
-    const name = s ? `@${s.name}` : "a script";
-    const sent =
-      x.command === "EVALSHA"
-        ? h("code", { class: "sent" }, `EVALSHA ${x.sha.slice(0, 12)}…`)
-        : h("code", { class: "sent" }, "EVAL ", h("span", { class: "elided", text: `‹the ${name} source, ${s ? new TextEncoder().encode(s.source).length : "?"} bytes›` }));
-    const hit = x.command === "EVALSHA" && x.reply.type !== "error" ? "hit" : null;
-    const miss = x.reply.type === "error" && x.reply.value.startsWith("NOSCRIPT");
+    const sent = sentParts(x, ctx.scripts);
+    const hit = cacheHit(x);
+    const miss = cacheMiss(x);
     return h(
       "li",
       { class: `exchange${miss ? " is-miss" : ""}${hit ? " is-hit" : ""}` },
-      sent,
+      h("code", { class: "sent" }, sent.command, sent.elided ? h("span", { class: "elided", text: sent.elided }) : null),
       h("span", { class: "arrow", "aria-hidden": "true", text: " → " }),
       h("span", { class: "visually-hidden", text: " replied " }),
-      h("code", { class: "got", text: formatReply(x.reply).replace(/\n\s*/g, "  ") }),
+      h("code", { class: "got", text: replyLine(x.reply) }),
       miss ? h("span", { class: "badge badge-miss", text: "cache miss" }) : null,
       hit ? h("span", { class: "badge badge-hit", text: "cache hit" }) : null,
     );

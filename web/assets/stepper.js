@@ -13,7 +13,7 @@
 // walk itself and the drawing of a step live in traceview.js, which the
 // script editor shares, so both step alike.
 
-import { announce, byId, h, setText } from "./dom.js";
+import { announce, h, partsOf, setText } from "./dom.js";
 import { enqueueVerdict, formatCommand, speakReply } from "./format.js";
 import { renderCode } from "./code.js";
 import {
@@ -35,11 +35,13 @@ import {
   freshId,
   keysOf,
   malformedId,
+  queueTables,
   viewFromEntries,
   viewFromSnapshot,
   viewMarks,
 } from "./keyspace.js";
 
+/** @returns {import("./widget.js").Widget} */
 export function mountStepper(root, ctx) {
   const queue = root.dataset.queue || "q";
   const payload = root.dataset.payload || "{}";
@@ -47,22 +49,9 @@ export function mountStepper(root, ctx) {
 
   const el = {
     presets: [...root.querySelectorAll('input[name="stepper-preset"]')],
-    id: byId("stepper-id"),
+    ...partsOf("stepper", ["id", "back", "step", "reset", "position", "stale", "command", "reply", "outcome", "source", "sha", "rowKey", "live"]),
     moves: [...root.querySelectorAll("li.move")],
-    back: byId("stepper-back"),
-    step: byId("stepper-step"),
-    reset: byId("stepper-reset"),
-    position: byId("stepper-position"),
-    stale: byId("stepper-stale"),
-    command: byId("stepper-command"),
-    reply: byId("stepper-reply"),
-    outcome: byId("stepper-outcome"),
-    source: byId("stepper-source"),
-    sha: byId("stepper-sha"),
-    pending: byId("stepper-pending").tBodies[0],
-    row: byId("stepper-row").tBodies[0],
-    rowKey: byId("stepper-row-key"),
-    live: byId("stepper-live"),
+    ...queueTables("stepper", ["pending", "row"]),
   };
 
   let script = null; // the @enqueue Script from the engine
@@ -82,10 +71,8 @@ export function mountStepper(root, ctx) {
   // index 0 is before move 1, i the i-th recorded step.
   const walk = new Walk({
     record: () => ensureRecord(),
-    show: (i) => {
-      render();
-      say(speechOf(walk.run, i));
-    },
+    render: () => render(),
+    speech: speechOf,
     say,
     words: {
       atStart: () => "Already before move 1.",
@@ -279,11 +266,7 @@ export function mountStepper(root, ctx) {
   // Each action needs the engine, or, for walking the default run, its
   // recording while the engine loads (recorded.js); the walk knows the rest
   // (traceview.js).
-  const walkable = () => ctx.ready || ctx.recorded;
-  const step = async () => walkable() && !(await walk.step()) && render();
-  const back = () => walkable() && walk.back();
-  const home = () => walkable() && walk.home();
-  const end = async () => walkable() && !(await walk.end()) && render();
+  const { step, back, home, end } = walk.controls(() => ctx.ready || ctx.recorded);
 
   async function reset() {
     if (!ctx.ready) return;

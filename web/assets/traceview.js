@@ -19,18 +19,21 @@ import { fillHash, fillPending } from "./keyspace.js";
 
 /**
  * The position in a recorded run and the transport's rules. A widget gives
- * it the three things that differ between widgets: how to record a run,
- * how to show step i (draw and announce), and what to say at either end.
+ * it the things that differ between widgets: how to record a run, how to
+ * draw it and say a step, and what to say at either end. Moving to step i
+ * draws the widget, then announces speech(run, i).
  *
  *   record(): Promise<run|null>   run = {steps: [...], ...}; null when it could not
- *   show(i)                        draw step i and announce it
- *   say(text)                      announce text without moving
+ *   render()                       draw the widget at the walk's position
+ *   speech(run, i): string         what step i of run says
+ *   say(text)                      announce text
  *   words: { atStart(walk), atEnd(walk), homeBeforeRun(walk), endAtEnd(walk) }
  */
 export class Walk {
-  constructor({ record, show, say, words }) {
+  constructor({ record, render, speech, say, words }) {
     this.record = record;
-    this.show = show;
+    this.render = render;
+    this.speech = speech;
     this.say = say;
     this.words = words;
     this.run = null;
@@ -56,7 +59,8 @@ export class Walk {
 
   goTo(i) {
     this.index = i;
-    this.show(i);
+    this.render();
+    this.say(this.speech(this.run, i));
   }
 
   /** Records a run when there is none; false when that failed. */
@@ -104,6 +108,20 @@ export class Walk {
       return;
     }
     this.goTo(0);
+  }
+
+  /**
+   * The transport as a widget binds it (buttons and keys): step, back, home
+   * and end, each doing nothing unless usable(), and each redrawing when
+   * it could not record a run (the widget then shows why).
+   */
+  controls(usable) {
+    return {
+      step: async () => usable() && !(await this.step()) && this.render(),
+      back: () => usable() && this.back(),
+      home: () => usable() && this.home(),
+      end: async () => usable() && !(await this.end()) && this.render(),
+    };
   }
 
   /** End: the last step, recording the run first when there is none. */

@@ -6,26 +6,20 @@
 // and "Try a malformed id" sends one the gate refuses. Each result shows the
 // handle's verdict and the script's raw reply; the tables show the keys.
 
-import { announce, byId, h, setText, toggleAttr } from "./dom.js";
+import { announce, byId, h, partsOf, setText, toggleAttr } from "./dom.js";
 import { enqueueVerdict, exString, formatReply } from "./format.js";
-import { drawQueue, freshId, malformedId } from "./keyspace.js";
+import { drawQueue, freshId, malformedId, queueTables } from "./keyspace.js";
+import { serverAnswered } from "./errors.js";
 
+/** @returns {import("./widget.js").Widget} */
 export function mountVerdicts(root, ctx) {
   const queue = root.dataset.queue || "q";
   const payload = root.dataset.payload || "{}";
   const el = {
-    id: byId("verdicts-id"),
+    ...partsOf("verdicts", ["id", "again", "againHint", "malformed", "call", "reply", "explain", "live"]),
     enqueue: byId("enqueue"),
-    again: byId("verdicts-again"),
-    againHint: byId("verdicts-again-hint"),
-    malformed: byId("verdicts-malformed"),
-    call: byId("verdicts-call"),
     verdict: byId("verdict"),
-    reply: byId("verdicts-reply"),
-    explain: byId("verdicts-explain"),
-    pending: byId("verdicts-pending").tBodies[0],
-    rows: byId("verdicts-rows").tBodies[0],
-    live: byId("verdicts-live"),
+    ...queueTables("verdicts", ["pending", "rows"]),
   };
 
   let snapshot = null; // the last one drawn
@@ -78,14 +72,11 @@ export function mountVerdicts(root, ctx) {
     return result;
   }
 
-  /** True when the server answered (a verdict or a refusal), not the page or the module. */
-  const answered = (result) => !!result && (!!result.verdict || ["kind", "lease", "queue", "server"].includes(result.error));
-
   el.enqueue.addEventListener(
     "click",
     ctx.serially(async () => {
       const id = el.id.value.trim() === "" ? freshId(snapshot) : el.id.value;
-      if (answered(await run(id, "Enqueue"))) {
+      if (serverAnswered(await run(id, "Enqueue"))) {
         lastSent = id;
         showAgain();
       }

@@ -19,23 +19,26 @@
 // keys and the clock are the engine's; the widget only keeps the round it
 // played (the timeline) and what each worker believes it holds.
 
-import { announce, byId, h, setText, toggleAttr } from "./dom.js";
-import { formatCommand, formatReply } from "./format.js";
-import { drawQueue, keysOf } from "./keyspace.js";
+import { announce, byId, h, partsOf, setText, toggleAttr } from "./dom.js";
+import { formatCommand } from "./format.js";
+import { drawQueue, keysOf, queueTables } from "./keyspace.js";
 import { leaseOf } from "./options.js";
-
-/** The workers, as the page names them, and the ids of their panels. */
-const WORKERS = ["A", "B"];
-
-/** The steps of one claim, by mode. */
-const PLANS = {
-  split: ["read", "remove", "lease"],
-  optimistic: ["watch", "read", "queue", "exec"],
-  atomic: ["claim"],
-};
-
-/** How many times an optimistic worker tries its claim before it gives up. */
-const MAX_ATTEMPTS = 3;
+import {
+  applyEntry,
+  both,
+  firstBulk,
+  foldRound,
+  freshWorker,
+  globPrefix,
+  MAX_ATTEMPTS,
+  MAX_LINES,
+  nextKind,
+  PLANS,
+  schedule,
+  validRound,
+  WORKERS,
+} from "./round.js";
+import { replyLine, sentLine } from "./wire.js";
 
 /** The connection each optimistic worker sends on. */
 const CONNECTION = { A: "worker-A", B: "worker-B" };
@@ -51,196 +54,9 @@ const STEP_WORDS = {
   exec: "send EXEC",
 };
 
-// Limits for a saved round (a permalink is hostile input): a round has at
-// most three steps per worker (four, up to MAX_ATTEMPTS times, when
-// optimistic), a step sends at most six commands.
-const MAX_ID = 200;
-const MAX_LINE = 400;
-const MAX_REPLY = 2000;
-const MAX_LINES = 6;
-
-/** A Redis glob pattern that matches exactly the keys starting with prefix. */
-function globPrefix(prefix) {
-  return prefix.replace(/[*?[\]\\]/g, "\\$&") + "*";
-}
-
-/** A reply on one line, for the timeline: arrays keep their numbering. */
-function replyLine(reply) {
-  return formatReply(reply).replace(/\n\s*/g, "  ");
-}
-
-/** The first element of an array reply when it is a bulk string, else null. */
-function firstBulk(reply) {
-  if (!reply || reply.type !== "array" || !Array.isArray(reply.value) || reply.value.length === 0) return null;
-  const first = reply.value[0];
-  return first && first.type === "bulk" ? String(first.value) : null;
-}
-
-/**
- * The order of a preset, perWorker steps each: "serial" is all of A's steps
- * and then all of B's; "turns" is one each, A first.
- */
-function schedule(pattern, perWorker) {
-  if (pattern === "serial") return [...Array(perWorker).fill("A"), ...Array(perWorker).fill("B")];
-  return Array.from({ length: perWorker * 2 }, (_, i) => WORKERS[i % 2]);
-}
-
-/** "A and B" for a list of worker names. */
-function both(names) {
-  return names.length === 2 ? `${names[0]} and ${names[1]}` : names.join("");
-}
-
-// ---- the round as data ------------------------------------------------------
-//
-// A round is a list of entries, one per step a worker took, in the order the
-// server heard them: {w, kind, id, token, ok, lines}. Everything the widget
-// shows (what each worker holds, the verdict) is folded from that list, so a
-// saved round re-renders without sending a command again.
-
-/** A worker before its first step. */
-function freshWorker() {
-  return {
-    step: 0,
-    read: null,
-    holds: null,
-    token: null,
-    over: false,
-    outcome: "idle",
-    removed: null,
-    error: null,
-    watching: false,
-    inMulti: false,
-    retries: 0,
-  };
-}
-
-/** The reply of a step's last command, as the timeline shows it. */
-function lastReply(e) {
-  return e.lines.length ? e.lines[e.lines.length - 1][1] : "";
-}
-
-/** Applies one entry to a worker's state; returns the new state. */
-function applyEntry(state, e) {
-  const s = { ...state, step: state.step + 1 };
-  switch (e.kind) {
-    case "watch":
-      s.watching = e.ok;
-      s.outcome = e.ok ? "watching" : "failed";
-      s.over = !e.ok;
-      if (!e.ok) s.error = lastReply(e);
-      break;
-    case "read":
-      s.read = e.ok ? e.id : null;
-      s.outcome = !e.ok ? "failed" : e.id === null ? "empty" : "reading";
-      s.over = !e.ok || e.id === null;
-      if (e.id === null) s.watching = false; // an optimistic reader unwatches an empty queue
-      if (!e.ok) s.error = lastReply(e);
-      break;
-    case "queue":
-      s.inMulti = e.ok;
-      s.outcome = e.ok ? "queued" : "failed";
-      s.over = !e.ok;
-      if (!e.ok) s.error = lastReply(e);
-      break;
-    case "exec":
-      s.inMulti = false;
-      s.watching = false;
-      if (!e.ok) {
-        s.over = true;
-        s.outcome = "failed";
-        s.error = lastReply(e);
-      } else if (e.id === null) {
-        // EXEC answered nil: nothing ran. Start again from WATCH.
-        s.retries += 1;
-        s.step = 0;
-        s.read = null;
-        s.over = s.retries >= MAX_ATTEMPTS;
-        s.outcome = s.over ? "gave-up" : "retrying";
-      } else {
-        s.over = true;
-        s.outcome = "holds";
-        s.holds = e.id;
-        s.token = e.token;
-      }
-      break;
-    case "remove":
-      s.removed = e.ok;
-      s.outcome = "removed";
-      break;
-    case "lease":
-    case "claim":
-      s.over = true;
-      if (!e.ok) {
-        s.outcome = "failed";
-        s.error = lastReply(e);
-      } else if (e.id === null) {
-        s.outcome = "empty";
-      } else {
-        s.outcome = "holds";
-        s.holds = e.id;
-        s.token = e.token;
-      }
-      break;
-  }
-  return s;
-}
-
-/** Both workers' states after the round. */
-function foldRound(round) {
-  const states = { A: freshWorker(), B: freshWorker() };
-  for (const e of round) states[e.w] = applyEntry(states[e.w], e);
-  return states;
-}
-
-/** The kind of the worker's next step in mode, or null when its claim is over. */
-function nextKind(mode, state) {
-  if (state.over) return null;
-  return PLANS[mode][state.step] ?? null;
-}
-
-// ---- validation of a saved round ------------------------------------------
-
-const isText = (v, max) => typeof v === "string" && v.length <= max;
-
-/** One saved line: [command, reply], both text of bounded length. */
-function validLine(l) {
-  return Array.isArray(l) && l.length === 2 && isText(l[0], MAX_LINE) && isText(l[1], MAX_REPLY);
-}
-
-/**
- * A saved round, checked entry by entry against the state machine: each
- * entry must be the step its worker could take next, name the id that
- * worker read, and carry only bounded text. Returns the clean round, or
- * null when anything is off (the widget then keeps its own state).
- */
-function validRound(mode, raw) {
-  const attempts = mode === "optimistic" ? MAX_ATTEMPTS : 1;
-  if (!Array.isArray(raw) || raw.length > PLANS[mode].length * WORKERS.length * attempts) return null;
-  const states = { A: freshWorker(), B: freshWorker() };
-  const out = [];
-  for (const r of raw) {
-    if (!r || typeof r !== "object" || !WORKERS.includes(r.w)) return null;
-    const state = states[r.w];
-    const kind = nextKind(mode, state);
-    if (kind === null || r.kind !== kind) return null;
-    const id = r.id === null ? null : isText(r.id, MAX_ID) && r.id !== "" ? r.id : undefined;
-    if (id === undefined) return null;
-    if (typeof r.ok !== "boolean") return null;
-    if (!(r.token === null || (typeof r.token === "string" && /^-?\d{1,20}$/.test(r.token)))) return null;
-    if (!Array.isArray(r.lines) || r.lines.length > MAX_LINES || !r.lines.every(validLine)) return null;
-    // The remove, the lease and the queued claim act on the id the worker
-    // read; EXEC names it, or null when it answered nil.
-    if ((r.kind === "remove" || r.kind === "lease" || r.kind === "queue") && id !== state.read) return null;
-    if (r.kind === "exec" && id !== null && id !== state.read) return null;
-    const e = { w: r.w, kind: r.kind, id, token: r.token, ok: r.ok, lines: r.lines.map((l) => [l[0], l[1]]) };
-    states[r.w] = applyEntry(state, e);
-    out.push(e);
-  }
-  return out;
-}
-
 // ---- the widget ---------------------------------------------------------------
 
+/** @returns {import("./widget.js").Widget} */
 export function mountWorkers(root, ctx) {
   // data-own-queue, not data-queue: the page points every data-queue at the
   // lesson's queue (?queue=), and this widget must stay off that one.
@@ -252,17 +68,10 @@ export function mountWorkers(root, ctx) {
 
   const el = {
     modes: [...root.querySelectorAll("input[name=workers-mode]")],
-    fill: byId("workers-fill"),
+    ...partsOf("workers", ["fill", "verdict", "explain", "cost", "timeline", "live"]),
     serial: byId("workers-play-serial"),
     turns: byId("workers-play-turns"),
-    verdict: byId("workers-verdict"),
-    explain: byId("workers-explain"),
-    cost: byId("workers-cost"),
-    timeline: byId("workers-timeline"),
-    pending: byId("workers-pending").tBodies[0],
-    active: byId("workers-active").tBodies[0],
-    rows: byId("workers-rows").tBodies[0],
-    live: byId("workers-live"),
+    ...queueTables("workers"),
     panels: Object.fromEntries(
       WORKERS.map((w) => {
         const id = w.toLowerCase();
@@ -391,12 +200,7 @@ export function mountWorkers(root, ctx) {
 
   /** The words of one exchange of the connector, as the wire shows it. */
   function exchangeLine(x) {
-    const script = ctx.scripts.get("claim");
-    const sent =
-      x.command === "EVAL"
-        ? `EVAL ‹claim.lua, ${script ? new TextEncoder().encode(script.source).length : "?"} bytes›`
-        : `EVALSHA ${String(x.sha).slice(0, 12)}…`;
-    return [`${sent} 2 ${formatCommand([keys.pending, keys.active, keys.jobBase, lease])}`, replyLine(x.reply)];
+    return [`${sentLine(x, ctx.scripts)} 2 ${formatCommand([keys.pending, keys.active, keys.jobBase, lease])}`, replyLine(x.reply)];
   }
 
   /** Atomic: one call of claim/3, which runs @claim through the connector. */
@@ -859,6 +663,12 @@ export function mountWorkers(root, ctx) {
     snapshot = next;
   }
 
+  /** Draws the keyspace tables from a snapshot (when there is one), then the round. */
+  function redraw(snap, marked) {
+    if (snap) drawKeys(snap, marked);
+    draw();
+  }
+
   /** Applies a saved view state; false when it does not validate. */
   function apply(saved) {
     if (!saved || typeof saved !== "object" || Array.isArray(saved)) return false;
@@ -873,14 +683,8 @@ export function mountWorkers(root, ctx) {
   return {
     root,
     queue,
-    start(snap) {
-      if (snap) drawKeys(snap, false);
-      draw();
-    },
-    update(snap) {
-      drawKeys(snap, true);
-      draw();
-    },
+    start: (snap) => redraw(snap, false),
+    update: (snap) => redraw(snap, true),
     /** The mode and the round played so far: enough to redraw it, no keyspace. */
     save() {
       return { mode, round: round.map((e) => ({ w: e.w, kind: e.kind, id: e.id, token: e.token, ok: e.ok, lines: e.lines })) };
@@ -892,9 +696,7 @@ export function mountWorkers(root, ctx) {
      */
     async restore(saved) {
       if (!apply(saved)) return;
-      const snap = await ctx.snapshot(queue);
-      if (snap) drawKeys(snap, false);
-      draw();
+      redraw(await ctx.snapshot(queue), false);
     },
   };
 }

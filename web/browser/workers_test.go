@@ -163,7 +163,7 @@ func TestWorkersAtomicClaimNeverDoubleClaims(t *testing.T) {
 	w.wantAttrs(workerBHolds, "data-holds", "JOB-2")
 	// On a fresh engine the first EVALSHA meets NOSCRIPT, and the
 	// connector sends the script once with EVAL.
-	wantInOrder(t, "timeline step 1", steps[0], "1. A step 1 of 1", "EXISTS emq:{race}:paused", "(integer) 0", "EVALSHA", "NOSCRIPT", "EVAL ‹claim.lua", "2 emq:{race}:pending emq:{race}:active emq:{race}:job: 30000", `1) "JOB-1"`, "3) (integer) 1")
+	wantInOrder(t, "timeline step 1", steps[0], "1. A step 1 of 1", "EXISTS emq:{race}:paused", "(integer) 0", "EVALSHA", "NOSCRIPT", "EVAL ‹the @claim source", "2 emq:{race}:pending emq:{race}:active emq:{race}:job: 30000", `1) "JOB-1"`, "3) (integer) 1")
 	wantInOrder(t, "timeline step 2", steps[1], "2. B step 1 of 1", "EVALSHA", `1) "JOB-2"`, "3) (integer) 1")
 	// What it cost: claim/3's EXISTS of the pause flag, then the script,
 	// sent twice the first time.

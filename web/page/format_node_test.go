@@ -3,7 +3,6 @@ package page
 import (
 	"encoding/json"
 	"net/url"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -12,15 +11,9 @@ import (
 
 // TestFormatting runs the module's pure helpers (format.js, keyspace.js)
 // under Node: what the learner reads as a reply, a verdict or a time.
-// Without node it is skipped, except in CI, where that is a failure.
+// Without node it is skipped (nodeOrSkip).
 func TestFormatting(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("node is not installed")
-		}
-		t.Skip("node is not installed")
-	}
+	node := nodeOrSkip(t)
 	tests := []struct {
 		desc string
 		expr string // a JS expression over the imported helpers

@@ -1,11 +1,18 @@
 package page
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"echomq.dev/playground/internal/needs"
 )
+
+// nodeOrSkip is the path of node, for the tests that run the page's
+// modules under it (skipped without node, failed in CI).
+func nodeOrSkip(t *testing.T) string {
+	return needs.Program(t, "node", "apt-get install nodejs")
+}
 
 // TestJSUnits runs the modules' own unit tests, web/assets/test/*.test.mjs,
 // under Node's test runner (node --test), so that `go test ./web/...`
@@ -14,13 +21,7 @@ import (
 // renderer does not copy into the site. Without node it is skipped, except
 // in CI.
 func TestJSUnits(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("node is not installed")
-		}
-		t.Skip("node is not installed")
-	}
+	node := nodeOrSkip(t)
 	files, err := filepath.Glob(filepath.Join(assetsDir, "test", "*.test.mjs"))
 	if err != nil {
 		t.Fatal(err)

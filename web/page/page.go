@@ -63,7 +63,7 @@ type Site struct {
 }
 
 // Modules are the ES modules in web/assets that app.js imports.
-var Modules = []string{"dom.js", "format.js", "keyspace.js", "code.js", "engine.js", "recorded.js", "embed-height.js", "links.js", "permalink.js", "options.js", "traceview.js", "diff.js", "tableorder.js", "stepper.js", "beats.js", "verdicts.js", "roundtrip.js", "editor.js", "console.js", "workers.js", "toc.js", "cards.js", "resume.js"}
+var Modules = []string{"dom.js", "format.js", "keyspace.js", "code.js", "engine.js", "recorded.js", "embed-height.js", "links.js", "permalink.js", "options.js", "traceview.js", "diff.js", "tableorder.js", "stepper.js", "beats.js", "verdicts.js", "roundtrip.js", "editor.js", "console.js", "workers.js", "toc.js", "cards.js", "resume.js", "widget.js", "errors.js", "wire.js", "round.js", "editing.js"}
 
 // ClassicScripts are the scripts in web/assets that are not modules of the
 // page: worker.js runs the engine in a Web Worker (engine.js starts it),
