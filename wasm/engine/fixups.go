@@ -14,18 +14,8 @@ import (
 // 7.0's, or where miniredis would fail outright. It sits on the dispatch
 // path, so a learner's console and a script's redis.call meet the same
 // behaviour. Each one leans on miniredis for the storage and only corrects
-// the part that differs.
+// the part that differs. commandtable.go says which command has which.
 type fixup func(e *Engine, peer *server.Peer, args []string) resp.Reply
-
-var fixups = map[string]fixup{
-	"KEYS":    keysFixup,
-	"SCAN":    scanFixup(2, 1),
-	"HSCAN":   scanFixup(3, 2),
-	"SSCAN":   scanFixup(3, 1),
-	"ZSCAN":   scanFixup(3, 2),
-	"HINCRBY": hincrbyFixup,
-	"CLUSTER": clusterFixup, // cluster.go
-}
 
 // keysFixup matches KEYS patterns byte by byte as Redis does. miniredis
 // turns the pattern into a Go regexp, which matches by character and

@@ -14,18 +14,6 @@ import (
 // commands' reading of numbers, SETRANGE's empty write and its size,
 // SETEX's and PSETEX's wording, and the empty result of a store.
 
-func init() {
-	for _, name := range []string{"INCR", "DECR", "INCRBY", "DECRBY"} {
-		fixups[name] = incrFixup(name)
-	}
-	fixups["SETRANGE"] = setrangeFixup
-	fixups["SETEX"] = expireWording("setex")
-	fixups["PSETEX"] = expireWording("psetex")
-	fixups["ZUNIONSTORE"] = zstoreFixup("zunionstore")
-	fixups["ZINTERSTORE"] = zstoreFixup("zinterstore")
-	fixups["COPY"] = copyFixup
-}
-
 // copyFixup empties the destination of a COPY ... REPLACE first. miniredis
 // replaces a key of another type without dropping the old value, which
 // stays behind under the name and comes back when a key of that type is

@@ -18,30 +18,38 @@ import (
 // over WRONGTYPE, as in Redis. A command with the wrong number of arguments
 // goes to miniredis, which words that error as Redis does.
 
-// zsetServed are the commands served here; zsetsAfter leaves them alone.
-var zsetServed = map[string]bool{}
-
-func init() {
-	served := [...]fixup{
-		zaddCommand, zincrbyCommand, zremCommand, zpopCommand(false), zpopCommand(true),
-		zrankCommand(false), zrankCommand(true), zcountCommand(byScore), zcountCommand(byLex),
-		zrangeCommand(byAuto, false, false), zrangeCommand(byRank, true, false),
-		zrangeCommand(byScore, false, false), zrangeCommand(byScore, true, false),
-		zrangeCommand(byLex, false, false), zrangeCommand(byLex, true, false),
-		zrangeCommand(byAuto, false, true),
-		zremrangeCommand(byRank), zremrangeCommand(byScore), zremrangeCommand(byLex),
-	}
-	for i, name := range zsetServedNames {
-		fixups[name] = served[i]
-		zsetServed[name] = true
-	}
+// zsetCommand is one command served here, for the command table.
+type zsetCommand struct {
+	name   string
+	run    fixup
+	absent bool // miniredis lacks it
 }
 
-// zsetServedNames are the commands of init's list, in its order.
-var zsetServedNames = [...]string{"ZADD", "ZINCRBY", "ZREM", "ZPOPMIN", "ZPOPMAX", "ZRANK", "ZREVRANK", "ZCOUNT", "ZLEXCOUNT", "ZRANGE", "ZREVRANGE", "ZRANGEBYSCORE", "ZREVRANGEBYSCORE", "ZRANGEBYLEX", "ZREVRANGEBYLEX", "ZRANGESTORE", "ZREMRANGEBYRANK", "ZREMRANGEBYSCORE", "ZREMRANGEBYLEX"}
-
-// engineCommands are served by the engine though miniredis lacks them.
-var engineCommands = map[string]bool{"ZRANGESTORE": true}
+// zsetCommands are the commands served here; buildCommands puts them in
+// the table, and zsetsAfter leaves them alone.
+func zsetCommands() []zsetCommand {
+	return []zsetCommand{
+		{"ZADD", zaddCommand, false},
+		{"ZINCRBY", zincrbyCommand, false},
+		{"ZREM", zremCommand, false},
+		{"ZPOPMIN", zpopCommand(false), false},
+		{"ZPOPMAX", zpopCommand(true), false},
+		{"ZRANK", zrankCommand(false), false},
+		{"ZREVRANK", zrankCommand(true), false},
+		{"ZCOUNT", zcountCommand(byScore), false},
+		{"ZLEXCOUNT", zcountCommand(byLex), false},
+		{"ZRANGE", zrangeCommand(byAuto, false, false), false},
+		{"ZREVRANGE", zrangeCommand(byRank, true, false), false},
+		{"ZRANGEBYSCORE", zrangeCommand(byScore, false, false), false},
+		{"ZREVRANGEBYSCORE", zrangeCommand(byScore, true, false), false},
+		{"ZRANGEBYLEX", zrangeCommand(byLex, false, false), false},
+		{"ZREVRANGEBYLEX", zrangeCommand(byLex, true, false), false},
+		{"ZRANGESTORE", zrangeCommand(byAuto, false, true), true},
+		{"ZREMRANGEBYRANK", zremrangeCommand(byRank), false},
+		{"ZREMRANGEBYSCORE", zremrangeCommand(byScore), false},
+		{"ZREMRANGEBYLEX", zremrangeCommand(byLex), false},
+	}
+}
 
 var errWrongType = resp.ErrorReply("WRONGTYPE Operation against a key holding the wrong kind of value")
 
@@ -618,7 +626,7 @@ func zrangeCommand(by int, rev, store bool) fixup {
 			first = 2
 		}
 		if len(args) < first+3 {
-			if engineCommands[strings.ToUpper(args[0])] {
+			if store { // ZRANGESTORE, which miniredis lacks
 				return resp.Errorf(errWrongArgCount, name)
 			}
 			return e.raw(peer, args)
