@@ -149,8 +149,8 @@ func buildCommands() map[string]*route {
 	// 3. Sorted sets.
 	for _, c := range zsetCommands() {
 		t.serve(c.name, own, "from the sorted-set index", "zsetcmds.go", c.run)
-		t.routes[c.name].indexed = true
-		t.routes[c.name].absent = c.absent
+		t[c.name].indexed = true
+		t[c.name].absent = c.absent
 	}
 	t.serve("ZSCORE", corrected, "scores printed as %.17g", "fixups_zset.go", scoresAt(everyElement))
 	t.serve("ZMSCORE", corrected, "scores printed as %.17g", "fixups_zset.go", scoresAt(everyElement))
@@ -178,33 +178,28 @@ func buildCommands() map[string]*route {
 		t.shape(name, "WITHSCORES as [member, score] pairs", pairsWithScores)
 	}
 	t.shape("HGETALL", "a map", asMap)
-	return t.routes
+	return t
 }
 
 // commandTable is the table while buildCommands builds it.
-type commandTable struct{ routes map[string]*route }
+type commandTable map[string]*route
 
-func (t *commandTable) route(name string) *route {
-	if t.routes == nil {
-		t.routes = map[string]*route{}
+func (t commandTable) route(name string) *route {
+	if t[name] == nil {
+		t[name] = &route{}
 	}
-	r := t.routes[name]
-	if r == nil {
-		r = &route{}
-		t.routes[name] = r
-	}
-	return r
+	return t[name]
 }
 
 // session gives name its connection step.
-func (t *commandTable) session(name, what, file string, serve func(e *Engine, peer *server.Peer, args []string) (resp.Reply, bool)) {
+func (t commandTable) session(name, what, file string, serve func(e *Engine, peer *server.Peer, args []string) (resp.Reply, bool)) {
 	r := t.route(name)
 	r.session = serve
 	r.steps = append(r.steps, step{connection, what, file})
 }
 
 // serve gives name its innermost step.
-func (t *commandTable) serve(name, kind, what, file string, run fixup) {
+func (t commandTable) serve(name, kind, what, file string, run fixup) {
 	r := t.route(name)
 	if r.run != nil {
 		panic(fmt.Sprintf("engine: %s is served twice in the command table", name))
@@ -214,13 +209,13 @@ func (t *commandTable) serve(name, kind, what, file string, run fixup) {
 }
 
 // wrap puts a step around what name has (miniredis itself, if nothing).
-func (t *commandTable) wrap(name, what, file string, around func(next fixup) fixup) {
+func (t commandTable) wrap(name, what, file string, around func(next fixup) fixup) {
 	r := t.route(name)
 	r.run = around(r.run)
 	r.steps = append([]step{{wrapped, what, file}}, r.steps...)
 }
 
-func (t *commandTable) shape(name, what string, shape func(args []string, r resp.Reply) resp.Reply) {
+func (t commandTable) shape(name, what string, shape func(args []string, r resp.Reply) resp.Reply) {
 	r := t.route(name)
 	if r.shape != nil {
 		panic(fmt.Sprintf("engine: %s has two RESP3 shapes in the command table", name))

@@ -71,18 +71,8 @@ func incrFixup(name string) fixup {
 			by = n
 		}
 		by *= sign
-		cur := e.raw(peer, []string{"GET", args[1]})
-		switch cur.Kind {
-		case resp.Error:
-			return cur
-		case resp.Bulk:
-			v, ok := parseRedisInt(cur.Str)
-			if !ok {
-				return resp.ErrorReply(errNotInt)
-			}
-			if by < 0 && v < math.MinInt64-by || by > 0 && v > math.MaxInt64-by {
-				return resp.ErrorReply("ERR increment or decrement would overflow")
-			}
+		if r, refused := incrementRefused(e.raw(peer, []string{"GET", args[1]}), by, errNotInt); refused {
+			return r
 		}
 		if step {
 			return e.raw(peer, []string{"INCRBY", args[1], strconv.FormatInt(by, 10)})

@@ -768,16 +768,11 @@ func collectGarbage(L *glua.LState) int {
 // not compile gives nil and Lua 5.1's message, with the chunk named as Lua
 // names it ([string "first line..."]).
 func loadString(L *glua.LState) int {
-	var src string
-	switch v := L.Get(1).(type) {
-	case glua.LString:
-		src = string(v)
-	case glua.LNumber:
-		src = lualib.FormatNumber(float64(v))
-	default:
+	src, ok := lualib.ToString(L.Get(1))
+	if !ok {
 		got := "no value"
 		if L.GetTop() >= 1 {
-			got = v.Type().String()
+			got = L.Get(1).Type().String()
 		}
 		L.RaiseError("bad argument #1 to 'loadstring' (string expected, got %s)", got)
 	}

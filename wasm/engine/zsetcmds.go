@@ -503,37 +503,31 @@ func (sp *zspan) empty() bool {
 // bound, and the engine does the same for a set Redis would hold as one;
 // in a skiplist Redis's search depends on its random levels, and so does
 // ours, which is why Redis leaves lexical ranges over mixed scores undefined.
-func (sp *zspan) first(ent *zentry) *zset.Node {
-	s := ent.set
-	if sp.empty() || s.Len() == 0 || !sp.aboveMin(s.Last()) || !sp.belowMax(s.First()) {
-		return nil
-	}
-	var n *zset.Node
-	if sp.by == byLex && !ent.skiplist {
-		for n = s.First(); n != nil && !sp.aboveMin(n); n = n.Next() {
-		}
-	} else {
-		n, _ = s.FirstNotBefore(func(n *zset.Node) bool { return !sp.aboveMin(n) })
-	}
-	if n == nil || !sp.belowMax(n) {
-		return nil
-	}
-	return n
-}
+func (sp *zspan) first(ent *zentry) *zset.Node { return sp.edge(ent, false) }
 
-func (sp *zspan) last(ent *zentry) *zset.Node {
+func (sp *zspan) last(ent *zentry) *zset.Node { return sp.edge(ent, true) }
+
+// edge is first, or with top last: the same walk from the other end, the
+// two bounds trading places.
+func (sp *zspan) edge(ent *zentry, top bool) *zset.Node {
 	s := ent.set
 	if sp.empty() || s.Len() == 0 || !sp.aboveMin(s.Last()) || !sp.belowMax(s.First()) {
 		return nil
 	}
+	near, far := sp.aboveMin, sp.belowMax // the bound walked to, and the other
+	start, step, search := s.First(), (*zset.Node).Next, s.FirstNotBefore
+	if top {
+		near, far = sp.belowMax, sp.aboveMin
+		start, step, search = s.Last(), (*zset.Node).Prev, s.LastNotAfter
+	}
 	var n *zset.Node
 	if sp.by == byLex && !ent.skiplist {
-		for n = s.Last(); n != nil && !sp.belowMax(n); n = n.Prev() {
+		for n = start; n != nil && !near(n); n = step(n) {
 		}
 	} else {
-		n, _ = s.LastNotAfter(func(n *zset.Node) bool { return !sp.belowMax(n) })
+		n, _ = search(func(n *zset.Node) bool { return !near(n) })
 	}
-	if n == nil || !sp.aboveMin(n) {
+	if n == nil || !far(n) {
 		return nil
 	}
 	return n

@@ -183,6 +183,9 @@ func toNumber(v lua.LValue) (float64, bool) {
 	return 0, false
 }
 
+// ToString is lua_tolstring, for the engine's own library functions.
+func ToString(v lua.LValue) (string, bool) { return toString(v) }
+
 // toString is lua_tolstring: a string, or a number printed with "%.14g".
 func toString(v lua.LValue) (string, bool) {
 	switch v := v.(type) {
