@@ -92,8 +92,9 @@ func commandRoutes() map[string]*route {
 //     HSCAN's order and ZSCAN's scores around their MATCH filter;
 //  5. the RESP3 shapes, applied after everything else.
 //
-// A command given two innermost steps is a mistake, and panics here,
-// which every test's first engine meets.
+// A command given two innermost steps (or two RESP3 shapes) is a mistake,
+// and panics here, at the first command any engine runs: every test meets
+// it, TestCommandTable first.
 func buildCommands() map[string]*route {
 	t := commandTable{}
 

@@ -59,19 +59,7 @@ local function ED(f, ...) return DS(pcall(f, ...)) end
 // and math, then Open.
 func newTestState() *lua.LState {
 	L := lua.NewState(lua.Options{SkipOpenLibs: true})
-	for _, lib := range []struct {
-		name string
-		open lua.LGFunction
-	}{
-		{lua.BaseLibName, lua.OpenBase},
-		{lua.TabLibName, lua.OpenTable},
-		{lua.StringLibName, lua.OpenString},
-		{lua.MathLibName, lua.OpenMath},
-	} {
-		L.Push(L.NewFunction(lib.open))
-		L.Push(lua.LString(lib.name))
-		L.Call(1, 0)
-	}
+	OpenGopherLibs(L, lua.BaseLibName, lua.TabLibName, lua.StringLibName, lua.MathLibName)
 	Open(L)
 	return L
 }
