@@ -729,22 +729,35 @@ func (e *Engine) zstoreRange(db int, dst string, nodes []*zset.Node) resp.Reply 
 	return resp.IntReply(int64(len(pairs)))
 }
 
+// spanOf reads what ZCOUNT, ZLEXCOUNT and the ZREMRANGEBY commands share:
+// the range in args[2] and args[3] of the sorted set args[1]. When done, r
+// is the whole reply: miniredis's to a wrong number of arguments (it words
+// that as Redis does), the range's error, WRONGTYPE, or 0 for a key that
+// does not exist.
+func (e *Engine) spanOf(peer *server.Peer, by int, args []string) (sp zspan, ent *zentry, r resp.Reply, done bool) {
+	if len(args) != 4 {
+		return sp, nil, e.raw(peer, args), true
+	}
+	sp, errRep := parseSpan(by, args[2], args[3])
+	if errRep != nil {
+		return sp, nil, *errRep, true
+	}
+	ent, st := e.zentryOf(e.dbOf[peer], args[1], true)
+	switch st {
+	case zWrongType:
+		return sp, nil, errWrongType, true
+	case zMissing:
+		return sp, nil, resp.IntReply(0), true
+	}
+	return sp, ent, resp.Reply{}, false
+}
+
 // zcountCommand is ZCOUNT (byScore) and ZLEXCOUNT (byLex).
 func zcountCommand(by int) fixup {
 	return func(e *Engine, peer *server.Peer, args []string) resp.Reply {
-		if len(args) != 4 {
-			return e.raw(peer, args)
-		}
-		sp, errRep := parseSpan(by, args[2], args[3])
-		if errRep != nil {
-			return *errRep
-		}
-		ent, st := e.zentryOf(e.dbOf[peer], args[1], true)
-		switch st {
-		case zWrongType:
-			return errWrongType
-		case zMissing:
-			return resp.IntReply(0)
+		sp, ent, r, done := e.spanOf(peer, by, args)
+		if done {
+			return r
 		}
 		first := sp.first(ent)
 		if first == nil {
@@ -771,23 +784,12 @@ func zcountCommand(by int) fixup {
 // zremrangeCommand is ZREMRANGEBYRANK, ZREMRANGEBYSCORE and ZREMRANGEBYLEX.
 func zremrangeCommand(by int) fixup {
 	return func(e *Engine, peer *server.Peer, args []string) resp.Reply {
-		if len(args) != 4 {
-			return e.raw(peer, args)
-		}
-		sp, errRep := parseSpan(by, args[2], args[3])
-		if errRep != nil {
-			return *errRep
-		}
-		db := e.dbOf[peer]
-		ent, st := e.zentryOf(db, args[1], true)
-		switch st {
-		case zWrongType:
-			return errWrongType
-		case zMissing:
-			return resp.IntReply(0)
+		sp, ent, r, done := e.spanOf(peer, by, args)
+		if done {
+			return r
 		}
 		nodes := sp.nodes(ent, false, 0, -1)
-		e.zremove(db, args[1], ent, nodes)
+		e.zremove(e.dbOf[peer], args[1], ent, nodes)
 		return resp.IntReply(int64(len(nodes)))
 	}
 }
