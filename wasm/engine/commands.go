@@ -22,6 +22,7 @@ import (
 // miniredis registers its commands when it starts.
 type command struct {
 	upper         string
+	session       func(e *Engine, peer *server.Peer, args []string) (resp.Reply, bool)
 	fix           fixup
 	shape         func(args []string, r resp.Reply) resp.Reply
 	refusedMsg    string // why clients cannot use it; "" if they can
@@ -32,6 +33,9 @@ type command struct {
 	reuseArgs     bool   // see argsNotKept
 	zset          zsetEffect
 }
+
+// plainRoute is the path of a command the table does not name: miniredis.
+var plainRoute route
 
 // maxCommandCache bounds the cache of command names: a learner can type
 // any name at all, and unknown ones need not be remembered forever.
@@ -44,14 +48,19 @@ func (e *Engine) lookup(name string) *command {
 		return c
 	}
 	up := strings.ToUpper(name)
+	rt := commandRoutes()[up]
+	if rt == nil {
+		rt = &plainRoute
+	}
 	c := &command{
 		upper:      up,
-		fix:        fixups[up],
-		shape:      resp3Shapes[up],
-		registered: e.srv.IsRegisteredCommand(up) || engineCommands[up],
+		session:    rt.session,
+		fix:        rt.run,
+		shape:      rt.shape,
+		registered: e.srv.IsRegisteredCommand(up) || rt.absent,
 		readOnly:   e.srv.IsReadOnlyCommand(up),
 	}
-	c.zset = zsetEffectOf(up, c.readOnly)
+	c.zset = zsetEffectOf(up, c.readOnly, rt.indexed)
 	c.refusedMsg, c.refused = refusedFromClient[up]
 	_, c.refusedScript = refusedInScript[up]
 	c.reuseArgs = argsNotKept[up]

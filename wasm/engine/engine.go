@@ -219,16 +219,9 @@ func (e *Engine) do(peer *server.Peer, args []string) resp.Reply {
 	if r, ok := e.transaction(peer, c, args); ok {
 		return r
 	}
-	switch c.upper {
-	case "EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO":
-		return e.runner.eval(peer, c.upper, args[1:])
-	case "HELLO":
-		return hello(peer, args)
-	case "SCRIPT":
-		return e.runner.scriptCommand(args[1:])
-	case "COMMAND":
-		if len(args) >= 2 && strings.EqualFold(args[1], "DOCS") {
-			return commandDocs(peer, args[2:])
+	if c.session != nil {
+		if r, ok := c.session(e, peer, args); ok {
+			return r
 		}
 	}
 	if c.refused && (c.upper != "XREAD" && c.upper != "XREADGROUP" || hasBlockOption(args)) {

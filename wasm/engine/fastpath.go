@@ -14,12 +14,6 @@ import (
 // made seven objects); for TIME the engine holds the clock itself, and
 // EXISTS and HGET read miniredis's keyspace directly.
 
-func init() {
-	fixups["TIME"] = timeCommand
-	fixups["EXISTS"] = existsCommand
-	fixups["HGET"] = hgetCommand
-}
-
 // timeCommand is TIME on the server clock: seconds and microseconds.
 func timeCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	if len(args) != 1 {

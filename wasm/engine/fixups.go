@@ -14,18 +14,8 @@ import (
 // 7.0's, or where miniredis would fail outright. It sits on the dispatch
 // path, so a learner's console and a script's redis.call meet the same
 // behaviour. Each one leans on miniredis for the storage and only corrects
-// the part that differs.
+// the part that differs. commandtable.go says which command has which.
 type fixup func(e *Engine, peer *server.Peer, args []string) resp.Reply
-
-var fixups = map[string]fixup{
-	"KEYS":    keysFixup,
-	"SCAN":    scanFixup(2, 1),
-	"HSCAN":   scanFixup(3, 2),
-	"SSCAN":   scanFixup(3, 1),
-	"ZSCAN":   scanFixup(3, 2),
-	"HINCRBY": hincrbyFixup,
-	"CLUSTER": clusterFixup, // cluster.go
-}
 
 // keysFixup matches KEYS patterns byte by byte as Redis does. miniredis
 // turns the pattern into a Go regexp, which matches by character and
@@ -92,20 +82,30 @@ func hincrbyFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	if !ok {
 		return resp.ErrorReply("ERR value is not an integer or out of range")
 	}
-	cur := e.hget(peer, args[1], args[2])
+	if r, refused := incrementRefused(e.hget(peer, args[1], args[2]), incr, "ERR hash value is not an integer"); refused {
+		return r
+	}
+	return e.raw(peer, args)
+}
+
+// incrementRefused checks, as Redis does, that the value cur (a reply to
+// GET or HGET) can be incremented by by: an error reply stands, a stored
+// value must read as an integer (notInt says that it does not), and the
+// sum must not overflow. A missing value counts as 0.
+func incrementRefused(cur resp.Reply, by int64, notInt string) (resp.Reply, bool) {
 	switch cur.Kind {
 	case resp.Error:
-		return cur
+		return cur, true
 	case resp.Bulk:
 		v, ok := parseRedisInt(cur.Str)
 		if !ok {
-			return resp.ErrorReply("ERR hash value is not an integer")
+			return resp.ErrorReply(notInt), true
 		}
-		if incr < 0 && v < 0 && incr < math.MinInt64-v || incr > 0 && v > 0 && incr > math.MaxInt64-v {
-			return resp.ErrorReply("ERR increment or decrement would overflow")
+		if by < 0 && v < math.MinInt64-by || by > 0 && v > math.MaxInt64-by {
+			return resp.ErrorReply("ERR increment or decrement would overflow"), true
 		}
 	}
-	return e.raw(peer, args)
+	return resp.Reply{}, false
 }
 
 // parseRedisInt accepts what Redis's string2ll accepts: an optional minus

@@ -14,18 +14,6 @@ import (
 // commands' reading of numbers, SETRANGE's empty write and its size,
 // SETEX's and PSETEX's wording, and the empty result of a store.
 
-func init() {
-	for _, name := range []string{"INCR", "DECR", "INCRBY", "DECRBY"} {
-		fixups[name] = incrFixup(name)
-	}
-	fixups["SETRANGE"] = setrangeFixup
-	fixups["SETEX"] = expireWording("setex")
-	fixups["PSETEX"] = expireWording("psetex")
-	fixups["ZUNIONSTORE"] = zstoreFixup("zunionstore")
-	fixups["ZINTERSTORE"] = zstoreFixup("zinterstore")
-	fixups["COPY"] = copyFixup
-}
-
 // copyFixup empties the destination of a COPY ... REPLACE first. miniredis
 // replaces a key of another type without dropping the old value, which
 // stays behind under the name and comes back when a key of that type is
@@ -83,18 +71,8 @@ func incrFixup(name string) fixup {
 			by = n
 		}
 		by *= sign
-		cur := e.raw(peer, []string{"GET", args[1]})
-		switch cur.Kind {
-		case resp.Error:
-			return cur
-		case resp.Bulk:
-			v, ok := parseRedisInt(cur.Str)
-			if !ok {
-				return resp.ErrorReply(errNotInt)
-			}
-			if by < 0 && v < math.MinInt64-by || by > 0 && v > math.MaxInt64-by {
-				return resp.ErrorReply("ERR increment or decrement would overflow")
-			}
+		if r, refused := incrementRefused(e.raw(peer, []string{"GET", args[1]}), by, errNotInt); refused {
+			return r
 		}
 		if step {
 			return e.raw(peer, []string{"INCRBY", args[1], strconv.FormatInt(by, 10)})

@@ -16,11 +16,6 @@ import (
 // 1010.59999999999999998 there, where miniredis's float64 says 1010.6.
 // big.Float with 64 bits of precision rounds exactly as the x87 does.
 
-func init() {
-	fixups["INCRBYFLOAT"] = incrbyfloatFixup
-	fixups["HINCRBYFLOAT"] = hincrbyfloatFixup
-}
-
 const longDoubleBits = 64
 
 // x87MaxExp bounds the exponent of a finite x87 extended value.

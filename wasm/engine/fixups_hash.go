@@ -35,15 +35,9 @@ type orderKey struct {
 	key string
 }
 
-func init() {
-	for _, name := range []string{"HSET", "HMSET", "HSETNX", "HINCRBY", "HINCRBYFLOAT", "HDEL"} {
-		fixups[name] = trackHashOrder(name, fixups[name])
-	}
-	fixups["HGETALL"] = orderedHash(2, 0)
-	fixups["HKEYS"] = orderedHash(1, 0)
-	fixups["HVALS"] = orderedHash(1, 1)
-	scan := fixups["HSCAN"]
-	fixups["HSCAN"] = func(e *Engine, peer *server.Peer, args []string) resp.Reply {
+// hscanInOrder puts the fields of scan's HSCAN reply in insertion order.
+func hscanInOrder(scan fixup) fixup {
+	return func(e *Engine, peer *server.Peer, args []string) resp.Reply {
 		r := scan(e, peer, args)
 		if r.Kind == resp.Array && len(r.Elems) == 2 && len(args) > 1 {
 			r.Elems[1] = e.reorderPairs(orderKey{e.dbOf[peer], args[1]}, r.Elems[1])
@@ -136,13 +130,6 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-func runFixup(f fixup, e *Engine, peer *server.Peer, args []string) resp.Reply {
-	if f == nil {
-		return e.raw(peer, args)
-	}
-	return f(e, peer, args)
 }
 
 // commandFields says where a hash write names its fields: args[first],

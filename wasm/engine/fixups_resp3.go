@@ -10,28 +10,15 @@ import (
 // and reprinting is written for that shape), so on a RESP3 connection the
 // dispatcher runs a fixup as if the connection were RESP2 and then gives
 // the reply the shape Redis 7.0 gives it under RESP3: scores as doubles,
-// WITHSCORES as [member, score] pairs, HGETALL as a map.
-var resp3Shapes = map[string]func(args []string, r resp.Reply) resp.Reply{
-	"ZSCORE":           asDouble,
-	"ZINCRBY":          asDouble,
-	"ZMSCORE":          eachDouble,
-	"ZADD":             zaddShape,
-	"ZPOPMIN":          popShape,
-	"ZPOPMAX":          popShape,
-	"ZRANGE":           pairsWithScores,
-	"ZREVRANGE":        pairsWithScores,
-	"ZRANGEBYSCORE":    pairsWithScores,
-	"ZREVRANGEBYSCORE": pairsWithScores,
-	"ZRANDMEMBER":      pairsWithScores,
-	"ZUNION":           pairsWithScores,
-	"ZINTER":           pairsWithScores,
-	"ZDIFF":            pairsWithScores,
-	"HGETALL": func(_ []string, r resp.Reply) resp.Reply {
-		if r.Kind == resp.Array {
-			r.Kind = resp.Map
-		}
-		return r
-	},
+// WITHSCORES as [member, score] pairs, HGETALL as a map. commandtable.go
+// says which command has which shape.
+
+// asMap: HGETALL's field/value array is a map.
+func asMap(_ []string, r resp.Reply) resp.Reply {
+	if r.Kind == resp.Array {
+		r.Kind = resp.Map
+	}
+	return r
 }
 
 func asDouble(_ []string, r resp.Reply) resp.Reply {

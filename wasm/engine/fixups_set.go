@@ -8,10 +8,6 @@ import (
 	"echomq.dev/playground/wasm/resp"
 )
 
-func init() {
-	fixups["SET"] = setOptionsFixup
-}
-
 // setOptionsFixup reads SET's options the way Redis 7.0 does before
 // miniredis sees them. Redis refuses NX with XX, an expiry next to another
 // kind of expiry (EX, PX, EXAT, PXAT, KEEPTTL), an expiry with no value

@@ -18,20 +18,10 @@ import (
 // (zsetcmds.go); these fixups reprint the scores of the replies miniredis
 // still makes.
 
-func init() {
-	for name, fix := range map[string]fixup{
-		"ZSCORE":      scoresAt(everyElement),
-		"ZMSCORE":     scoresAt(everyElement),
-		"ZRANDMEMBER": withScores,
-		"ZUNION":      withScores,
-		"ZINTER":      withScores,
-		"ZDIFF":       withScores,
-	} {
-		fixups[name] = fix
-	}
-	// ZSCAN already filters its MATCH pattern; reprint its scores after.
-	scan := fixups["ZSCAN"]
-	fixups["ZSCAN"] = func(e *Engine, peer *server.Peer, args []string) resp.Reply {
+// zscanScores reprints the scores of scan's ZSCAN reply, which has
+// filtered its MATCH pattern already.
+func zscanScores(scan fixup) fixup {
+	return func(e *Engine, peer *server.Peer, args []string) resp.Reply {
 		r := scan(e, peer, args)
 		if r.Kind == resp.Array && len(r.Elems) == 2 {
 			r.Elems[1] = reprintScores(r.Elems[1], everySecond)

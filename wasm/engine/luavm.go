@@ -399,18 +399,28 @@ func callOp(orig instFunc) instFunc {
 }
 
 func indexOp(orig instFunc, objArg func(uint32) int) instFunc {
+	return guardedOp(orig, objArg, "index", func(L *glua.LState, u *glua.LUserData) bool {
+		return L.GetMetatable(u) != glua.LNil
+	})
+}
+
+// guardedOp runs orig when the operand in register reg(inst) is a table
+// or a string, or a userdata that metaOK accepts (one with the metamethod
+// the opcode would use); on anything else it raises Lua 5.1's "attempt to
+// <what> <the operand>", where gopher-lua's wording differs.
+func guardedOp(orig instFunc, reg func(uint32) int, what string, metaOK func(*glua.LState, *glua.LUserData) bool) instFunc {
 	return func(L *glua.LState, inst uint32, frameArg *opaqueFrame) int {
-		reg := objArg(inst)
-		switch v := registers(L)[reg].(type) {
+		r := reg(inst)
+		switch v := registers(L)[r].(type) {
 		case *glua.LTable, glua.LString:
 			return orig(L, inst, frameArg)
 		case *glua.LUserData:
-			if L.GetMetatable(v) != glua.LNil {
+			if metaOK(L, v) {
 				return orig(L, inst, frameArg)
 			}
 		}
 		fn, pc := frame(L)
-		L.RaiseError("attempt to index %s", describe(fn, pc, reg, registers(L)[reg]))
+		L.RaiseError("attempt to %s %s", what, describe(fn, pc, r, registers(L)[r]))
 		return 0
 	}
 }
@@ -441,20 +451,9 @@ func compareOp(orig instFunc) instFunc {
 }
 
 func lenOp(orig instFunc) instFunc {
-	return func(L *glua.LState, inst uint32, frameArg *opaqueFrame) int {
-		b := argB(inst)
-		switch v := registers(L)[b].(type) {
-		case *glua.LTable, glua.LString:
-			return orig(L, inst, frameArg)
-		case *glua.LUserData:
-			if L.GetMetaField(v, "__len") != glua.LNil {
-				return orig(L, inst, frameArg)
-			}
-		}
-		fn, pc := frame(L)
-		L.RaiseError("attempt to get length of %s", describe(fn, pc, b, registers(L)[b]))
-		return 0
-	}
+	return guardedOp(orig, argB, "get length of", func(L *glua.LState, u *glua.LUserData) bool {
+		return L.GetMetaField(u, "__len") != glua.LNil
+	})
 }
 
 // ---- naming the culprit -------------------------------------------------

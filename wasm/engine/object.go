@@ -34,10 +34,6 @@ const (
 	embstrMax           = 44
 )
 
-func init() {
-	fixups["OBJECT"] = objectFixup
-}
-
 func objectFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	if len(args) < 2 || !strings.EqualFold(args[1], "ENCODING") {
 		return e.raw(peer, args)

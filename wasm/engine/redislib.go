@@ -32,13 +32,7 @@ func (r *runner) redisTable(L *glua.LState) *glua.LTable {
 			if L.GetTop() != 1 {
 				raiseRedisError(L, "ERR wrong number of arguments")
 			}
-			var s string
-			switch v := L.Get(1).(type) {
-			case glua.LString:
-				s = string(v)
-			case glua.LNumber:
-				s = lualib.FormatNumber(float64(v))
-			}
+			s, _ := lualib.ToString(L.Get(1))
 			L.Push(glua.LString(emqlua.SHA1Hex(s)))
 			return 1
 		},
@@ -98,25 +92,18 @@ func (r *runner) redisTable(L *glua.LState) *glua.LTable {
 // errorReplyFn and statusReplyFn take exactly one string; anything else
 // is not raised but returned, as Redis returns it: an error table saying
 // so.
-func errorReplyFn(L *glua.LState) int {
-	s, ok := oneString(L)
-	t := L.NewTable()
-	if !ok {
-		t.RawSetString("err", glua.LString("ERR wrong number or type of arguments"))
-	} else {
-		t.RawSetString("err", glua.LString(strings.TrimPrefix(s, "-")))
-	}
-	L.Push(t)
-	return 1
-}
+func errorReplyFn(L *glua.LState) int { return replyTable(L, "err", "-") }
 
-func statusReplyFn(L *glua.LState) int {
+func statusReplyFn(L *glua.LState) int { return replyTable(L, "ok", "") }
+
+// replyTable returns {field = the one string argument, without prefix}.
+func replyTable(L *glua.LState, field, prefix string) int {
 	s, ok := oneString(L)
 	t := L.NewTable()
 	if !ok {
 		t.RawSetString("err", glua.LString("ERR wrong number or type of arguments"))
 	} else {
-		t.RawSetString("ok", glua.LString(s))
+		t.RawSetString(field, glua.LString(strings.TrimPrefix(s, prefix)))
 	}
 	L.Push(t)
 	return 1

@@ -106,19 +106,7 @@ func (r *runner) flush() {
 // loading, and globals that cannot be created or read before they exist.
 func (r *runner) newState() *glua.LState {
 	L := glua.NewState(glua.Options{SkipOpenLibs: true, CallStackSize: luaCallDepth, RegistrySize: 1024 * 16, RegistryGrowStep: 1024 * 16, RegistryMaxSize: 1024 * 1024})
-	for _, lib := range []struct {
-		name string
-		open glua.LGFunction
-	}{
-		{glua.BaseLibName, glua.OpenBase},
-		{glua.TabLibName, glua.OpenTable},
-		{glua.MathLibName, glua.OpenMath},
-		{glua.CoroutineLibName, glua.OpenCoroutine},
-	} {
-		L.Push(L.NewFunction(lib.open))
-		L.Push(glua.LString(lib.name))
-		L.Call(1, 0)
-	}
+	lualib.OpenGopherLibs(L, glua.BaseLibName, glua.TabLibName, glua.MathLibName, glua.CoroutineLibName)
 	// Lua 5.1's number conversions, string.format, byte-wise case mapping,
 	// Redis's math.random, and the bit, struct, cmsgpack and cjson libraries.
 	lualib.Open(L)
@@ -768,16 +756,11 @@ func collectGarbage(L *glua.LState) int {
 // not compile gives nil and Lua 5.1's message, with the chunk named as Lua
 // names it ([string "first line..."]).
 func loadString(L *glua.LState) int {
-	var src string
-	switch v := L.Get(1).(type) {
-	case glua.LString:
-		src = string(v)
-	case glua.LNumber:
-		src = lualib.FormatNumber(float64(v))
-	default:
+	src, ok := lualib.ToString(L.Get(1))
+	if !ok {
 		got := "no value"
 		if L.GetTop() >= 1 {
-			got = v.Type().String()
+			got = L.Get(1).Type().String()
 		}
 		L.RaiseError("bad argument #1 to 'loadstring' (string expected, got %s)", got)
 	}

@@ -200,43 +200,29 @@ func entriesOf(all []Entry, keys []string) []Entry {
 
 // bound keeps TraceEnds elements of each end of a whole entry.
 func bound(en Entry) Entry {
-	cut := func(n int) (keep func(i int) bool) {
-		en.Count = n
-		if n <= 2*TraceEnds {
-			return func(int) bool { return true }
-		}
-		en.Gap = &Gap{At: TraceEnds, Count: n - 2*TraceEnds}
-		return func(i int) bool { return i < TraceEnds || i >= n-TraceEnds }
-	}
 	switch en.Type {
 	case "string":
 		en.Count = 1
 	case "hash":
-		keep, fs := cut(len(en.Fields)), en.Fields
-		en.Fields = nil
-		for i, f := range fs {
-			if keep(i) {
-				en.Fields = append(en.Fields, f)
-			}
-		}
+		en.Fields = keepEnds(&en, en.Fields)
 	case "zset":
-		keep, ms := cut(len(en.Members)), en.Members
-		en.Members = nil
-		for i, m := range ms {
-			if keep(i) {
-				en.Members = append(en.Members, m)
-			}
-		}
+		en.Members = keepEnds(&en, en.Members)
 	case "list", "set":
-		keep, its := cut(len(en.Items)), en.Items
-		en.Items = nil
-		for i, it := range its {
-			if keep(i) {
-				en.Items = append(en.Items, it)
-			}
-		}
+		en.Items = keepEnds(&en, en.Items)
 	}
 	return en
+}
+
+// keepEnds is a copy of TraceEnds elements of each end of elems, and
+// en's count and gap for them.
+func keepEnds[T any](en *Entry, elems []T) []T {
+	n := len(elems)
+	en.Count = n
+	if n <= 2*TraceEnds {
+		return append([]T(nil), elems...)
+	}
+	en.Gap = &Gap{At: TraceEnds, Count: n - 2*TraceEnds}
+	return append(append([]T(nil), elems[:TraceEnds]...), elems[n-TraceEnds:]...)
 }
 
 // TestTraceAtDepthShowsOnlyTheKeysItTouches: with 10,000 jobs queued, a

@@ -18,30 +18,38 @@ import (
 // over WRONGTYPE, as in Redis. A command with the wrong number of arguments
 // goes to miniredis, which words that error as Redis does.
 
-// zsetServed are the commands served here; zsetsAfter leaves them alone.
-var zsetServed = map[string]bool{}
-
-func init() {
-	served := [...]fixup{
-		zaddCommand, zincrbyCommand, zremCommand, zpopCommand(false), zpopCommand(true),
-		zrankCommand(false), zrankCommand(true), zcountCommand(byScore), zcountCommand(byLex),
-		zrangeCommand(byAuto, false, false), zrangeCommand(byRank, true, false),
-		zrangeCommand(byScore, false, false), zrangeCommand(byScore, true, false),
-		zrangeCommand(byLex, false, false), zrangeCommand(byLex, true, false),
-		zrangeCommand(byAuto, false, true),
-		zremrangeCommand(byRank), zremrangeCommand(byScore), zremrangeCommand(byLex),
-	}
-	for i, name := range zsetServedNames {
-		fixups[name] = served[i]
-		zsetServed[name] = true
-	}
+// zsetCommand is one command served here, for the command table.
+type zsetCommand struct {
+	name   string
+	run    fixup
+	absent bool // miniredis lacks it
 }
 
-// zsetServedNames are the commands of init's list, in its order.
-var zsetServedNames = [...]string{"ZADD", "ZINCRBY", "ZREM", "ZPOPMIN", "ZPOPMAX", "ZRANK", "ZREVRANK", "ZCOUNT", "ZLEXCOUNT", "ZRANGE", "ZREVRANGE", "ZRANGEBYSCORE", "ZREVRANGEBYSCORE", "ZRANGEBYLEX", "ZREVRANGEBYLEX", "ZRANGESTORE", "ZREMRANGEBYRANK", "ZREMRANGEBYSCORE", "ZREMRANGEBYLEX"}
-
-// engineCommands are served by the engine though miniredis lacks them.
-var engineCommands = map[string]bool{"ZRANGESTORE": true}
+// zsetCommands are the commands served here; buildCommands puts them in
+// the table, and zsetsAfter leaves them alone.
+func zsetCommands() []zsetCommand {
+	return []zsetCommand{
+		{"ZADD", zaddCommand, false},
+		{"ZINCRBY", zincrbyCommand, false},
+		{"ZREM", zremCommand, false},
+		{"ZPOPMIN", zpopCommand(false), false},
+		{"ZPOPMAX", zpopCommand(true), false},
+		{"ZRANK", zrankCommand(false), false},
+		{"ZREVRANK", zrankCommand(true), false},
+		{"ZCOUNT", zcountCommand(byScore), false},
+		{"ZLEXCOUNT", zcountCommand(byLex), false},
+		{"ZRANGE", zrangeCommand(byAuto, false, false), false},
+		{"ZREVRANGE", zrangeCommand(byRank, true, false), false},
+		{"ZRANGEBYSCORE", zrangeCommand(byScore, false, false), false},
+		{"ZREVRANGEBYSCORE", zrangeCommand(byScore, true, false), false},
+		{"ZRANGEBYLEX", zrangeCommand(byLex, false, false), false},
+		{"ZREVRANGEBYLEX", zrangeCommand(byLex, true, false), false},
+		{"ZRANGESTORE", zrangeCommand(byAuto, false, true), true},
+		{"ZREMRANGEBYRANK", zremrangeCommand(byRank), false},
+		{"ZREMRANGEBYSCORE", zremrangeCommand(byScore), false},
+		{"ZREMRANGEBYLEX", zremrangeCommand(byLex), false},
+	}
+}
 
 var errWrongType = resp.ErrorReply("WRONGTYPE Operation against a key holding the wrong kind of value")
 
@@ -495,37 +503,31 @@ func (sp *zspan) empty() bool {
 // bound, and the engine does the same for a set Redis would hold as one;
 // in a skiplist Redis's search depends on its random levels, and so does
 // ours, which is why Redis leaves lexical ranges over mixed scores undefined.
-func (sp *zspan) first(ent *zentry) *zset.Node {
-	s := ent.set
-	if sp.empty() || s.Len() == 0 || !sp.aboveMin(s.Last()) || !sp.belowMax(s.First()) {
-		return nil
-	}
-	var n *zset.Node
-	if sp.by == byLex && !ent.skiplist {
-		for n = s.First(); n != nil && !sp.aboveMin(n); n = n.Next() {
-		}
-	} else {
-		n, _ = s.FirstNotBefore(func(n *zset.Node) bool { return !sp.aboveMin(n) })
-	}
-	if n == nil || !sp.belowMax(n) {
-		return nil
-	}
-	return n
-}
+func (sp *zspan) first(ent *zentry) *zset.Node { return sp.edge(ent, false) }
 
-func (sp *zspan) last(ent *zentry) *zset.Node {
+func (sp *zspan) last(ent *zentry) *zset.Node { return sp.edge(ent, true) }
+
+// edge is first, or with top last: the same walk from the other end, the
+// two bounds trading places.
+func (sp *zspan) edge(ent *zentry, top bool) *zset.Node {
 	s := ent.set
 	if sp.empty() || s.Len() == 0 || !sp.aboveMin(s.Last()) || !sp.belowMax(s.First()) {
 		return nil
 	}
+	near, far := sp.aboveMin, sp.belowMax // the bound walked to, and the other
+	start, step, search := s.First(), (*zset.Node).Next, s.FirstNotBefore
+	if top {
+		near, far = sp.belowMax, sp.aboveMin
+		start, step, search = s.Last(), (*zset.Node).Prev, s.LastNotAfter
+	}
 	var n *zset.Node
 	if sp.by == byLex && !ent.skiplist {
-		for n = s.Last(); n != nil && !sp.belowMax(n); n = n.Prev() {
+		for n = start; n != nil && !near(n); n = step(n) {
 		}
 	} else {
-		n, _ = s.LastNotAfter(func(n *zset.Node) bool { return !sp.belowMax(n) })
+		n, _ = search(func(n *zset.Node) bool { return !near(n) })
 	}
-	if n == nil || !sp.aboveMin(n) {
+	if n == nil || !far(n) {
 		return nil
 	}
 	return n
@@ -618,7 +620,7 @@ func zrangeCommand(by int, rev, store bool) fixup {
 			first = 2
 		}
 		if len(args) < first+3 {
-			if engineCommands[strings.ToUpper(args[0])] {
+			if store { // ZRANGESTORE, which miniredis lacks
 				return resp.Errorf(errWrongArgCount, name)
 			}
 			return e.raw(peer, args)
@@ -727,22 +729,35 @@ func (e *Engine) zstoreRange(db int, dst string, nodes []*zset.Node) resp.Reply 
 	return resp.IntReply(int64(len(pairs)))
 }
 
+// spanOf reads what ZCOUNT, ZLEXCOUNT and the ZREMRANGEBY commands share:
+// the range in args[2] and args[3] of the sorted set args[1]. When done, r
+// is the whole reply: miniredis's to a wrong number of arguments (it words
+// that as Redis does), the range's error, WRONGTYPE, or 0 for a key that
+// does not exist.
+func (e *Engine) spanOf(peer *server.Peer, by int, args []string) (sp zspan, ent *zentry, r resp.Reply, done bool) {
+	if len(args) != 4 {
+		return sp, nil, e.raw(peer, args), true
+	}
+	sp, errRep := parseSpan(by, args[2], args[3])
+	if errRep != nil {
+		return sp, nil, *errRep, true
+	}
+	ent, st := e.zentryOf(e.dbOf[peer], args[1], true)
+	switch st {
+	case zWrongType:
+		return sp, nil, errWrongType, true
+	case zMissing:
+		return sp, nil, resp.IntReply(0), true
+	}
+	return sp, ent, resp.Reply{}, false
+}
+
 // zcountCommand is ZCOUNT (byScore) and ZLEXCOUNT (byLex).
 func zcountCommand(by int) fixup {
 	return func(e *Engine, peer *server.Peer, args []string) resp.Reply {
-		if len(args) != 4 {
-			return e.raw(peer, args)
-		}
-		sp, errRep := parseSpan(by, args[2], args[3])
-		if errRep != nil {
-			return *errRep
-		}
-		ent, st := e.zentryOf(e.dbOf[peer], args[1], true)
-		switch st {
-		case zWrongType:
-			return errWrongType
-		case zMissing:
-			return resp.IntReply(0)
+		sp, ent, r, done := e.spanOf(peer, by, args)
+		if done {
+			return r
 		}
 		first := sp.first(ent)
 		if first == nil {
@@ -769,23 +784,12 @@ func zcountCommand(by int) fixup {
 // zremrangeCommand is ZREMRANGEBYRANK, ZREMRANGEBYSCORE and ZREMRANGEBYLEX.
 func zremrangeCommand(by int) fixup {
 	return func(e *Engine, peer *server.Peer, args []string) resp.Reply {
-		if len(args) != 4 {
-			return e.raw(peer, args)
-		}
-		sp, errRep := parseSpan(by, args[2], args[3])
-		if errRep != nil {
-			return *errRep
-		}
-		db := e.dbOf[peer]
-		ent, st := e.zentryOf(db, args[1], true)
-		switch st {
-		case zWrongType:
-			return errWrongType
-		case zMissing:
-			return resp.IntReply(0)
+		sp, ent, r, done := e.spanOf(peer, by, args)
+		if done {
+			return r
 		}
 		nodes := sp.nodes(ent, false, 0, -1)
-		e.zremove(db, args[1], ent, nodes)
+		e.zremove(e.dbOf[peer], args[1], ent, nodes)
 		return resp.IntReply(int64(len(nodes)))
 	}
 }

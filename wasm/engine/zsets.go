@@ -160,7 +160,7 @@ const (
 	zsetFlushAll                    // FLUSHALL
 )
 
-func zsetEffectOf(upper string, readOnly bool) zsetEffect {
+func zsetEffectOf(upper string, readOnly, indexed bool) zsetEffect {
 	switch upper {
 	case "RENAME", "RENAMENX":
 		return zsetRename
@@ -175,7 +175,7 @@ func zsetEffectOf(upper string, readOnly bool) zsetEffect {
 	case "FLUSHALL":
 		return zsetFlushAll
 	}
-	if readOnly || zsetServed[upper] {
+	if readOnly || indexed {
 		return zsetUntouched
 	}
 	return zsetNamed

@@ -1,12 +1,8 @@
 package lualib
 
 import (
-	"bufio"
-	"crypto/sha256"
 	"errors"
-	"fmt"
 	"math"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -14,6 +10,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
+	"echomq.dev/playground/internal/golden"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -62,19 +59,7 @@ local function ED(f, ...) return DS(pcall(f, ...)) end
 // and math, then Open.
 func newTestState() *lua.LState {
 	L := lua.NewState(lua.Options{SkipOpenLibs: true})
-	for _, lib := range []struct {
-		name string
-		open lua.LGFunction
-	}{
-		{lua.BaseLibName, lua.OpenBase},
-		{lua.TabLibName, lua.OpenTable},
-		{lua.StringLibName, lua.OpenString},
-		{lua.MathLibName, lua.OpenMath},
-	} {
-		L.Push(L.NewFunction(lib.open))
-		L.Push(lua.LString(lib.name))
-		L.Call(1, 0)
-	}
+	OpenGopherLibs(L, lua.BaseLibName, lua.TabLibName, lua.StringLibName, lua.MathLibName)
 	Open(L)
 	return L
 }
@@ -197,118 +182,36 @@ func show(r resp.Reply) string {
 
 const goldenPath = "testdata/redis7.golden"
 
-type goldenEntry struct {
-	desc  string
-	lua   string
-	argv  []string
-	reply resp.Reply
-	sum   string // for a long reply, the file keeps only its digest
-}
-
-// goldenMax is the longest reply the file keeps whole (RESP bytes); the
-// format matrices answer with hundreds of kilobytes each.
-const goldenMax = 16 << 10
-
-// digest is what the file keeps of a long reply.
-func digest(r resp.Reply) string {
-	return fmt.Sprintf("sha256:%x", sha256.Sum256(resp.Append(nil, r)))
-}
-
-// matches reports whether r is the recorded reply.
-func (e goldenEntry) matches(r resp.Reply) bool {
-	if e.sum != "" {
-		return digest(r) == e.sum
-	}
-	return r.Equal(e.reply)
-}
-
+// goldenKey finds a case in the file, whose inputs are the script and
+// ARGV joined by NUL (see internal/golden).
 func goldenKey(c luaCase) string {
-	return c.desc + "\x00" + c.lua + "\x00" + strings.Join(c.argv, "\x00")
+	return golden.Key(c.desc, c.lua, strings.Join(c.argv, "\x00"))
 }
 
-// readGolden reads the file: per case, a "# desc" line, then the quoted
-// script, the quoted ARGV (joined by NUL) and the quoted RESP reply.
-func readGolden() (map[string]goldenEntry, error) {
-	f, err := os.Open(goldenPath)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	out := map[string]goldenEntry{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	var lines []string
-	for sc.Scan() {
-		lines = append(lines, sc.Text())
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	for i := 0; i+3 < len(lines); i += 4 {
-		if !strings.HasPrefix(lines[i], "# ") {
-			return nil, fmt.Errorf("%s:%d: want a # line", goldenPath, i+1)
-		}
-		var e goldenEntry
-		e.desc = lines[i][2:]
-		var argv, raw string
-		if e.lua, err = strconv.Unquote(lines[i+1]); err == nil {
-			if argv, err = strconv.Unquote(lines[i+2]); err == nil {
-				raw, err = strconv.Unquote(lines[i+3])
-			}
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", goldenPath, i+1, err)
-		}
-		if argv != "" {
-			e.argv = strings.Split(argv, "\x00")
-		}
-		if strings.HasPrefix(raw, "sha256:") {
-			e.sum = raw
-		} else if e.reply, err = resp.Parse([]byte(raw)); err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", goldenPath, i+4, err)
-		}
-		out[goldenKey(luaCase{desc: e.desc, lua: e.lua, argv: e.argv})] = e
-	}
-	return out, nil
-}
-
-func writeGolden(entries []goldenEntry) error {
-	var b strings.Builder
-	for _, e := range entries {
-		raw := string(resp.Append(nil, e.reply))
-		if len(raw) > goldenMax {
-			raw = digest(e.reply)
-		}
-		fmt.Fprintf(&b, "# %s\n%s\n%s\n%s\n", e.desc, strconv.Quote(e.lua), strconv.Quote(strings.Join(e.argv, "\x00")),
-			strconv.Quote(raw))
-	}
-	if err := os.MkdirAll("testdata", 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(goldenPath, []byte(b.String()), 0o644)
-}
+// readGolden reads the recorded replies, by goldenKey.
+func readGolden() (map[string]golden.Entry, error) { return golden.Read(goldenPath, 2) }
 
 // TestMatchesRecordedRedis runs every case here and compares with what
 // redis-server 7.0.15 answered when the golden file was written. It needs
 // no server, so it is what the js/wasm run checks.
 func TestMatchesRecordedRedis(t *testing.T) {
-	golden, err := readGolden()
+	recorded, err := readGolden()
 	if err != nil {
 		t.Fatalf("%v (run the !js tests with -update against redis-server to write it)", err)
 	}
 	for _, c := range allCases() {
 		t.Run(c.desc, func(t *testing.T) {
-			g, ok := golden[goldenKey(c)]
+			g, ok := recorded[goldenKey(c)]
 			if !ok {
 				t.Fatalf("not in %s: run go test -run TestAgainstRedis -update", goldenPath)
 			}
 			if c.skip != "" {
 				t.Skip(c.skip)
 			}
-			if got := runHere(newTestState(), c); !g.matches(got) {
-				want := show(g.reply)
-				if g.sum != "" {
-					want = "a reply with " + g.sum + " (the !js tests show the difference)"
+			if got := runHere(newTestState(), c); !g.Matches(got) {
+				want := show(g.Reply)
+				if g.Sum != "" {
+					want = "a reply with " + g.Sum + " (the !js tests show the difference)"
 				}
 				t.Errorf("%s\n  here: %s\n redis: %s", c.lua, clip(show(got)), want)
 			}

@@ -82,6 +82,22 @@ func Open(L *lua.LState) {
 	L.SetGlobal("cjson", cjsonModule(L, st))
 }
 
+// OpenGopherLibs opens gopher-lua's own libraries of the given names
+// (lua.BaseLibName, TabLibName, StringLibName, MathLibName,
+// CoroutineLibName), in order, in a state made with SkipOpenLibs: what a
+// state needs before Open.
+func OpenGopherLibs(L *lua.LState, names ...string) {
+	open := map[string]lua.LGFunction{
+		lua.BaseLibName: lua.OpenBase, lua.TabLibName: lua.OpenTable, lua.StringLibName: lua.OpenString,
+		lua.MathLibName: lua.OpenMath, lua.CoroutineLibName: lua.OpenCoroutine,
+	}
+	for _, name := range names {
+		L.Push(L.NewFunction(open[name]))
+		L.Push(lua.LString(name))
+		L.Call(1, 0)
+	}
+}
+
 // ResetRandom puts math.random's generator back where a freshly started
 // redis-server has it, for an engine that stands for a new server.
 func ResetRandom(L *lua.LState) {
@@ -182,6 +198,9 @@ func toNumber(v lua.LValue) (float64, bool) {
 	}
 	return 0, false
 }
+
+// ToString is lua_tolstring, for the engine's own library functions.
+func ToString(v lua.LValue) (string, bool) { return toString(v) }
 
 // toString is lua_tolstring: a string, or a number printed with "%.14g".
 func toString(v lua.LValue) (string, bool) {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"echomq.dev/playground/internal/golden"
 	"echomq.dev/playground/internal/redisnet"
 	"echomq.dev/playground/internal/redisserver"
 	"echomq.dev/playground/wasm/resp"
@@ -41,13 +42,13 @@ func evalRedis(t *testing.T, c *redisnet.Client, lc luaCase) resp.Reply {
 // TestMatchesRecordedRedis.
 func TestAgainstRedis(t *testing.T) {
 	c := connect(t)
-	var entries []goldenEntry
-	golden, _ := readGolden()
+	var entries []golden.Entry
+	recorded, _ := readGolden()
 	for _, lc := range allCases() {
 		want := evalRedis(t, c, lc)
-		entries = append(entries, goldenEntry{desc: lc.desc, lua: lc.lua, argv: lc.argv, reply: want})
+		entries = append(entries, golden.Entry{Desc: lc.desc, Inputs: []string{lc.lua, strings.Join(lc.argv, "\x00")}, Reply: want})
 		t.Run(lc.desc, func(t *testing.T) {
-			if g, ok := golden[goldenKey(lc)]; !*update && (!ok || !g.matches(want)) {
+			if g, ok := recorded[goldenKey(lc)]; !*update && (!ok || !g.Matches(want)) {
 				t.Errorf("%s is stale for this case: run go test -run TestAgainstRedis -update", goldenPath)
 			}
 			if lc.skip != "" {
@@ -57,7 +58,7 @@ func TestAgainstRedis(t *testing.T) {
 		})
 	}
 	if *update {
-		if err := writeGolden(entries); err != nil {
+		if err := golden.Write(goldenPath, entries); err != nil {
 			t.Fatal(err)
 		}
 	}
