@@ -93,6 +93,10 @@ type QueueGen struct {
 	*Rand
 	queues []string
 	seen   []string // ids enqueued since the last Forget, for duplicates
+	// MaxPayload, when set, cuts the rare large payloads (up to 1 MiB) to
+	// that many bytes, for a run whose recording keeps every reply whole.
+	// The sequence of draws is the same.
+	MaxPayload int
 }
 
 // NewQueueGen is the generator of seed over queues.
@@ -103,9 +107,12 @@ func NewQueueGen(seed uint64, queues ...string) *QueueGen {
 // Forget drops the ids seen so far, once both keyspaces are flushed.
 func (g *QueueGen) Forget() { g.seen = nil }
 
+// Queue is one of the generator's queues.
+func (g *QueueGen) Queue() string { return Pick(g.Rand, g.queues...) }
+
 // Next is the next operation.
 func (g *QueueGen) Next() QueueOp {
-	o := QueueOp{Queue: Pick(g.Rand, g.queues...), SHA: g.IntN(2) == 0, RESP3: g.IntN(2) == 0}
+	o := QueueOp{Queue: g.Queue(), SHA: g.IntN(2) == 0, RESP3: g.IntN(2) == 0}
 	switch n := g.IntN(100); {
 	case n < 2:
 		return QueueOp{Kind: "script-flush"}
@@ -179,6 +186,9 @@ func (g *QueueGen) payload() string {
 	switch k := g.IntN(200); {
 	case k == 0:
 		n = Pick(g.Rand, 64<<10, 300<<10, 1<<20) // sparingly: up to 1 MiB
+		if g.MaxPayload > 0 {
+			n = min(n, g.MaxPayload)
+		}
 	case k < 20:
 		return ""
 	case k < 50:

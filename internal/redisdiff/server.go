@@ -165,17 +165,28 @@ func (s *Server) Must(tb testing.TB, args ...string) Node {
 // engine, set to it, writes the deadlines the real server wrote.
 func (s *Server) Now(tb testing.TB) int64 {
 	tb.Helper()
-	r := s.Must(tb, "TIME")
-	parts, ok := r.Strs()
-	if !ok || len(parts) != 2 {
-		tb.Fatalf("TIME = %v", r)
+	now, err := Now(s.admin)
+	if err != nil {
+		tb.Fatal(err)
 	}
-	sec, err1 := strconv.ParseInt(parts[0], 10, 64)
-	usec, err2 := strconv.ParseInt(parts[1], 10, 64)
-	if err1 != nil || err2 != nil {
-		tb.Fatalf("TIME = %v", r)
+	return now
+}
+
+// Now is the clock of the server behind c in Unix milliseconds, from TIME.
+func Now(c Doer) (int64, error) {
+	r, err := c.Do("TIME")
+	if err != nil {
+		return 0, err
 	}
-	return sec*1000 + usec/1000
+	parts, ok := r.Strings()
+	if ok && len(parts) == 2 {
+		sec, err1 := strconv.ParseInt(parts[0], 10, 64)
+		usec, err2 := strconv.ParseInt(parts[1], 10, 64)
+		if err1 == nil && err2 == nil {
+			return sec*1000 + usec/1000, nil
+		}
+	}
+	return 0, fmt.Errorf("TIME = %v", r)
 }
 
 // Encoding is the real server's OBJECT ENCODING of key, "" if it has none.
@@ -203,6 +214,9 @@ type Real struct {
 	label string
 	live  *redisnet.Client
 }
+
+// Server is the server c is connected to.
+func (c *Real) Server() *Server { return c.srv }
 
 // Node sends one command and returns the reply as it came over the wire.
 // The error is for the connection, or a replay that does not hold the
