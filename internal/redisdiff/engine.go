@@ -3,14 +3,15 @@ package redisdiff
 import (
 	"strings"
 
-	"echomq.dev/playground/wasm/engine"
 	"echomq.dev/playground/wasm/resp"
 )
 
-// EngineConn is one connection to the engine, RESP2 or RESP3, answering as
-// the real server's connections do: with the reply as it would travel.
+// EngineConn is one connection to the engine (an *engine.Client), RESP2 or
+// RESP3, answering as the real server's connections do: with the reply as
+// it would travel. (The package does not import the engine, so that the
+// engine's own packages can test with it.)
 type EngineConn struct {
-	C     *engine.Client
+	C     Doer
 	RESP3 bool
 }
 

@@ -21,6 +21,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"echomq.dev/playground/wasm/resp"
 )
 
 var (
@@ -44,7 +46,10 @@ type Exchange struct {
 // to tell that a replay sends the command that was recorded.
 const keyMax = 160
 
-// keyOf is how a recording names a command.
+// Key is how a recording names a command (or whatever else a suite keys
+// its replies by: args are joined by NUL).
+func Key(args []string) string { return keyOf(args) }
+
 func keyOf(args []string) string {
 	joined := strings.Join(args, "\x00")
 	if len(joined) > keyMax {
@@ -86,9 +91,27 @@ func (r *Recording) DigestOver(n int, whole ...string) *Recording {
 	return r
 }
 
+// Keep is what r keeps of a reply a suite records by itself (Put).
+func (r *Recording) Keep(reply resp.Reply) string { return r.kept(nil, resp.Append(nil, reply)) }
+
+// Matches reports whether reply is the one kept as recorded (by Keep).
+func Matches(recorded string, reply resp.Reply) bool {
+	if sum, ok := digested([]byte(recorded)); ok {
+		return Digest(FromReply(reply, false).Wire()) == sum
+	}
+	want, err := resp.Parse([]byte(recorded))
+	return err == nil && reply.Equal(want)
+}
+
+// Recorded is the reply kept as recorded, when it was kept whole.
+func Recorded(recorded string) (resp.Reply, bool) {
+	r, err := resp.Parse([]byte(recorded))
+	return r, err == nil
+}
+
 // kept is what r keeps of the reply wire to args.
 func (r *Recording) kept(args []string, wire []byte) string {
-	if r.longest == 0 || len(wire) <= r.longest || slices.ContainsFunc(r.whole, func(c string) bool { return strings.EqualFold(c, args[0]) }) {
+	if r.longest == 0 || len(wire) <= r.longest || len(args) > 0 && slices.ContainsFunc(r.whole, func(c string) bool { return strings.EqualFold(c, args[0]) }) {
 		return string(wire)
 	}
 	n, err := ParseNode(wire)
