@@ -6,7 +6,6 @@ package emq_test
 
 import (
 	"errors"
-	"strings"
 	"testing"
 
 	"echomq.dev/playground/internal/redisdiff"
@@ -71,21 +70,4 @@ func strs(t testing.TB, r resp.Reply) []string {
 		t.Fatalf("reply %v is not an array of bulk strings", r)
 	}
 	return s
-}
-
-// keyspace is everything c holds, read as internal/redisdiff reads a
-// server to compare it.
-func keyspace(t testing.TB, c emq.Conn) redisdiff.Dump {
-	t.Helper()
-	d, err := redisdiff.DumpKeyspace(redisdiff.Replies{C: c}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
-// keyspaceChange says how the keyspace after differs from before; "" when
-// nothing changed. (The diff's "engine" is after, its "redis" before.)
-func keyspaceChange(before, after redisdiff.Dump) string {
-	return strings.Join(redisdiff.DiffDumps(after, before), "\n")
 }

@@ -33,11 +33,12 @@ const prelude = `local function V(v)
   if t == 'userdata' and v == cjson.null then return 'cjson.null' end
   return t
 end
-local function S(...)
+local function each(f, ...)
   local r = {}
-  for i = 1, select('#', ...) do r[i] = V((select(i, ...))) end
+  for i = 1, select('#', ...) do r[i] = f((select(i, ...))) end
   return r
 end
+local function S(...) return each(V, ...) end
 local function E(f, ...) return S(pcall(f, ...)) end
 local function D(v)
   if type(v) == 'string' then return string.format('%q', v) end
@@ -47,11 +48,7 @@ local function D(v)
   table.sort(items)
   return '{' .. table.concat(items, ',') .. '}'
 end
-local function DS(...)
-  local r = {}
-  for i = 1, select('#', ...) do r[i] = D((select(i, ...))) end
-  return r
-end
+local function DS(...) return each(D, ...) end
 local function ED(f, ...) return DS(pcall(f, ...)) end
 `
 
