@@ -3,7 +3,6 @@ package redisdiff
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"os/exec"
 	"runtime"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"echomq.dev/playground/internal/needs"
 	"echomq.dev/playground/internal/redisnet"
 	"echomq.dev/playground/internal/redisserver"
 	"echomq.dev/playground/wasm/resp"
@@ -97,11 +97,8 @@ func canRunLive() bool {
 	if runtime.GOOS == "js" || runtime.GOOS == "wasip1" || *replayFlag {
 		return false
 	}
-	if _, err := exec.LookPath(redisserver.Binary); err == nil {
-		return true
-	}
-	ci, _ := strconv.ParseBool(os.Getenv("CI"))
-	return ci
+	_, err := exec.LookPath(redisserver.Binary)
+	return err == nil || needs.InCI()
 }
 
 // Scope moves s into tb's take: what is sent from now on is recorded
