@@ -4,14 +4,7 @@ package fidelity
 // hostile input, on the engine and on the real server in step, compared
 // after every operation: the reply, then the whole keyspace.
 //
-// Deadlines. @claim reads the server clock, and the two servers have
-// different clocks. Before each claim the run reads the real server's TIME
-// (t0) and sets the engine's clock to it; after the claim it reads TIME
-// again (t1). The engine's deadline must be t0+lease exactly, the real one
-// must lie in [t0+lease, t1+lease]. Once both are checked, the real
-// server's deadline is replaced by the engine's in the real dump (and that
-// sorted set re-sorted by score, as ZRANGE orders it), so that the keyspace
-// comparison judges everything else byte for byte.
+// Deadlines are held to redisdiff.Deadlines's clock rule.
 
 import (
 	"flag"
