@@ -70,7 +70,7 @@ func (l liveNodes) Nodes(cmds [][]string) ([]Node, error) {
 
 // sealWhole is the longest dump (in canonical form) a recording keeps
 // whole, so that a replay names the key that differs as a live run does.
-const sealWhole = 4 << 10
+const sealWhole = 1 << 10
 
 // seal is what the recording keeps of a real dump: [digest, [key, pttl]...
 // for the keys with a TTL, [key...] of the unordered hashes, and, for a

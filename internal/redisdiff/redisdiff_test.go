@@ -191,3 +191,26 @@ func TestASealedDumpComparesAsTheLiveOne(t *testing.T) {
 		t.Errorf("a small dump: replayed %q, live %q", got, want)
 	}
 }
+
+func TestALongReplyIsKeptAsItsDigestAndStillCompared(t *testing.T) {
+	rec := NewRecording("unused").DigestOver(16, "DUMP")
+	long := resp.BulkReply(strings.Repeat("v", 40))
+	wire := resp.Append(nil, long)
+	kept := rec.kept([]string{"GET", "k"}, wire)
+	if !strings.HasPrefix(kept, "sha256:") {
+		t.Fatalf("a %d-byte reply was kept whole", len(wire))
+	}
+	if got := rec.kept([]string{"dump", "k"}, wire); got != string(wire) {
+		t.Errorf("DUMP's reply, named to be kept whole, was kept as %q", got)
+	}
+	if !Matches(kept, long) || Matches(kept, resp.BulkReply(strings.Repeat("w", 40))) {
+		t.Errorf("Matches does not tell the digested reply from another")
+	}
+	real := Node{Sum: kept}
+	if d := Diff(FromReply(long, false), real); d != "" {
+		t.Errorf("the same reply against its digest: %s", d)
+	}
+	if d := Diff(FromReply(resp.BulkReply("other"), false), real); d == "" {
+		t.Errorf("another reply matched the digest")
+	}
+}
