@@ -16,7 +16,7 @@ import (
 // replaying is a Server that replays rec, as Start makes one where no
 // redis-server can run.
 func replaying(rec *Recording, test string) *Server {
-	s := &Server{rec: rec, id: test + "#1", scope: test, made: map[string][]Exchange{}}
+	s := &Server{rec: rec, test: test, id: test + "#1", scope: test, made: map[string][]Exchange{}}
 	s.admin = &Real{srv: s, label: "admin"}
 	return s
 }

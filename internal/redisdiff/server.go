@@ -25,7 +25,8 @@ import (
 // with -run replays its own exchanges.
 type Server struct {
 	rec  *Recording
-	id   string // names the server among those of its test
+	test string // the test that started it
+	id   string // names the server among those of its test: test#n
 	live *redisserver.Server
 	// Version is the server's redis_version, "7.0.15".
 	Version string
@@ -63,9 +64,14 @@ func Start(tb testing.TB, rec *Recording) *Server {
 	tb.Helper()
 	startsMu.Lock()
 	starts[tb.Name()]++
-	id := tb.Name() + "#" + strconv.Itoa(starts[tb.Name()])
+	n := starts[tb.Name()]
 	startsMu.Unlock()
-	s := &Server{rec: rec, id: id, made: map[string][]Exchange{}}
+	tb.Cleanup(func() { // a test run again (-count) numbers its servers again
+		startsMu.Lock()
+		delete(starts, tb.Name())
+		startsMu.Unlock()
+	})
+	s := &Server{rec: rec, test: tb.Name(), id: tb.Name() + "#" + strconv.Itoa(n), made: map[string][]Exchange{}}
 	s.scope = tb.Name()
 	if canRunLive() {
 		s.live = redisserver.Start(tb)
@@ -73,8 +79,7 @@ func Start(tb testing.TB, rec *Recording) *Server {
 	} else if Update() {
 		tb.Fatalf("-update records redis-server's replies: it needs redis-server (%s)", redisserver.Hint)
 	}
-	s.admin = s.Dial(tb)
-	s.admin.label = "admin"
+	s.admin = s.dial(tb, "admin")
 	info, err := s.admin.Node("INFO", "server")
 	if err != nil {
 		tb.Fatalf("redis-server: INFO server: %v", err)
@@ -112,7 +117,7 @@ func (s *Server) Scope(tb testing.TB) {
 
 // take is the name of the current take; s.mu is held.
 func (s *Server) take() string {
-	if s.scope == strings.SplitN(s.id, "#", 2)[0] {
+	if s.scope == s.test {
 		return s.id
 	}
 	return s.id + " > " + s.scope
@@ -135,8 +140,15 @@ func (s *Server) Dial(tb testing.TB) *Real {
 	tb.Helper()
 	s.mu.Lock()
 	s.dialed++
-	c := &Real{srv: s, label: "c" + strconv.Itoa(s.dialed)}
+	label := "c" + strconv.Itoa(s.dialed)
 	s.mu.Unlock()
+	return s.dial(tb, label)
+}
+
+// dial opens a connection that label names in the takes.
+func (s *Server) dial(tb testing.TB, label string) *Real {
+	tb.Helper()
+	c := &Real{srv: s, label: label}
 	if s.live != nil {
 		var err error
 		if c.live, err = redisnet.Dial(s.live.Addr()); err != nil {
