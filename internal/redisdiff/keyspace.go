@@ -46,13 +46,13 @@ type NodeReader interface {
 	Nodes(cmds [][]string) ([]Node, error)
 }
 
-// DumpKeyspace reads every key of every database through c. real says
-// whether c is the real server, which is asked the encoding of each hash.
-// A server that refuses SELECT (a cluster) has database 0 only. c is left
-// on database 0.
-func DumpKeyspace(c NodeReader, real bool) (Dump, error) {
+// DumpKeyspace reads every key of the first dbs databases through c (all
+// of them: Databases). real says whether c is the real server, which is
+// asked the encoding of each hash. A server that refuses SELECT (a
+// cluster) has database 0 only. c is left on database 0.
+func DumpKeyspace(c NodeReader, real bool, dbs int) (Dump, error) {
 	var listing [][]string
-	for db := range Databases {
+	for db := range dbs {
 		listing = append(listing, []string{"SELECT", strconv.Itoa(db)}, []string{"KEYS", "*"})
 	}
 	rs, err := c.Nodes(append(listing, []string{"SELECT", "0"}))
@@ -60,7 +60,7 @@ func DumpKeyspace(c NodeReader, real bool) (Dump, error) {
 		return nil, err
 	}
 	d := Dump{}
-	for db := range Databases {
+	for db := range dbs {
 		if db > 0 && rs[2*db].IsError() {
 			break
 		}
@@ -107,8 +107,9 @@ func dumpDB(c inDB, real bool, keys []string, d Dump) error {
 	if err != nil {
 		return err
 	}
-	const perKey = 3
+	// Per key: its read and PTTL, and a real server's hash its encoding.
 	var reads [][]string
+	at := make([]int, len(keys)) // where key i's replies start
 	for i, k := range keys {
 		var read []string
 		switch typ := typeReplies[i].S; typ {
@@ -127,25 +128,25 @@ func dumpDB(c inDB, real bool, keys []string, d Dump) error {
 		default:
 			return fmt.Errorf("key %s has type %v, which the dump does not read", Short(k), typeReplies[i])
 		}
-		enc := []string{"PING"}
+		at[i] = len(reads)
+		reads = append(reads, read, []string{"PTTL", k})
 		if real && typeReplies[i].S == "hash" {
-			enc = []string{"OBJECT", "ENCODING", k}
+			reads = append(reads, []string{"OBJECT", "ENCODING", k})
 		}
-		reads = append(reads, read, []string{"PTTL", k}, enc)
 	}
 	replies, err := c.Nodes(reads)
 	if err != nil {
 		return err
 	}
 	for i, k := range keys {
-		v, ttl, enc := replies[perKey*i], replies[perKey*i+1], replies[perKey*i+2]
+		v, ttl := replies[at[i]], replies[at[i]+1]
 		kd := KeyDump{Type: typeReplies[i].S}
 		if ttl.T != ':' {
 			return fmt.Errorf("PTTL %s = %v", Short(k), ttl)
 		}
 		kd.PTTL, _ = strconv.ParseInt(ttl.S, 10, 64)
 		if kd.Type == "hash" && real {
-			kd.Encoding = enc.S
+			kd.Encoding = replies[at[i]+2].S
 		}
 		switch kd.Type {
 		case "string":

@@ -30,6 +30,9 @@ type Server struct {
 	live *redisserver.Server
 	// Version is the server's redis_version, "7.0.15".
 	Version string
+	// Databases is how many databases DiffKeyspace reads: all of them
+	// (Databases) unless a suite uses fewer and says so.
+	Databases int
 
 	mu     sync.Mutex
 	scope  string
@@ -71,7 +74,7 @@ func Start(tb testing.TB, rec *Recording) *Server {
 		delete(starts, tb.Name())
 		startsMu.Unlock()
 	})
-	s := &Server{rec: rec, test: tb.Name(), id: tb.Name() + "#" + strconv.Itoa(n), made: map[string][]Exchange{}}
+	s := &Server{rec: rec, test: tb.Name(), id: tb.Name() + "#" + strconv.Itoa(n), Databases: Databases, made: map[string][]Exchange{}}
 	s.scope = tb.Name()
 	if canRunLive() {
 		s.live = redisserver.Start(tb)

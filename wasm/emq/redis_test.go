@@ -27,7 +27,7 @@ func startRedis(t testing.TB) *redisdiff.Real {
 // server to compare it.
 func keyspace(t testing.TB, c emq.Conn) redisdiff.Dump {
 	t.Helper()
-	d, err := redisdiff.DumpKeyspace(redisdiff.Replies{C: c}, false)
+	d, err := redisdiff.DumpKeyspace(redisdiff.Replies{C: c}, false, handleDatabases)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -261,7 +261,7 @@ func runCase(t *testing.T, shared *redisdiff.Server, c fcase, p proto) *outcome 
 			out.add(cmd, d, eng, real)
 		}
 	}
-	de, err := redisdiff.DumpKeyspace(dumper, false)
+	de, err := redisdiff.DumpKeyspace(dumper, false, redisdiff.Databases)
 	if err != nil {
 		t.Fatalf("engine keyspace: %v", err)
 	}

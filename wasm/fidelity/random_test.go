@@ -114,7 +114,7 @@ func runRandom(t *testing.T, srv *redisdiff.Server, withRESP3 bool) *randomResul
 				return fail(i, o, d)
 			}
 		}
-		de, err := redisdiff.DumpKeyspace(dumper, false)
+		de, err := redisdiff.DumpKeyspace(dumper, false, redisdiff.Databases)
 		if err != nil {
 			t.Fatalf("engine keyspace: %v", err)
 		}

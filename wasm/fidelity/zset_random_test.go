@@ -284,7 +284,7 @@ func TestSortedSetsMatchRedis(t *testing.T) {
 	var history []string
 	compareKeyspaces := func(i int) {
 		t.Helper()
-		de, err := redisdiff.DumpKeyspace(dumper, false)
+		de, err := redisdiff.DumpKeyspace(dumper, false, redisdiff.Databases)
 		if err != nil {
 			t.Fatalf("engine keyspace: %v", err)
 		}
