@@ -163,8 +163,11 @@ do_build() {
 do_test() {
 	need_tools redis-server redis-cli node gcc chromium
 	# Fidelity tests start redis-server themselves, and the browser tests
-	# chromium; in CI a missing one is a failure, not a skip, and they learn
-	# which it is from CI.
+	# chromium; in CI a missing one is a failure, not a skip (nor a replay
+	# of the recorded replies), and they learn which it is from CI. The
+	# js/wasm step below cannot start processes: there the fidelity,
+	# differential and Lua-library suites replay the replies recorded in
+	# their testdata.
 	export CI="${CI:-}"
 	# The browser tests (web/browser, in the go test -race step) load the
 	# site built here.

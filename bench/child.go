@@ -2,15 +2,15 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"time"
+
+	"echomq.dev/playground/internal/childout"
 )
 
 // child is one measuring process the bench keeps for the whole run:
@@ -30,26 +30,7 @@ type child struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	out    *bufio.Reader
-	stderr lockedBuffer
-}
-
-// lockedBuffer collects a child's stderr, which exec copies from its own
-// goroutine while an error message may be reading it.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
+	stderr childout.Buffer // exec copies into it while an error message may read it
 }
 
 // childEvent is one line a child prints. wasm_bench.mjs fills Node, V8,

@@ -8,7 +8,9 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"net"
+	"strconv"
 	"sync"
 	"time"
 
@@ -79,32 +81,116 @@ func (c *Client) Do(args ...string) (resp.Reply, error) {
 // connection. It relies on the server buffering replies while it reads the
 // rest of the batch, which Redis does for ordinary clients.
 func (c *Client) Pipeline(cmds [][]string) ([]resp.Reply, error) {
+	replies := make([]resp.Reply, len(cmds))
+	err := c.exchange(cmds, func(i int) (err error) {
+		replies[i], err = resp.Read(c.r)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return replies, nil
+}
+
+// exchange writes cmds, then calls read once per command, in order, with
+// c.mu held; a failed read breaks the client.
+func (c *Client) exchange(cmds [][]string, read func(i int) error) error {
 	for i, args := range cmds {
 		if len(args) == 0 {
-			return nil, fmt.Errorf("redisnet: empty command at index %d", i)
+			return fmt.Errorf("redisnet: empty command at index %d", i)
 		}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.broken != nil {
-		return nil, c.broken
+		return c.broken
 	}
 	c.wbuf = c.wbuf[:0]
 	for _, args := range cmds {
 		c.wbuf = resp.AppendCommand(c.wbuf, args)
 	}
 	if err := c.write(); err != nil {
+		return err
+	}
+	for i := range cmds {
+		if err := read(i); err != nil {
+			return fmt.Errorf("reply %d of %d: %w", i+1, len(cmds), c.fail(fmt.Errorf("redisnet: read: %w", err)))
+		}
+	}
+	return nil
+}
+
+// DoWire is Do that returns the reply exactly as it came over the wire, its
+// RESP type bytes and all: RESP3's null, a null array and a push stay what
+// they are, where a resp.Reply folds them together. The comparisons with
+// real Redis (internal/redisdiff) judge these bytes.
+func (c *Client) DoWire(args ...string) ([]byte, error) {
+	rs, err := c.PipelineWire([][]string{args})
+	if err != nil {
 		return nil, err
 	}
-	replies := make([]resp.Reply, len(cmds))
-	for i := range replies {
-		rep, err := c.read()
-		if err != nil {
-			return nil, fmt.Errorf("reply %d of %d: %w", i+1, len(cmds), err)
-		}
-		replies[i] = rep
+	return rs[0], nil
+}
+
+// PipelineWire is Pipeline with each reply's exact bytes, as DoWire.
+func (c *Client) PipelineWire(cmds [][]string) ([][]byte, error) {
+	out := make([][]byte, len(cmds))
+	err := c.exchange(cmds, func(i int) (err error) {
+		out[i], err = readWire(c.r, nil)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
-	return replies, nil
+	return out, nil
+}
+
+// readWire appends one reply's bytes to buf: it follows the lengths of
+// bulks and aggregates, and leaves the reading of what they hold to the
+// caller.
+func readWire(r *bufio.Reader, buf []byte) ([]byte, error) {
+	line, err := r.ReadBytes('\n')
+	if err != nil {
+		return nil, err
+	}
+	if len(line) < 3 || line[len(line)-2] != '\r' {
+		return nil, fmt.Errorf("%w: bad line %q", resp.ErrProtocol, line)
+	}
+	buf = append(buf, line...)
+	body := string(line[1 : len(line)-2])
+	switch line[0] {
+	case '$', '=', '!':
+		n, err := strconv.Atoi(body)
+		if err != nil || n < -1 {
+			return nil, fmt.Errorf("%w: bad length %q", resp.ErrProtocol, body)
+		}
+		if n == -1 {
+			return buf, nil
+		}
+		start := len(buf)
+		buf = append(buf, make([]byte, n+2)...)
+		if _, err := io.ReadFull(r, buf[start:]); err != nil {
+			return nil, err
+		}
+		return buf, nil
+	case '*', '%', '~', '>', '|':
+		n, err := strconv.Atoi(body)
+		if err != nil || n < -1 {
+			return nil, fmt.Errorf("%w: bad length %q", resp.ErrProtocol, body)
+		}
+		if line[0] == '%' || line[0] == '|' {
+			n *= 2
+		}
+		for range max(n, 0) {
+			if buf, err = readWire(r, buf); err != nil {
+				return nil, err
+			}
+		}
+		if line[0] == '|' { // an attribute comes before the reply it describes
+			return readWire(r, buf)
+		}
+	}
+	return buf, nil
 }
 
 // Close closes the connection. A call in progress on another goroutine is

@@ -264,3 +264,43 @@ func TestDialError(t *testing.T) {
 		}
 	}
 }
+
+// TestDoWireKeepsTheServersBytes: what the comparisons with Redis judge is
+// the reply as it came, RESP3's null and a null array included, which a
+// resp.Reply folds into one Nil.
+func TestDoWireKeepsTheServersBytes(t *testing.T) {
+	t.Parallel()
+	c, _ := connect(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"SET", "k", "a\x00b"}, "+OK\r\n"},
+		{[]string{"GET", "k"}, "$3\r\na\x00b\r\n"},
+		{[]string{"GET", "missing"}, "$-1\r\n"},
+		{[]string{"BLPOP", "missing", "0.01"}, "*-1\r\n"},
+		{[]string{"HELLO", "3", "SETNAME", "x"}, ""}, // a map: only its type byte is checked
+		{[]string{"GET", "missing"}, "_\r\n"},
+		{[]string{"ZADD", "z", "1.5", "m"}, ":1\r\n"},
+		{[]string{"ZSCORE", "z", "m"}, ",1.5\r\n"},
+		{[]string{"ZRANGE", "z", "0", "-1", "WITHSCORES"}, "*1\r\n*2\r\n$1\r\nm\r\n,1.5\r\n"},
+	} {
+		got, err := c.DoWire(tc.args...)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.args, err)
+		}
+		if tc.want == "" {
+			if got[0] != '%' {
+				t.Errorf("%q = %q, want a map", tc.args, got)
+			}
+			continue
+		}
+		if string(got) != tc.want {
+			t.Errorf("%q = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+	wires, err := c.PipelineWire([][]string{{"PING"}, {"SMEMBERS", "missing"}})
+	if err != nil || len(wires) != 2 || string(wires[0]) != "+PONG\r\n" || string(wires[1]) != "~0\r\n" {
+		t.Errorf("PipelineWire = %q, %v", wires, err)
+	}
+}

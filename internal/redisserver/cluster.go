@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"echomq.dev/playground/internal/needs"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -45,12 +46,7 @@ const clusterReady = 20 * time.Second
 func StartCluster(tb testing.TB, masters int) *Cluster {
 	tb.Helper()
 	for _, bin := range []string{Binary, CLI} {
-		if _, err := exec.LookPath(bin); err != nil {
-			if inCI() {
-				tb.Fatalf("redisserver: %s not found in PATH; %s", bin, ClusterHint)
-			} else {
-				tb.Skipf("redisserver: %s not found in PATH, skipping; %s", bin, ClusterHint)
-			}
+		if needs.Program(tb, bin, ClusterHint) == "" {
 			return nil
 		}
 	}

@@ -8,7 +8,6 @@ package redisserver
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"net"
@@ -21,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"echomq.dev/playground/internal/childout"
+	"echomq.dev/playground/internal/needs"
 	"echomq.dev/playground/internal/redisnet"
 	"echomq.dev/playground/wasm/resp"
 )
@@ -47,7 +48,7 @@ type Server struct {
 	version string
 	dir     string
 	cmd     *exec.Cmd
-	out     *syncBuffer
+	out     *childout.Buffer
 	exited  chan struct{} // closed once the process has been reaped
 	waitErr error         // valid after exited is closed
 
@@ -63,12 +64,7 @@ type Server struct {
 // SHUTDOWN sent by the test); a test that wants to stop it early calls Stop.
 func Start(tb testing.TB) *Server {
 	tb.Helper()
-	if _, err := exec.LookPath(Binary); err != nil {
-		if inCI() {
-			tb.Fatalf("redisserver: %s not found in PATH; %s", Binary, Hint)
-		} else {
-			tb.Skipf("redisserver: %s not found in PATH, skipping; %s", Binary, Hint)
-		}
+	if needs.Program(tb, Binary, Hint) == "" {
 		return nil // only reached with a fake testing.TB
 	}
 	s, err := Launch()
@@ -208,7 +204,7 @@ func launchArgs(pick func() (int, error), extra []string) (*Server, error) {
 // retry reports whether the failure was a lost race for the port.
 func spawn(bin, dir string, port int, extra ...string) (s *Server, retry bool, err error) {
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	out := new(syncBuffer)
+	out := new(childout.Buffer)
 	cmd := exec.Command(bin, append([]string{
 		"--bind", "127.0.0.1",
 		"--port", strconv.Itoa(port),
@@ -332,28 +328,4 @@ func freePort() (int, error) {
 		return 0, err
 	}
 	return port, nil
-}
-
-func inCI() bool {
-	ci, _ := strconv.ParseBool(os.Getenv("CI"))
-	return ci
-}
-
-// syncBuffer collects the child's output; exec copies into it from its own
-// goroutine while a failing test may be reading it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"echomq.dev/playground/internal/redisdiff"
 	"echomq.dev/playground/lua"
 	"echomq.dev/playground/wasm/emq"
 	"echomq.dev/playground/wasm/resp"
@@ -192,7 +193,7 @@ func sentFor(s *lua.Script, wire []emq.Exchange, keys, argv []string) [][]string
 func showCommands(cmds [][]string) string {
 	parts := make([]string, len(cmds))
 	for i, c := range cmds {
-		parts[i] = "[" + showCommand(c) + "]"
+		parts[i] = "[" + redisdiff.ShowCommand(c) + "]"
 	}
 	return strings.Join(parts, " ")
 }
@@ -212,7 +213,7 @@ type fakeAnswer struct {
 func (f *fakeConn) Do(args ...string) (resp.Reply, error) {
 	f.sent = append(f.sent, slices.Clone(args))
 	if len(f.answers) == 0 {
-		return resp.Reply{}, errors.New("fakeConn: no answer left for " + showCommand(args))
+		return resp.Reply{}, errors.New("fakeConn: no answer left for " + redisdiff.ShowCommand(args))
 	}
 	a := f.answers[0]
 	f.answers = f.answers[1:]

@@ -4,22 +4,15 @@ package emq_test
 // real Redis 7 would give. Every test here runs the same operations through
 // emq.Jobs over the engine and over a real redis-server, and compares what
 // a client can see: the outcome (verdict, job, refusal kind, the server's
-// reply text, the EVALSHA/EVAL exchanges) and then the whole keyspace.
-//
-// Deadlines. @claim reads the server clock, and the two servers have
-// different clocks. Before each claim the test reads the real server's
-// TIME (t0) and sets the engine's clock to it; after the claim it reads
-// TIME again (t1). The engine's deadline must be t0+lease exactly, the real
-// one must lie in [t0+lease, t1+lease]. Once both are checked, the real
-// server's deadline is replaced by the engine's in the real dump (and that
-// sorted set re-sorted by score, as ZRANGE would order it), so that the
-// keyspace comparison judges everything else byte for byte.
+// reply text, the EVALSHA/EVAL exchanges) and then the whole keyspace,
+// with internal/redisdiff's dump and its rule for the deadlines of leases
+// (redisdiff.Deadlines). Without a redis-server, the real side is the
+// recording of one (testdata, go test -update).
 
 import (
 	"errors"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"reflect"
 	"regexp"
 	"slices"
@@ -28,6 +21,7 @@ import (
 	"strings"
 	"testing"
 
+	"echomq.dev/playground/internal/redisdiff"
 	"echomq.dev/playground/lua"
 	"echomq.dev/playground/wasm/emq"
 	"echomq.dev/playground/wasm/engine"
@@ -50,11 +44,11 @@ type op struct {
 func (o op) String() string {
 	switch o.verb {
 	case "enqueue":
-		return fmt.Sprintf("enqueue(%s, %s, %s)", short(o.queue), short(o.id), short(o.payload))
+		return fmt.Sprintf("enqueue(%s, %s, %s)", redisdiff.Short(o.queue), redisdiff.Short(o.id), redisdiff.Short(o.payload))
 	case "claim":
-		return fmt.Sprintf("claim(%s, %s)", short(o.queue), short(o.lease))
+		return fmt.Sprintf("claim(%s, %s)", redisdiff.Short(o.queue), redisdiff.Short(o.lease))
 	}
-	return fmt.Sprintf("%s(%s)", o.verb, short(o.queue))
+	return fmt.Sprintf("%s(%s)", o.verb, redisdiff.Short(o.queue))
 }
 
 func enq(queue, id, payload string) op {
@@ -82,9 +76,10 @@ func (o op) run(j *emq.Jobs) (emq.Outcome, error) {
 type pair struct {
 	t         testing.TB
 	eng       *engine.Engine
-	real      emq.Conn // a redis-server, or a Redis Cluster (cluster_test.go)
+	real      emq.Conn          // a redis-server, or a Redis Cluster (cluster_test.go)
+	srv       *redisdiff.Server // the redis-server, live or recorded; nil for a cluster
 	je, jr    *emq.Jobs
-	deadlines map[string]map[string]string // active key -> id -> checked engine deadline
+	deadlines redisdiff.Deadlines
 	// preload has reset load both scripts on both sides: a cluster keeps a
 	// script cache per node, so a script loaded once is not loaded on the
 	// node the next queue lives on, where the engine has one cache.
@@ -99,29 +94,31 @@ func newPair(t testing.TB) *pair {
 // newPairOn is newPair with the real side given.
 func newPairOn(t testing.TB, real emq.Conn) *pair {
 	t.Helper()
-	if v := mustDo(t, real, "INFO", "server"); !strings.Contains(v.Str, "redis_version:7.") {
-		t.Logf("the reference is Redis 7; this server says %q", firstLine(v.Str, "redis_version:"))
-	}
 	e := newEngine(t)
-	return &pair{t: t, eng: e, real: real, je: emq.NewJobs(e), jr: emq.NewJobs(real), deadlines: map[string]map[string]string{}}
-}
-
-func firstLine(s, prefix string) string {
-	for line := range strings.Lines(s) {
-		if strings.HasPrefix(line, prefix) {
-			return strings.TrimSpace(line)
-		}
+	p := &pair{t: t, eng: e, real: real, je: emq.NewJobs(e), jr: emq.NewJobs(real), deadlines: redisdiff.Deadlines{}}
+	if r, ok := real.(*redisdiff.Real); ok {
+		p.srv = r.Server()
+		p.srv.Databases = handleDatabases
 	}
-	return ""
+	return p
 }
 
-// reset empties both servers: keys and script caches.
+// handleDatabases is how many databases the comparisons read: the handles
+// use database 0, and reading the fifteen others after every operation
+// would double the run's time.
+const handleDatabases = 1
+
+// reset empties both servers: keys and script caches. A recorded server
+// replays t's own exchanges from here on.
 func (p *pair) reset() {
 	p.t.Helper()
+	if p.srv != nil {
+		p.srv.Scope(p.t)
+	}
 	p.eng.Reset()
 	mustDo(p.t, p.real, "FLUSHALL")
 	mustDo(p.t, p.real, "SCRIPT", "FLUSH")
-	p.deadlines = map[string]map[string]string{}
+	p.deadlines = redisdiff.Deadlines{}
 	if p.preload {
 		for _, s := range lua.All() {
 			mustDo(p.t, p.eng, "SCRIPT", "LOAD", s.Source)
@@ -133,13 +130,11 @@ func (p *pair) reset() {
 // realNow is the real server's clock in Unix ms, as @claim computes it.
 func (p *pair) realNow() int64 {
 	p.t.Helper()
-	parts := strs(p.t, mustDo(p.t, p.real, "TIME"))
-	sec, err1 := strconv.ParseInt(parts[0], 10, 64)
-	usec, err2 := strconv.ParseInt(parts[1], 10, 64)
-	if err1 != nil || err2 != nil {
-		p.t.Fatalf("TIME = %q", parts)
+	now, err := redisdiff.Now(p.real)
+	if err != nil {
+		p.t.Fatal(err)
 	}
-	return sec*1000 + usec/1000
+	return now
 }
 
 // step runs o on both servers and returns what differs, or "".
@@ -188,69 +183,35 @@ func (p *pair) run(o op) (string, emq.Outcome, error) {
 }
 
 // checkDeadline holds both deadlines of a lease to the clock rule and
-// records the engine's for the keyspace comparison.
+// keeps the engine's for the keyspace comparison.
 func (p *pair) checkDeadline(active, id, leaseArg string, t0, t1 int64) string {
-	lease, err := strconv.ParseInt(leaseArg, 10, 64)
-	if err != nil {
-		return fmt.Sprintf("lease %q was accepted but is not a number", leaseArg)
+	score := func(c emq.Conn) redisdiff.Node {
+		return redisdiff.FromReply(mustDo(p.t, c, "ZSCORE", active, id), false)
 	}
-	score := func(c emq.Conn) (int64, string) {
-		r := mustDo(p.t, c, "ZSCORE", active, id)
-		f, err := strconv.ParseFloat(r.Str, 64)
-		if err != nil {
-			return 0, fmt.Sprintf("ZSCORE %s %s = %v", active, short(id), r)
-		}
-		return int64(f), ""
-	}
-	eng, bad := score(p.eng)
-	if bad != "" {
-		return "engine " + bad
-	}
-	real, bad := score(p.real)
-	if bad != "" {
-		return "redis " + bad
-	}
-	if eng != t0+lease {
-		return fmt.Sprintf("engine deadline %d, want server clock %d + lease %d = %d", eng, t0, lease, t0+lease)
-	}
-	if real < t0+lease || real > t1+lease {
-		return fmt.Sprintf("redis deadline %d outside [%d, %d] (TIME %d..%d + lease %d)", real, t0+lease, t1+lease, t0, t1, lease)
-	}
-	if p.deadlines[active] == nil {
-		p.deadlines[active] = map[string]string{}
-	}
-	p.deadlines[active][id] = resp.FormatDouble(float64(eng))
-	return ""
+	return p.deadlines.Check(active, id, leaseArg, score(p.eng), score(p.real), t0, t1)
 }
 
 // compareKeyspaces dumps both servers and returns the diff, with the real
 // server's checked deadlines replaced by the engine's.
 func (p *pair) compareKeyspaces() string {
-	de, dr := dumpKeyspace(p.t, p.eng), dumpKeyspace(p.t, p.real)
-	for key, ids := range p.deadlines {
-		kd, ok := dr[key]
-		if !ok || kd.Type != "zset" {
-			continue
-		}
-		zs := slices.Clone(kd.ZSet)
-		for i, m := range zs {
-			if s, ok := ids[m.Member]; ok {
-				zs[i].Score = s
-			}
-		}
-		sort.SliceStable(zs, func(i, j int) bool {
-			a, _ := strconv.ParseFloat(zs[i].Score, 64)
-			b, _ := strconv.ParseFloat(zs[j].Score, 64)
-			if a != b {
-				return a < b
-			}
-			return zs[i].Member < zs[j].Member
-		})
-		kd.ZSet = zs
-		dr[key] = kd
+	p.t.Helper()
+	de, err := redisdiff.DumpKeyspace(redisdiff.Replies{C: p.eng}, false, handleDatabases)
+	if err != nil {
+		p.t.Fatalf("engine keyspace: %v", err)
 	}
-	if d := diffDumps("engine", de, "redis", dr); d != "" {
-		return "keyspace:\n" + d
+	var ds []string
+	if p.srv != nil {
+		ds = p.srv.DiffKeyspace(p.t, de, p.deadlines.Align)
+	} else {
+		dr, err := redisdiff.DumpKeyspace(redisdiff.Replies{C: p.real}, true, handleDatabases)
+		if err != nil {
+			p.t.Fatalf("redis keyspace: %v", err)
+		}
+		p.deadlines.Align(dr)
+		ds = redisdiff.DiffDumps(de, dr)
+	}
+	if len(ds) > 0 {
+		return "keyspace:\n  " + strings.Join(ds, "\n  ")
 	}
 	return ""
 }
@@ -268,7 +229,7 @@ func (p *pair) compareSnapshots(queue string) string {
 	sort.Slice(sr.Active, func(i, j int) bool { return sr.Active[i].ID < sr.Active[j].ID })
 	sort.Slice(se.Active, func(i, j int) bool { return se.Active[i].ID < se.Active[j].ID })
 	if !reflect.DeepEqual(se, sr) {
-		return fmt.Sprintf("snapshot of %s:\n  engine %+v\n  redis  %+v", short(queue), se, sr)
+		return fmt.Sprintf("snapshot of %s:\n  engine %+v\n  redis  %+v", redisdiff.Short(queue), se, sr)
 	}
 	return ""
 }
@@ -322,7 +283,7 @@ func showJob(j *emq.Job) string {
 	if j == nil {
 		return "<nil>"
 	}
-	return fmt.Sprintf("{%s %s %d}", short(j.ID), short(j.Payload), j.Attempts)
+	return fmt.Sprintf("{%s %s %d}", redisdiff.Short(j.ID), redisdiff.Short(j.Payload), j.Attempts)
 }
 
 // mebibyte is a 1 MiB payload holding every byte value, NUL and the bytes
@@ -449,10 +410,11 @@ func TestDifferentialRandomized(t *testing.T) {
 // runRandomized runs n random handle calls on p's two sides, comparing
 // after every one.
 func runRandomized(t *testing.T, p *pair, seed uint64, n int) {
-	g := newOpGen(seed, []string{"q", "mail", "队列{x}"})
+	g := redisdiff.NewQueueGen(seed, "q", "mail", "队列{x}")
+	g.MaxPayload = 8 << 10 // the recording keeps each reply whole
 	counts := map[string]int{}
 	for i := range n {
-		o := g.next()
+		o := nextOp(g)
 		d, verdict := p.stepVerdict(o)
 		counts[o.verb+" "+verdict]++
 		if d != "" {
@@ -464,95 +426,32 @@ func runRandomized(t *testing.T, p *pair, seed uint64, n int) {
 		if i%100 == 99 {
 			mustDo(t, p.eng, "FLUSHALL")
 			mustDo(t, p.real, "FLUSHALL")
-			p.deadlines = map[string]map[string]string{}
-			g.forget()
+			p.deadlines = redisdiff.Deadlines{}
+			g.Forget()
 		}
 	}
 	t.Logf("%d operations: %v", n, counts)
 }
 
-// opGen makes a random but reproducible sequence of operations.
-type opGen struct {
-	r      *rand.Rand
-	queues []string
-	known  map[string][]string // ids enqueued so far, per queue
-	serial int
-}
-
-func newOpGen(seed uint64, queues []string) *opGen {
-	return &opGen{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), queues: queues, known: map[string][]string{}}
-}
-
-func (g *opGen) forget() { g.known = map[string][]string{} }
-
-func (g *opGen) next() op {
-	q := g.queues[g.r.IntN(len(g.queues))]
-	switch n := g.r.IntN(100); {
-	case n < 30: // a fresh id
-		g.serial++
-		id := fmt.Sprintf("JOB%05d%s", g.r.IntN(100000), g.oddBytes())
-		g.known[q] = append(g.known[q], id)
-		return enq(q, id, g.payload())
-	case n < 42: // an id seen before, or the same id on another queue
-		if ids := g.known[g.queues[g.r.IntN(len(g.queues))]]; len(ids) > 0 {
-			return enq(q, ids[g.r.IntN(len(ids))], g.payload())
+// nextOp is the next handle call: now and then a pause or a resume, else
+// the shared generator's next enqueue or claim, with its hostile ids,
+// payloads and leases. (Its SCRIPT FLUSH and its short argument lists are
+// not handle calls: the handles always send every argument.)
+func nextOp(g *redisdiff.QueueGen) op {
+	switch n := g.IntN(100); {
+	case n < 6:
+		return pause(g.Queue())
+	case n < 10:
+		return resume(g.Queue())
+	}
+	for {
+		switch o := g.Next(); o.Kind {
+		case "enqueue":
+			return enq(o.Queue, o.ID, o.Payload)
+		case "claim":
+			return clm(o.Queue, o.Lease)
 		}
-		return enq(q, "JOB00000", g.payload())
-	case n < 50: // not a JOB id
-		bad := []string{"", "J", "JO", "job1", "Job1", "XJOB1", " JOB1", "\x00JOB", "\xffJOB", "ジョブ"}
-		return enq(q, bad[g.r.IntN(len(bad))], g.payload())
-	case n < 78:
-		return clm(q, g.goodLease())
-	case n < 88:
-		bad := []string{"0", "-5", "abc", "1e3", "", " 5", "5 ", "1234567890123456", "05", "5.5", "+5", "0x1F", "٣"}
-		return clm(q, bad[g.r.IntN(len(bad))])
-	case n < 94:
-		return pause(q)
-	default:
-		return resume(q)
 	}
-}
-
-// oddBytes decorates some ids with bytes that are not plain text.
-func (g *opGen) oddBytes() string {
-	switch g.r.IntN(8) {
-	case 0:
-		return "\x00"
-	case 1:
-		return "\xff\xfe"
-	case 2:
-		return "🚀"
-	case 3:
-		return "é"
-	}
-	return ""
-}
-
-func (g *opGen) payload() string {
-	var n int
-	switch g.r.IntN(10) {
-	case 0:
-		n = 0
-	case 1:
-		n = 1000 + g.r.IntN(4000)
-	default:
-		n = g.r.IntN(40)
-	}
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(g.r.IntN(256))
-	}
-	return string(b)
-}
-
-func (g *opGen) goodLease() string {
-	switch g.r.IntN(6) {
-	case 0:
-		return "1"
-	case 1:
-		return "999999999999999"
-	}
-	return strconv.Itoa(1 + g.r.IntN(600000))
 }
 
 // gopherArgWording is the one known difference in error text: gopher-lua
@@ -638,7 +537,7 @@ func TestDifferentialRawEval(t *testing.T) {
 			for _, cmd := range tc.setup {
 				a, b := mustDo(t, p.eng, cmd...), mustDo(t, p.real, cmd...)
 				if !a.Equal(b) {
-					t.Fatalf("setup %s: engine %v, redis %v", showCommand(cmd), a, b)
+					t.Fatalf("setup %s: engine %v, redis %v", redisdiff.ShowCommand(cmd), a, b)
 				}
 			}
 			// The clock rule of the file comment: the engine runs at the
@@ -664,7 +563,7 @@ func TestDifferentialRawEval(t *testing.T) {
 			case tc.wording != nil && got.Kind == resp.Error && want.Kind == resp.Error && got.Str == tc.wording(want.Str) && !t.Failed():
 				t.Skipf("known difference: gopher-lua words a bad argument without quotes\n engine: %v\n redis:  %v", got, want)
 			default:
-				t.Errorf("%s\nengine: %v\nredis:  %v", showCommand(tc.cmd[:min(len(tc.cmd), 3)])+" ...", got, want)
+				t.Errorf("%s\nengine: %v\nredis:  %v", redisdiff.ShowCommand(tc.cmd[:min(len(tc.cmd), 3)])+" ...", got, want)
 			}
 		})
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"echomq.dev/playground/internal/redisdiff"
 	"echomq.dev/playground/wasm/emq"
 	"echomq.dev/playground/wasm/engine"
 	"echomq.dev/playground/wasm/resp"
@@ -25,7 +26,7 @@ func enqueue(t testing.TB, j *emq.Jobs, queue, id, payload string) emq.Outcome {
 	t.Helper()
 	out, err := j.Enqueue(queue, id, payload)
 	if err != nil {
-		t.Fatalf("Enqueue(%q, %s, %s): %v", queue, short(id), short(payload), err)
+		t.Fatalf("Enqueue(%q, %s, %s): %v", queue, redisdiff.Short(id), redisdiff.Short(payload), err)
 	}
 	return out
 }
@@ -44,12 +45,12 @@ func wantLeased(t testing.TB, j *emq.Jobs, queue, lease string, want emq.Job) {
 	t.Helper()
 	out := claim(t, j, queue, lease)
 	if out.Verdict != emq.Leased || out.Job == nil {
-		t.Fatalf("Claim(%q, %q) = %s %v, want leased %s", queue, lease, out.Verdict, out.Job, short(want.ID))
+		t.Fatalf("Claim(%q, %q) = %s %v, want leased %s", queue, lease, out.Verdict, out.Job, redisdiff.Short(want.ID))
 	}
 	if *out.Job != want {
 		t.Errorf("Claim(%q, %q) leased {%s %s %d}, want {%s %s %d}", queue, lease,
-			short(out.Job.ID), short(out.Job.Payload), out.Job.Attempts,
-			short(want.ID), short(want.Payload), want.Attempts)
+			redisdiff.Short(out.Job.ID), redisdiff.Short(out.Job.Payload), out.Job.Attempts,
+			redisdiff.Short(want.ID), redisdiff.Short(want.Payload), want.Attempts)
 	}
 }
 
@@ -74,7 +75,7 @@ func wantHash(t testing.TB, c emq.Conn, key string, want map[string]string) {
 		return
 	}
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("HGETALL %s\n got: %q\nwant: %q", short(key), got, want)
+		t.Errorf("HGETALL %s\n got: %q\nwant: %q", redisdiff.Short(key), got, want)
 	}
 }
 
@@ -115,7 +116,7 @@ func TestEnqueueVerdicts(t *testing.T) {
 		{"an empty payload is stored as empty", "JOB4", "", emq.Enqueued, ""},
 	}
 	for i, st := range steps {
-		before := dumpKeyspace(t, e)
+		before := keyspace(t, e)
 		out, err := j.Enqueue("q", st.id, st.payload)
 		if st.wantKind != "" {
 			r := refusal(t, err)
@@ -148,7 +149,7 @@ func TestEnqueueVerdicts(t *testing.T) {
 		// Only an admission writes, and then exactly the row and the
 		// pending entry.
 		if st.want != emq.Enqueued {
-			if diff := diffDumps("before", before, "after", dumpKeyspace(t, e)); diff != "" {
+			if diff := keyspaceChange(before, keyspace(t, e)); diff != "" {
 				t.Errorf("step %d, %s: the keyspace changed:\n%s", i, st.desc, diff)
 			}
 		}
@@ -257,12 +258,12 @@ func TestPauseAndResume(t *testing.T) {
 		t.Errorf("Snapshot of a paused queue: Paused = %v, %v", s.Paused, err)
 	}
 
-	before := dumpKeyspace(t, e)
+	before := keyspace(t, e)
 	out := wantEmpty(t, j, "q")
 	if len(out.Wire) != 0 {
 		t.Errorf("a paused claim ran @claim:%s", showWire(out.Wire))
 	}
-	if diff := diffDumps("before", before, "after", dumpKeyspace(t, e)); diff != "" {
+	if diff := keyspaceChange(before, keyspace(t, e)); diff != "" {
 		t.Errorf("a paused claim changed the keyspace:\n%s", diff)
 	}
 	// Enqueue still admits while paused, and the pause is per queue.
@@ -291,14 +292,14 @@ func TestBadLeaseIsRefusedBeforeAnyWrite(t *testing.T) {
 			j := emq.NewJobs(e)
 			k, _ := emq.KeyspaceFor("q")
 			enqueue(t, j, "q", "JOB1", "p")
-			before := dumpKeyspace(t, e)
+			before := keyspace(t, e)
 
 			_, err := j.ClaimLease("q", lease)
 			r := refusal(t, err)
 			if r.Kind != "lease" || !r.Reply.Equal(resp.ErrorReply(leaseMsg)) {
 				t.Errorf("Claim(%q) refused as %q %v, want lease %q", lease, r.Kind, r.Reply, leaseMsg)
 			}
-			if diff := diffDumps("before", before, "after", dumpKeyspace(t, e)); diff != "" {
+			if diff := keyspaceChange(before, keyspace(t, e)); diff != "" {
 				t.Errorf("a refused lease changed the keyspace:\n%s", diff)
 			}
 			wantMembers(t, e, k.Pending(), "JOB1")

@@ -1,15 +1,14 @@
 package engine
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"slices"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the testdata files from this run (and, where a test records them, from redis-server's replies)")
+	"echomq.dev/playground/internal/redisdiff"
+)
 
 const commandsGolden = "testdata/commands.golden"
 
@@ -20,7 +19,7 @@ const commandsGolden = "testdata/commands.golden"
 // TestCommandTable -update.
 func TestCommandTable(t *testing.T) {
 	got := describeCommands()
-	if *update {
+	if redisdiff.Update() {
 		if err := os.WriteFile(commandsGolden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}

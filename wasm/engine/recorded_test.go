@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"echomq.dev/playground/internal/golden"
+	"echomq.dev/playground/internal/redisdiff"
 	"echomq.dev/playground/wasm/cli"
 	"echomq.dev/playground/wasm/resp"
 )
@@ -38,7 +38,8 @@ func redisCase(desc string, cmds ...string) recordedCase {
 }
 
 // recordedFiles are the cases by the file of fixups they test; each is
-// recorded into testdata/<name>.golden.
+// recorded into testdata/<name>.replies (internal/redisdiff's recording,
+// as every suite that holds the engine to redis-server keeps its replies).
 var recordedFiles = []struct {
 	name  string
 	cases []recordedCase
@@ -51,9 +52,16 @@ var recordedFiles = []struct {
 	{"fixups_resp3", resp3Cases},
 }
 
-func recordedPath(name string) string { return "testdata/" + name + ".golden" }
+// recording is the file of name's cases: one take, name, of one exchange
+// per case, keyed by caseKey.
+func recording(name string) *redisdiff.Recording {
+	return redisdiff.NewRecording("testdata/" + name + ".replies")
+}
 
-// input is a case's commands as the golden file keeps them: arguments
+// caseKey names a case in its recording.
+func caseKey(rc recordedCase) string { return redisdiff.Key([]string{rc.desc, rc.input()}) }
+
+// input is a case's commands as the recording keeps them: arguments
 // joined by NUL, commands by newlines.
 func (rc recordedCase) input() string {
 	lines := make([]string, len(rc.cmds))
@@ -86,23 +94,29 @@ func runCase(rc recordedCase, do func(args ...string) (resp.Reply, error)) (resp
 // every reply with Redis's.
 func checkRecorded(t *testing.T, name string, cases []recordedCase) {
 	t.Helper()
-	recorded, err := golden.Read(recordedPath(name), 1)
+	rec := recording(name)
+	xs, err := rec.Take(name)
 	if err != nil {
 		t.Fatalf("%v (record it: go test -run TestRecordFixupReplies -update ./wasm/engine, with redis-server on PATH)", err)
 	}
+	recorded := map[string]string{}
+	for _, x := range xs {
+		recorded[x.Key] = x.Reply
+	}
 	for _, rc := range cases {
 		t.Run(rc.desc, func(t *testing.T) {
-			g, ok := recorded[golden.Key(rc.desc, rc.input())]
+			g, ok := recorded[caseKey(rc)]
 			if !ok {
-				t.Fatalf("not in %s: record it with go test -run TestRecordFixupReplies -update", recordedPath(name))
+				t.Fatalf("not in %s: record it with go test -run TestRecordFixupReplies -update", rec.Path())
 			}
 			got, _ := runCase(rc, MustNew().Do)
-			if g.Matches(got) {
+			if redisdiff.Matches(g, got) {
 				return
 			}
+			want, _ := redisdiff.Recorded(g)
 			for i, cmd := range rc.cmds {
-				if i < len(g.Reply.Elems) && !got.Elems[i].Equal(g.Reply.Elems[i]) {
-					t.Errorf("%s\n  here: %s\n redis: %s", strings.Join(cmd, " "), got.Elems[i], g.Reply.Elems[i])
+				if i < len(want.Elems) && !got.Elems[i].Equal(want.Elems[i]) {
+					t.Errorf("%s\n  here: %s\n redis: %s", strings.Join(cmd, " "), got.Elems[i], want.Elems[i])
 				}
 			}
 		})

@@ -5,7 +5,7 @@ package engine
 import (
 	"testing"
 
-	"echomq.dev/playground/internal/golden"
+	"echomq.dev/playground/internal/redisdiff"
 	"echomq.dev/playground/internal/redisnet"
 	"echomq.dev/playground/internal/redisserver"
 )
@@ -15,12 +15,13 @@ import (
 // its own on a free loopback port, and a fresh connection and an empty
 // keyspace for each case.
 func TestRecordFixupReplies(t *testing.T) {
-	if !*update {
+	if !redisdiff.Update() {
 		t.Skip("records the fixups' Redis replies with -update (and redis-server on PATH)")
 	}
 	srv := redisserver.Start(t)
 	for _, f := range recordedFiles {
-		var entries []golden.Entry
+		rec := recording(f.name)
+		var xs []redisdiff.Exchange
 		for _, rc := range f.cases {
 			conn, err := redisnet.Dial(srv.Addr())
 			if err != nil {
@@ -34,9 +35,10 @@ func TestRecordFixupReplies(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", rc.desc, err)
 			}
-			entries = append(entries, golden.Entry{Desc: rc.desc, Inputs: []string{rc.input()}, Reply: r})
+			xs = append(xs, redisdiff.Exchange{Conn: "case", Key: caseKey(rc), Reply: rec.Keep(r)})
 		}
-		if err := golden.Write(recordedPath(f.name), entries); err != nil {
+		rec.Put(f.name, xs)
+		if err := rec.Write(); err != nil {
 			t.Fatal(err)
 		}
 	}

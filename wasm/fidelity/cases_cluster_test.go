@@ -1,5 +1,3 @@
-//go:build !js
-
 package fidelity
 
 // clusterCases are the commands a plain redis-server refuses because its

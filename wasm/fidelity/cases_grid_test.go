@@ -1,5 +1,3 @@
-//go:build !js
-
 package fidelity
 
 // A grid of cases over the kinds issue 9 names, one case per pattern, format

@@ -1,5 +1,3 @@
-//go:build !js
-
 package fidelity
 
 // More cases of the Lua a learner writes, one idiom each, in the same form

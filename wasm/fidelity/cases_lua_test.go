@@ -1,5 +1,3 @@
-//go:build !js
-
 package fidelity
 
 // The cases of the Lua a learner writes off the lesson's path: patterns,

@@ -1,5 +1,3 @@
-//go:build !js
-
 package fidelity
 
 // The cases. Each one starts from an empty keyspace and an empty script

@@ -1,5 +1,3 @@
-//go:build !js
-
 package fidelity
 
 // Transactions: MULTI, EXEC, DISCARD, WATCH and UNWATCH. A case's commands
@@ -13,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"echomq.dev/playground/internal/redisdiff"
 	"echomq.dev/playground/lua"
 	"echomq.dev/playground/wasm/engine"
 )
@@ -32,47 +31,34 @@ func after(ms int) []string { return []string{sleepFor, strconv.Itoa(ms)} }
 // secondConn is the case's second connection to each server, opened when
 // a command first needs it.
 type secondConn struct {
-	srv   *realServer
+	srv   *redisdiff.Server
 	e     *engine.Engine
 	resp3 bool
-	cn    *conn
-	ec    *engineConn
+	cn    *redisdiff.Real
+	ec    *redisdiff.EngineConn
 }
 
 // route says where cmd goes: the case's own connections, or the second
 // ones, with the marker taken off. A clock step is done here and comes back
 // as a nil command.
-func (s *secondConn) route(t *testing.T, cn *conn, ec *engineConn, cmd []string) (*conn, *engineConn, []string) {
+func (s *secondConn) route(t *testing.T, cn *redisdiff.Real, ec *redisdiff.EngineConn, cmd []string) (*redisdiff.Real, *redisdiff.EngineConn, []string) {
 	t.Helper()
 	switch cmd[0] {
 	case sleepFor:
 		ms, _ := strconv.Atoi(cmd[1])
-		time.Sleep(time.Duration(ms) * time.Millisecond)
+		s.srv.Sleep(time.Duration(ms) * time.Millisecond)
 		s.e.Advance(int64(ms))
 		return nil, nil, nil
 	case onSecond:
 		if s.cn == nil {
-			c, err := dial(s.srv.addr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s.cn, s.ec = c, &engineConn{c: s.e.NewClient()}
+			s.cn, s.ec = s.srv.Dial(t), &redisdiff.EngineConn{C: s.e.NewClient()}
 			if s.resp3 {
-				if r, err := s.cn.do("HELLO", "3"); err != nil || r.T != '%' {
-					t.Fatalf("HELLO 3 on redis-server: %v %v", r, err)
-				}
-				s.ec.do("HELLO", "3")
+				helloRESP3(t, s.cn, s.ec)
 			}
 		}
 		return s.cn, s.ec, cmd[1:]
 	}
 	return cn, ec, cmd
-}
-
-func (s *secondConn) close() {
-	if s.cn != nil {
-		s.cn.Close()
-	}
 }
 
 func txCases() []fcase {
@@ -248,9 +234,9 @@ func prefixed(cmds [][]string) [][]string {
 // MULTI refuses to queue, to COMMAND of a real server.
 func TestArityTableIsRedis(t *testing.T) {
 	srv := startReal(t)
-	all := srv.must(t, "COMMAND")
+	all := srv.Must(t, "COMMAND")
 	seen := map[string]bool{}
-	check := func(n node) {
+	check := func(n redisdiff.Node) {
 		name, want := n.Elems[0].S, n.Elems[1].S
 		seen[name] = true
 		got, ok := engine.CommandArity(name)

@@ -1,5 +1,3 @@
-//go:build !js
-
 package fidelity
 
 // FIDELITY.md, written from a run. Everything in it must come out the same
@@ -14,6 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"echomq.dev/playground/internal/redisdiff"
 	"echomq.dev/playground/wasm/engine"
 )
 
@@ -133,7 +132,7 @@ func renderDoc(in docInput) string {
 			if o.cmd == nil {
 				p("- Keyspace: %s\n", code(clipText(o.eng, 400)))
 			} else {
-				p("- Sent: %s\n", code(clipText(showCommand(o.cmd), 300)))
+				p("- Sent: %s\n", code(clipText(redisdiff.ShowCommand(o.cmd), 300)))
 				p("- Engine: %s\n", code(clipText(o.eng, 400)))
 				p("- Redis: %s\n", code(clipText(o.real, 400)))
 			}
@@ -149,8 +148,8 @@ func renderDoc(in docInput) string {
 
 	p("## What Redis leaves undefined, and how it is compared\n\n")
 	p("- **Hash order.** Redis 7.0 keeps a small hash as a listpack, in insertion order, which `HGETALL`, `HKEYS`,\n")
-	p("  `HVALS` and `HSCAN` follow: the suite compares that order exactly. A hash with more than %d fields, or with a\n", listpackEntries)
-	p("  field or value longer than %d bytes (`hash-max-listpack-entries` and `hash-max-listpack-value`), becomes a\n", listpackValue)
+	p("  `HVALS` and `HSCAN` follow: the suite compares that order exactly. A hash with more than %d fields, or with a\n", redisdiff.ListpackEntries)
+	p("  field or value longer than %d bytes (`hash-max-listpack-entries` and `hash-max-listpack-value`), becomes a\n", redisdiff.ListpackValue)
 	p("  hash table for good, whose order depends on a hash seed chosen at random when the server starts. For those\n")
 	p("  the suite asks the server (`OBJECT ENCODING`) and compares the fields and values as a set of pairs.\n")
 	p("- **Sets, `KEYS` and `SCAN`.** Redis does not define the order of `SMEMBERS`, `SINTER`, `SUNION`, `SDIFF`,\n")
@@ -158,7 +157,7 @@ func renderDoc(in docInput) string {
 	p("- **Sorted sets** have a defined order (score, then member bytes) and are compared in it.\n")
 	p("- **The clock.** The engine's clock stands still unless it is moved; the real server's runs. Each case sets\n")
 	p("  the engine's clock to the server's `TIME` when it starts. A remaining TTL (`PTTL`) must be -1 or -2 on both,\n")
-	p("  or positive on both and at most %d ms apart. The cases never compare `TIME` itself. In the randomized run,\n", pttlSlack)
+	p("  or positive on both and at most %d ms apart. The cases never compare `TIME` itself. In the randomized run,\n", redisdiff.PTTLSlack)
 	p("  lease deadlines are checked against the clock (see below).\n")
 	p("- **`math.random`.** Redis's generator is one per server process: it is never reseeded on its own, not even by\n")
 	p("  `SCRIPT FLUSH`, so an unseeded draw depends on every script the process ran before. The `libs/math-random`\n")
@@ -226,7 +225,7 @@ func renderDoc(in docInput) string {
 // same way.
 func sameFirst(a, b *outcome) bool {
 	same := func(x, y string) bool { return clipText(x, 400) == clipText(y, 400) }
-	return showCommand(a.cmd) == showCommand(b.cmd) && same(a.eng, b.eng) && same(a.real, b.real)
+	return redisdiff.ShowCommand(a.cmd) == redisdiff.ShowCommand(b.cmd) && same(a.eng, b.eng) && same(a.real, b.real)
 }
 
 func status(r result, p proto) string {

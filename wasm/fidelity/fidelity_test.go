@@ -1,10 +1,7 @@
-//go:build !js
-
 package fidelity
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"strconv"
@@ -12,11 +9,21 @@ import (
 	"testing"
 	"time"
 
-	"echomq.dev/playground/internal/redisserver"
+	"echomq.dev/playground/internal/redisdiff"
 	"echomq.dev/playground/wasm/engine"
 )
 
-var update = flag.Bool("update", false, "rewrite "+docPath+" from this run")
+// recording is redis-server's replies to the suite, which the runs without
+// a server (js/wasm among them) compare the engine with. go test -update
+// against redis-server records it, and rewrites FIDELITY.md. A reply over
+// 1 KiB is kept as its digest, unless the suite reads it (DUMP's payload,
+// COMMAND's table, INFO's version) or puts it in order first (the replies
+// inDefinedOrder sorts).
+var recording = redisdiff.NewRecording("testdata/redis7.replies.gz").DigestOver(1<<10,
+	"DUMP", "COMMAND", "INFO",
+	"HELLO", "KEYS", "SMEMBERS", "SINTER", "SUNION", "SDIFF", "SCAN", "SSCAN", "HGETALL", "HKEYS", "HVALS", "HSCAN", "ZSCAN")
+
+func TestMain(m *testing.M) { redisdiff.Main(m, recording) }
 
 // docPath is FIDELITY.md at the root of the repository; go test runs in
 // the package's directory.
@@ -41,10 +48,10 @@ type outcome struct {
 	eng, real string
 }
 
-func (o *outcome) add(cmd []string, diff string, eng, real node) {
+func (o *outcome) add(cmd []string, diff string, eng, real redisdiff.Node) {
 	where := "keyspace"
 	if cmd != nil {
-		where = showCommand(cmd)
+		where = redisdiff.ShowCommand(cmd)
 	}
 	o.diffs = append(o.diffs, where+": "+diff)
 	if len(o.diffs) == 1 {
@@ -63,14 +70,6 @@ type result struct {
 	out map[proto]*outcome
 }
 
-// realServer is a redis-server the suite started, and a RESP2 connection
-// to it for flushing, dumping and asking encodings.
-type realServer struct {
-	addr    string
-	version string
-	admin   *conn
-}
-
 // busyThreshold is Redis's busy-reply-threshold (lua-time-limit) for the
 // suite's servers: how long a script runs before Redis starts answering
 // other clients, and so before SCRIPT KILL can be heard. Redis's default is
@@ -81,76 +80,28 @@ const (
 	killAfter     = 1200 * time.Millisecond
 )
 
-func startReal(t *testing.T) *realServer {
+// startReal is the suite's real server, live or replayed (see recording),
+// answering a busy script as the engine's budget needs.
+func startReal(t *testing.T) *redisdiff.Server {
 	t.Helper()
-	srv := redisserver.Start(t)
-	admin, err := dial(srv.Addr())
-	if err != nil {
-		t.Fatalf("dial redis-server: %v", err)
-	}
-	t.Cleanup(func() { admin.Close() })
-	s := &realServer{addr: srv.Addr(), admin: admin}
-	info := s.must(t, "INFO", "server")
-	for line := range strings.Lines(info.S) {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "redis_version:"); ok {
-			s.version = v
-		}
-	}
-	if !strings.HasPrefix(s.version, "7.0.") {
-		t.Logf("note: the reference is Redis 7.0; this server is %q", s.version)
-	}
-	if r := s.must(t, "CONFIG", "SET", "busy-reply-threshold", strconv.Itoa(int(busyThreshold.Milliseconds()))); r.S != "OK" {
+	srv := redisdiff.Start(t, recording)
+	if r := srv.Must(t, "CONFIG", "SET", "busy-reply-threshold", strconv.Itoa(int(busyThreshold.Milliseconds()))); r.S != "OK" {
 		t.Fatalf("CONFIG SET busy-reply-threshold: %v", r)
 	}
-	return s
-}
-
-func (s *realServer) must(t testing.TB, args ...string) node {
-	t.Helper()
-	r, err := s.admin.do(args...)
-	if err != nil {
-		t.Fatalf("redis-server: %s: %v", showCommand(args), err)
-	}
-	return r
-}
-
-// now is the real server's clock in Unix milliseconds, as a script
-// computes it from TIME.
-func (s *realServer) now(t testing.TB) int64 {
-	t.Helper()
-	r := s.must(t, "TIME")
-	parts, ok := r.strs()
-	if !ok || len(parts) != 2 {
-		t.Fatalf("TIME = %v", r)
-	}
-	sec, err1 := strconv.ParseInt(parts[0], 10, 64)
-	usec, err2 := strconv.ParseInt(parts[1], 10, 64)
-	if err1 != nil || err2 != nil {
-		t.Fatalf("TIME = %v", r)
-	}
-	return sec*1000 + usec/1000
-}
-
-// encoding is the real server's OBJECT ENCODING of key, "" if it has none.
-func (s *realServer) encoding(t testing.TB, key string) string {
-	r := s.must(t, "OBJECT", "ENCODING", key)
-	if r.T == '$' || r.T == '+' {
-		return r.S
-	}
-	return ""
+	return srv
 }
 
 // engineSpeaksRESP3 is the probe: HELLO 3 on a fresh engine answers a map.
 func engineSpeaksRESP3() bool {
 	r, _ := engine.MustNew().Do("HELLO", "3")
-	return fromReply(r, true).T == '%'
+	return redisdiff.FromReply(r, true).T == '%'
 }
 
 func TestFidelity(t *testing.T) {
 	srv := startReal(t)
 	withRESP3 := engineSpeaksRESP3()
 	version, _ := engine.MustNew().Do("EVAL", "return redis.REDIS_VERSION", "0")
-	engineVersion := fromReply(version, false)
+	engineVersion := redisdiff.FromReply(version, false)
 	if !withRESP3 {
 		t.Logf("the engine does not answer HELLO 3 with a map: RESP3 is not compared")
 	}
@@ -176,7 +127,7 @@ func TestFidelity(t *testing.T) {
 	t.Run(randomID, func(t *testing.T) { rnd = runRandom(t, srv, withRESP3) })
 
 	doc := renderDoc(docInput{
-		redisVersion:  srv.version,
+		redisVersion:  srv.Version,
 		engineVersion: engineVersion.S,
 		resp3:         withRESP3,
 		results:       results,
@@ -184,11 +135,11 @@ func TestFidelity(t *testing.T) {
 	})
 	switch {
 	case len(results) != len(all) || rnd == nil:
-		if *update {
+		if redisdiff.Update() {
 			t.Fatalf("-update needs the whole suite: run go test ./wasm/fidelity -run TestFidelity -update")
 		}
 		t.Logf("only part of the suite ran: %s not compared", docPath)
-	case *update:
+	case redisdiff.Update():
 		if err := os.WriteFile(docPath, []byte(doc), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -271,92 +222,86 @@ func reasonFor(id string, p proto) string {
 
 // runCase runs c under p on a clean real server (srv, or one of its own)
 // and a new engine, and returns what differed.
-func runCase(t *testing.T, shared *realServer, c fcase, p proto) *outcome {
+func runCase(t *testing.T, shared *redisdiff.Server, c fcase, p proto) *outcome {
 	t.Helper()
 	srv := shared
 	if c.fresh {
 		srv = startReal(t)
 	} else {
-		srv.must(t, "FLUSHALL")
-		srv.must(t, "SCRIPT", "FLUSH")
+		srv.Scope(t)
+		srv.Must(t, "FLUSHALL")
+		srv.Must(t, "SCRIPT", "FLUSH")
 	}
-	cn, err := dial(srv.addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cn.Close()
+	cn := srv.Dial(t)
 	e := engine.MustNew()
-	ec, dumper := &engineConn{c: e.NewClient(), resp3: p == resp3}, &engineConn{c: e.NewClient()}
+	ec, dumper := &redisdiff.EngineConn{C: e.NewClient(), RESP3: p == resp3}, &redisdiff.EngineConn{C: e.NewClient()}
 	if p == resp3 {
-		if r, err := cn.do("HELLO", "3"); err != nil || r.T != '%' {
-			t.Fatalf("HELLO 3 on redis-server: %v %v", r, err)
-		}
-		if r := ec.do("HELLO", "3"); r.T != '%' {
-			t.Fatalf("HELLO 3 on the engine: %v", r)
-		}
+		helloRESP3(t, cn, ec)
 	}
-	e.SetNow(srv.now(t))
+	e.SetNow(srv.Now(t))
 
 	out := &outcome{ran: true}
 	other := &secondConn{srv: srv, e: e, resp3: p == resp3}
-	defer other.close()
 	for _, sent := range c.cmds {
 		cn, ec, cmd := other.route(t, cn, ec, sent)
 		if cmd == nil {
 			continue
 		}
-		real, err := cn.do(cmd...)
-		if err != nil {
-			t.Fatalf("redis-server: %s: %v", showCommand(sent), err)
-		}
-		eng := ec.do(cmd...)
+		real := cn.Must(t, cmd...)
+		eng := ec.Node(cmd...)
 		eng, real = inDefinedOrder(t, srv, cmd, eng, real)
-		if d := diffNodes("", eng, real); d != "" {
+		if d := redisdiff.Diff(eng, real); d != "" {
 			out.add(sent, d, eng, real)
 		}
 	}
 	if c.runaway != "" {
 		cmd := []string{"EVAL", c.runaway, "0"}
 		eng, real := runaway(t, srv, cn, ec, cmd)
-		if d := diffNodes("", eng, real); d != "" {
+		if d := redisdiff.Diff(eng, real); d != "" {
 			out.add(cmd, d, eng, real)
 		}
 	}
-	de, err := dumpKeyspace(dumper, false)
+	de, err := redisdiff.DumpKeyspace(dumper, false, redisdiff.Databases)
 	if err != nil {
 		t.Fatalf("engine keyspace: %v", err)
 	}
-	dr, err := dumpKeyspace(srv.admin, true)
-	if err != nil {
-		t.Fatalf("redis keyspace: %v", err)
-	}
-	for _, d := range diffDumps(de, dr) {
-		out.add(nil, d, node{}, node{})
+	for _, d := range srv.DiffKeyspace(t, de, nil) {
+		out.add(nil, d, redisdiff.Node{}, redisdiff.Node{})
 	}
 	return out
+}
+
+// helloRESP3 moves a connection to each server to RESP3.
+func helloRESP3(t *testing.T, cn *redisdiff.Real, ec *redisdiff.EngineConn) {
+	t.Helper()
+	if r := cn.Must(t, "HELLO", "3"); r.T != '%' {
+		t.Fatalf("HELLO 3 on redis-server: %v", r)
+	}
+	if r := ec.Node("HELLO", "3"); r.T != '%' {
+		t.Fatalf("HELLO 3 on the engine: %v", r)
+	}
 }
 
 // runaway sends cmd, a script that never ends, to both servers. The real
 // one is stopped with SCRIPT KILL from a second connection once it is busy;
 // the engine stops it on its own budget, in the background meanwhile.
-func runaway(t *testing.T, srv *realServer, cn *conn, ec *engineConn, cmd []string) (eng, real node) {
+func runaway(t *testing.T, srv *redisdiff.Server, cn *redisdiff.Real, ec *redisdiff.EngineConn, cmd []string) (eng, real redisdiff.Node) {
 	t.Helper()
-	done := make(chan node, 1)
-	go func() { done <- ec.do(cmd...) }()
-	if err := cn.send(cmd); err != nil {
-		t.Fatal(err)
+	done := make(chan redisdiff.Node, 1)
+	go func() { done <- ec.Node(cmd...) }()
+	type reply struct {
+		n   redisdiff.Node
+		err error
 	}
-	time.Sleep(killAfter)
-	killer, err := dial(srv.addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer killer.Close()
+	killed := make(chan reply, 1)
+	go func() {
+		n, err := cn.Node(cmd...)
+		killed <- reply{n, err}
+	}()
+	srv.Sleep(killAfter)
+	killer := srv.Dial(t)
 	for try := 0; ; try++ {
-		r, err := killer.do("SCRIPT", "KILL")
-		if err != nil {
-			t.Fatalf("SCRIPT KILL: %v", err)
-		}
+		r := killer.Must(t, "SCRIPT", "KILL")
 		if r.T == '+' && r.S == "OK" {
 			break
 		}
@@ -364,29 +309,29 @@ func runaway(t *testing.T, srv *realServer, cn *conn, ec *engineConn, cmd []stri
 		if try == 20 {
 			t.Fatalf("SCRIPT KILL = %v after %d tries", r, try+1)
 		}
-		time.Sleep(100 * time.Millisecond)
+		srv.Sleep(100 * time.Millisecond)
 	}
-	real, err = cn.recv()
-	if err != nil {
-		t.Fatalf("the killed EVAL: %v", err)
+	r := <-killed
+	if r.err != nil {
+		t.Fatalf("the killed EVAL: %v", r.err)
 	}
-	return <-done, real
+	return <-done, r.n
 }
 
 // inDefinedOrder puts the elements of a reply whose order Redis does not
 // define into one order, on both sides: KEYS, set members, SCAN's keys,
 // and a hash's fields once it is a hash table.
-func inDefinedOrder(t *testing.T, srv *realServer, cmd []string, eng, real node) (node, node) {
-	if !real.isAggregate() && !eng.isAggregate() {
+func inDefinedOrder(t *testing.T, srv *redisdiff.Server, cmd []string, eng, real redisdiff.Node) (redisdiff.Node, redisdiff.Node) {
+	if !real.IsAggregate() && !eng.IsAggregate() {
 		return eng, real
 	}
-	both := func(f func(node) node) (node, node) { return f(eng), f(real) }
-	scanned := func(f func(node) node) func(node) node {
-		return func(n node) node {
+	both := func(f func(redisdiff.Node) redisdiff.Node) (redisdiff.Node, redisdiff.Node) { return f(eng), f(real) }
+	scanned := func(f func(redisdiff.Node) redisdiff.Node) func(redisdiff.Node) redisdiff.Node {
+		return func(n redisdiff.Node) redisdiff.Node {
 			if len(n.Elems) != 2 {
 				return n
 			}
-			n.Elems = []node{n.Elems[0], f(n.Elems[1])}
+			n.Elems = []redisdiff.Node{n.Elems[0], f(n.Elems[1])}
 			return n
 		}
 	}
@@ -398,20 +343,20 @@ func inDefinedOrder(t *testing.T, srv *realServer, cmd []string, eng, real node)
 	case "HELLO":
 		return withoutClientID(eng), withoutClientID(real)
 	case "KEYS", "SMEMBERS", "SINTER", "SUNION", "SDIFF":
-		return both(sortedElems)
+		return both(redisdiff.SortedElems)
 	case "SCAN", "SSCAN":
-		return both(scanned(sortedElems))
+		return both(scanned(redisdiff.SortedElems))
 	case "HGETALL":
-		if enc := srv.encoding(t, key); enc != "listpack" && enc != "" {
-			return both(sortedPairs)
+		if enc := srv.Encoding(t, key); enc != "listpack" && enc != "" {
+			return both(redisdiff.SortedPairs)
 		}
 	case "HKEYS", "HVALS":
-		if enc := srv.encoding(t, key); enc != "listpack" && enc != "" {
-			return both(sortedElems)
+		if enc := srv.Encoding(t, key); enc != "listpack" && enc != "" {
+			return both(redisdiff.SortedElems)
 		}
 	case "HSCAN", "ZSCAN":
-		if enc := srv.encoding(t, key); enc != "listpack" && enc != "" {
-			return both(scanned(sortedPairs))
+		if enc := srv.Encoding(t, key); enc != "listpack" && enc != "" {
+			return both(scanned(redisdiff.SortedPairs))
 		}
 	}
 	return eng, real
@@ -419,14 +364,14 @@ func inDefinedOrder(t *testing.T, srv *realServer, cmd []string, eng, real node)
 
 // withoutClientID zeroes the id in a HELLO reply: it is the server's count
 // of connections so far, which no two servers share.
-func withoutClientID(n node) node {
-	if !n.isAggregate() {
+func withoutClientID(n redisdiff.Node) redisdiff.Node {
+	if !n.IsAggregate() {
 		return n
 	}
-	n.Elems = append([]node(nil), n.Elems...)
+	n.Elems = append([]redisdiff.Node(nil), n.Elems...)
 	for i := 0; i+1 < len(n.Elems); i += 2 {
 		if n.Elems[i].S == "id" {
-			n.Elems[i+1] = node{T: ':', S: "(not compared)"}
+			n.Elems[i+1] = redisdiff.Node{T: ':', S: "(not compared)"}
 		}
 	}
 	return n

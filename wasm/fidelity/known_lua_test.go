@@ -1,5 +1,3 @@
-//go:build !js
-
 package fidelity
 
 // knownLua are the known differences among the cases of cases_lua_test.go,

@@ -1,5 +1,3 @@
-//go:build !js
-
 package fidelity
 
 // known lists the cases where the engine does not answer as Redis 7.0

@@ -1,5 +1,3 @@
-//go:build !js
-
 package fidelity
 
 // The randomized Lua programs: small scripts of the kinds a learner writes
@@ -9,9 +7,10 @@ package fidelity
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"strconv"
 	"strings"
+
+	"echomq.dev/playground/internal/redisdiff"
 )
 
 const (
@@ -20,7 +19,7 @@ const (
 )
 
 func randomLuaCase() fcase {
-	g := &luaGen{r: rand.New(rand.NewPCG(luaProgramsSeed, luaProgramsSeed))}
+	g := &luaGen{r: redisdiff.NewRandPCG(luaProgramsSeed, luaProgramsSeed)}
 	c := fcase{id: "random/lua-programs",
 		desc: fmt.Sprintf("%d small Lua programs from seed %d: patterns over random strings (find, match, gmatch, gsub, "+
 			"malformed ones too), table operations (insert, remove, sort, concat, #, pairs over string keys) and "+
@@ -43,9 +42,9 @@ func randomLuaCase() fcase {
 	return c
 }
 
-type luaGen struct{ r *rand.Rand }
+type luaGen struct{ r *redisdiff.Rand }
 
-func (g *luaGen) pick(xs ...string) string { return xs[g.r.IntN(len(xs))] }
+func (g *luaGen) pick(xs ...string) string { return redisdiff.Pick(g.r, xs...) }
 
 // quote is s as a Lua string literal, every unprintable byte escaped
 // with three digits (so that a digit after it is not read as its own).

@@ -1,5 +1,3 @@
-//go:build !js
-
 package fidelity
 
 // The differential run over sorted sets. The engine serves the ordered
@@ -17,13 +15,13 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"echomq.dev/playground/internal/redisdiff"
 	"echomq.dev/playground/wasm/engine"
 )
 
@@ -35,11 +33,11 @@ var (
 
 // zgen makes the run's commands.
 type zgen struct {
-	r    *rand.Rand
+	r    *redisdiff.Rand
 	keys []string
 }
 
-func (g *zgen) pick(list []string) string { return list[g.r.IntN(len(list))] }
+func (g *zgen) pick(list []string) string { return redisdiff.Pick(g.r, list...) }
 
 // Most members are short; a few are past the listpack's 64 bytes.
 func (g *zgen) member() string {
@@ -270,35 +268,27 @@ func (g *zgen) next(lexOK func(key string) bool) []string {
 // TestSortedSetsMatchRedis is the differential run over sorted sets.
 func TestSortedSetsMatchRedis(t *testing.T) {
 	srv := startReal(t)
-	srv.must(t, "FLUSHALL")
-	real, err := dial(srv.addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer real.Close()
+	srv.Must(t, "FLUSHALL")
+	real := srv.Dial(t)
 	e := engine.MustNew()
-	eng, dumper := &engineConn{c: e.NewClient()}, &engineConn{c: e.NewClient()}
-	e.SetNow(srv.now(t))
-	g := &zgen{r: rand.New(rand.NewPCG(7, 70)), keys: []string{"z1", "z2", "z3", lexKey}}
+	eng, dumper := &redisdiff.EngineConn{C: e.NewClient()}, &redisdiff.EngineConn{C: e.NewClient()}
+	e.SetNow(srv.Now(t))
+	g := &zgen{r: redisdiff.NewRandPCG(7, 70), keys: []string{"z1", "z2", "z3", lexKey}}
 	lexOK := func(key string) bool {
 		if key == lexKey {
 			return true
 		}
-		return srv.encoding(t, key) != "skiplist"
+		return srv.Encoding(t, key) != "skiplist"
 	}
 	counts := map[string]int{}
 	var history []string
 	compareKeyspaces := func(i int) {
 		t.Helper()
-		de, err := dumpKeyspace(dumper, false)
+		de, err := redisdiff.DumpKeyspace(dumper, false, redisdiff.Databases)
 		if err != nil {
 			t.Fatalf("engine keyspace: %v", err)
 		}
-		dr, err := dumpKeyspace(srv.admin, true)
-		if err != nil {
-			t.Fatalf("redis keyspace: %v", err)
-		}
-		if ds := diffDumps(de, dr); len(ds) > 0 {
+		if ds := srv.DiffKeyspace(t, de, nil); len(ds) > 0 {
 			t.Fatalf("after operation %d the keyspaces differ:\n  %s\nlast commands:\n  %s", i, strings.Join(ds, "\n  "), strings.Join(history, "\n  "))
 		}
 	}
@@ -318,32 +308,32 @@ func TestSortedSetsMatchRedis(t *testing.T) {
 			// The engine's reset, against a real server flushed.
 			e.Reset()
 			logged = append(logged, []string{"#RESET"})
-			srv.must(t, "FLUSHALL")
-			srv.must(t, "SCRIPT", "FLUSH")
-			e.SetNow(srv.now(t))
+			srv.Must(t, "FLUSHALL")
+			srv.Must(t, "SCRIPT", "FLUSH")
+			e.SetNow(srv.Now(t))
 			counts["reset"]++
 			continue
 		case i%331 == 5:
 			// Expiry as the clock moves: a TTL short enough to pass.
 			key := g.pick(g.keys)
 			cmd = []string{"PEXPIRE", key, "30"}
-			a, b := eng.do(cmd...), mustDo(t, real, cmd...)
-			if d := diffNodes("", a, b); d != "" {
-				t.Fatalf("operation %d, %s: %s", i, showCommand(cmd), d)
+			a, b := eng.Node(cmd...), real.Must(t, cmd...)
+			if d := redisdiff.Diff(a, b); d != "" {
+				t.Fatalf("operation %d, %s: %s", i, redisdiff.ShowCommand(cmd), d)
 			}
-			time.Sleep(40 * time.Millisecond)
+			srv.Sleep(40 * time.Millisecond)
 			logged = append(logged, cmd, []string{"#ADVANCE"})
-			e.SetNow(srv.now(t))
+			e.SetNow(srv.Now(t))
 			counts["expiry"]++
 			cmd = []string{"ZCARD", key}
 		case i%211 == 7:
 			// DUMP and RESTORE, each server with its own payload.
 			key, to := g.pick(g.keys), g.pick(g.keys)
-			de, dr := eng.do("DUMP", key), mustDo(t, real, "DUMP", key)
+			de, dr := eng.Node("DUMP", key), real.Must(t, "DUMP", key)
 			if de.T == '$' && dr.T == '$' && !de.Null && !dr.Null {
-				a := eng.do("RESTORE", to, "0", de.S, "REPLACE")
-				b := mustDo(t, real, "RESTORE", to, "0", dr.S, "REPLACE")
-				if d := diffNodes("", a, b); d != "" {
+				a := eng.Node("RESTORE", to, "0", de.S, "REPLACE")
+				b := real.Must(t, "RESTORE", to, "0", dr.S, "REPLACE")
+				if d := redisdiff.Diff(a, b); d != "" {
 					t.Fatalf("operation %d, RESTORE %s from %s: %s", i, to, key, d)
 				}
 				counts["restore"]++
@@ -355,17 +345,17 @@ func TestSortedSetsMatchRedis(t *testing.T) {
 		if *zsetLogFlag != "" {
 			logged = append(logged, cmd)
 		}
-		history = append(history, short(showCommand(cmd)))
+		history = append(history, redisdiff.Short(redisdiff.ShowCommand(cmd)))
 		if len(history) > 60 {
 			history = history[1:]
 		}
-		a, b := eng.do(cmd...), mustDo(t, real, cmd...)
-		if d := diffNodes("", a, b); d != "" {
-			t.Fatalf("operation %d of %d, %s:\n%s\nengine:    %v\nredis:     %v\nlast commands:\n  %s", i, n, short(showCommand(cmd)), d, short(a.String()), short(b.String()), strings.Join(history, "\n  "))
+		a, b := eng.Node(cmd...), real.Must(t, cmd...)
+		if d := redisdiff.Diff(a, b); d != "" {
+			t.Fatalf("operation %d of %d, %s:\n%s\nengine:    %v\nredis:     %v\nlast commands:\n  %s", i, n, redisdiff.Short(redisdiff.ShowCommand(cmd)), d, redisdiff.Short(a.String()), redisdiff.Short(b.String()), strings.Join(history, "\n  "))
 		}
 		counts[cmd[0]]++
 		if cmd[0] == "ZADD" && b.T == ':' {
-			if c := mustDo(t, real, "ZCARD", cmd[1]); c.T == ':' {
+			if c := real.Must(t, "ZCARD", cmd[1]); c.T == ':' {
 				size, _ := strconv.Atoi(c.S)
 				biggest = max(biggest, size)
 			}

@@ -253,24 +253,21 @@ for _, name in ipairs({'tobit', 'bnot', 'bswap', 'tohex'}) do
   r[#r + 1] = table.concat(line, ' ')
 end
 return r`
-	binary := `local vals, r = ` + vals + `, {}
-for _, name in ipairs({'band', 'bor', 'bxor'}) do
+	// grid applies each of bit's functions in names to every a of vals and
+	// every b of args: one line of results per function and a.
+	grid := func(args, names string) string {
+		return `local vals, args, r = ` + vals + `, ` + args + `, {}
+for _, name in ipairs(` + names + `) do
   for _, a in ipairs(vals) do
     local line = {name, tostring(a)}
-    for _, b in ipairs(vals) do line[#line + 1] = tostring(bit[name](a, b)) end
+    for _, b in ipairs(args) do line[#line + 1] = tostring(bit[name](a, b)) end
     r[#r + 1] = table.concat(line, ' ')
   end
 end
 return r`
-	shifts := `local vals, ns, r = ` + vals + `, {-33, -1, 0, 1, 4, 15, 31, 32, 33, 63, 1.5, 2.5, 2^32+3, '7'}, {}
-for _, name in ipairs({'lshift', 'rshift', 'arshift', 'rol', 'ror', 'tohex'}) do
-  for _, a in ipairs(vals) do
-    local line = {name, tostring(a)}
-    for _, n in ipairs(ns) do line[#line + 1] = tostring(bit[name](a, n)) end
-    r[#r + 1] = table.concat(line, ' ')
-  end
-end
-return r`
+	}
+	binary := grid(vals, "{'band', 'bor', 'bxor'}")
+	shifts := grid("{-33, -1, 0, 1, 4, 15, 31, 32, 33, 63, 1.5, 2.5, 2^32+3, '7'}", "{'lshift', 'rshift', 'arshift', 'rol', 'ror', 'tohex'}")
 	cs := []luaCase{
 		{desc: "bit: unary over values", lua: unary},
 		{desc: "bit: band bor bxor over value pairs", lua: binary},

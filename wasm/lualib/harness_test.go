@@ -10,7 +10,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"echomq.dev/playground/internal/golden"
+	"echomq.dev/playground/internal/redisdiff"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -33,11 +33,12 @@ const prelude = `local function V(v)
   if t == 'userdata' and v == cjson.null then return 'cjson.null' end
   return t
 end
-local function S(...)
+local function each(f, ...)
   local r = {}
-  for i = 1, select('#', ...) do r[i] = V((select(i, ...))) end
+  for i = 1, select('#', ...) do r[i] = f((select(i, ...))) end
   return r
 end
+local function S(...) return each(V, ...) end
 local function E(f, ...) return S(pcall(f, ...)) end
 local function D(v)
   if type(v) == 'string' then return string.format('%q', v) end
@@ -47,11 +48,7 @@ local function D(v)
   table.sort(items)
   return '{' .. table.concat(items, ',') .. '}'
 end
-local function DS(...)
-  local r = {}
-  for i = 1, select('#', ...) do r[i] = D((select(i, ...))) end
-  return r
-end
+local function DS(...) return each(D, ...) end
 local function ED(f, ...) return DS(pcall(f, ...)) end
 `
 
@@ -176,42 +173,59 @@ func show(r resp.Reply) string {
 	return string(r.Kind) + ":" + strconv.Quote(r.Str)
 }
 
-// ---- The golden file: Redis's replies to every case, for runs without
-// a server (js/wasm). TestAgainstRedis checks it against the server and
-// rewrites it with -update.
+// ---- The recording: Redis's replies to every case, for runs without a
+// server (js/wasm). TestAgainstRedis checks it against the server and
+// records it again with -update (internal/redisdiff's mechanism, which the
+// fidelity and differential suites record with too).
 
-const goldenPath = "testdata/redis7.golden"
+// replies holds one take, casesTake, of every case's normalized reply; a
+// reply longer than 16 KiB (the format matrices answer with hundreds of
+// kilobytes each) is kept as its digest.
+var replies = redisdiff.NewRecording("testdata/redis7.replies").DigestOver(16 << 10)
 
-// goldenKey finds a case in the file, whose inputs are the script and
-// ARGV joined by NUL (see internal/golden).
-func goldenKey(c luaCase) string {
-	return golden.Key(c.desc, c.lua, strings.Join(c.argv, "\x00"))
+const casesTake = "lualib cases"
+
+func TestMain(m *testing.M) { redisdiff.Main(m, replies) }
+
+// caseKey names a case in the recording.
+func caseKey(c luaCase) string {
+	return redisdiff.Key(append([]string{c.desc, c.lua}, c.argv...))
 }
 
-// readGolden reads the recorded replies, by goldenKey.
-func readGolden() (map[string]golden.Entry, error) { return golden.Read(goldenPath, 2) }
+// recorded is the recording's replies by caseKey.
+func recorded() (map[string]string, error) {
+	xs, err := replies.Take(casesTake)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, x := range xs {
+		out[x.Key] = x.Reply
+	}
+	return out, nil
+}
 
 // TestMatchesRecordedRedis runs every case here and compares with what
-// redis-server 7.0.15 answered when the golden file was written. It needs
-// no server, so it is what the js/wasm run checks.
+// redis-server 7.0.15 answered when the recording was made. It needs no
+// server, so it is what the js/wasm run checks.
 func TestMatchesRecordedRedis(t *testing.T) {
-	recorded, err := readGolden()
+	golden, err := recorded()
 	if err != nil {
-		t.Fatalf("%v (run the !js tests with -update against redis-server to write it)", err)
+		t.Fatalf("%v (run the !js tests with -update against redis-server to record it)", err)
 	}
 	for _, c := range allCases() {
 		t.Run(c.desc, func(t *testing.T) {
-			g, ok := recorded[goldenKey(c)]
+			g, ok := golden[caseKey(c)]
 			if !ok {
-				t.Fatalf("not in %s: run go test -run TestAgainstRedis -update", goldenPath)
+				t.Fatalf("not in %s: run go test -run TestAgainstRedis -update", replies.Path())
 			}
 			if c.skip != "" {
 				t.Skip(c.skip)
 			}
-			if got := runHere(newTestState(), c); !g.Matches(got) {
-				want := show(g.Reply)
-				if g.Sum != "" {
-					want = "a reply with " + g.Sum + " (the !js tests show the difference)"
+			if got := runHere(newTestState(), c); !redisdiff.Matches(g, got) {
+				want := "a reply with " + g + " (the !js tests show the difference)"
+				if r, ok := redisdiff.Recorded(g); ok {
+					want = show(r)
 				}
 				t.Errorf("%s\n  here: %s\n redis: %s", c.lua, clip(show(got)), want)
 			}

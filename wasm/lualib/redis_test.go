@@ -3,7 +3,6 @@
 package lualib
 
 import (
-	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -12,13 +11,11 @@ import (
 	"strings"
 	"testing"
 
-	"echomq.dev/playground/internal/golden"
+	"echomq.dev/playground/internal/redisdiff"
 	"echomq.dev/playground/internal/redisnet"
 	"echomq.dev/playground/internal/redisserver"
 	"echomq.dev/playground/wasm/resp"
 )
-
-var update = flag.Bool("update", false, "rewrite "+goldenPath+" from redis-server's replies")
 
 // connect starts a redis-server of the test's own and connects to it.
 func connect(t *testing.T) *redisnet.Client {
@@ -42,14 +39,14 @@ func evalRedis(t *testing.T, c *redisnet.Client, lc luaCase) resp.Reply {
 // TestMatchesRecordedRedis.
 func TestAgainstRedis(t *testing.T) {
 	c := connect(t)
-	var entries []golden.Entry
-	recorded, _ := readGolden()
+	var xs []redisdiff.Exchange
+	golden, _ := recorded()
 	for _, lc := range allCases() {
 		want := evalRedis(t, c, lc)
-		entries = append(entries, golden.Entry{Desc: lc.desc, Inputs: []string{lc.lua, strings.Join(lc.argv, "\x00")}, Reply: want})
+		xs = append(xs, redisdiff.Exchange{Conn: "eval", Key: caseKey(lc), Reply: replies.Keep(want)})
 		t.Run(lc.desc, func(t *testing.T) {
-			if g, ok := recorded[goldenKey(lc)]; !*update && (!ok || !g.Matches(want)) {
-				t.Errorf("%s is stale for this case: run go test -run TestAgainstRedis -update", goldenPath)
+			if g, ok := golden[caseKey(lc)]; !redisdiff.Update() && (!ok || !redisdiff.Matches(g, want)) {
+				t.Errorf("%s is stale for this case: run go test -run TestAgainstRedis -update", replies.Path())
 			}
 			if lc.skip != "" {
 				t.Skip(lc.skip)
@@ -57,10 +54,8 @@ func TestAgainstRedis(t *testing.T) {
 			compare(t, lc, runHere(newTestState(), lc), want)
 		})
 	}
-	if *update {
-		if err := golden.Write(goldenPath, entries); err != nil {
-			t.Fatal(err)
-		}
+	if redisdiff.Update() {
+		replies.Put(casesTake, xs)
 	}
 }
 

@@ -5,7 +5,6 @@ package browser
 // (tab_test.go).
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,12 +14,12 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"echomq.dev/playground/internal/childout"
 	"echomq.dev/playground/web/server"
 )
 
@@ -225,27 +224,8 @@ func startBrowser(bin string) (context.Context, func(), error) {
 }
 
 // browserOutput is what chromium printed, shown when it fails to start.
-var browserOutput lockedBuffer
-
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.buf.Len() > 1<<16 { // keep the start of it; that is where a failed start is explained
-		return len(p), nil
-	}
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+// The start of it is kept: that is where a failed start is explained.
+var browserOutput = childout.Buffer{Limit: 1 << 16}
 
 // needBrowser stops t when the harness could not start: a failure under CI
 // or when something broke, a skip when chromium or the built site is simply

@@ -1,6 +1,4 @@
-//go:build !js
-
-package fidelity
+package redisdiff
 
 // Keyspace dumps: what any client can read back with KEYS *, TYPE, the
 // type's read command and PTTL. The same code reads the engine and the real
@@ -8,6 +6,7 @@ package fidelity
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,12 +19,12 @@ import (
 // hash-max-listpack-value bytes; past either limit it becomes a hash table
 // for good, whose order is its own. These are the defaults.
 const (
-	listpackEntries = 128
-	listpackValue   = 64
+	ListpackEntries = 128
+	ListpackValue   = 64
 )
 
-// keyDump is one key.
-type keyDump struct {
+// KeyDump is one key.
+type KeyDump struct {
 	Type  string
 	Items []string // string: the value; list: elements; set: sorted members; hash: field, value...; zset: member, score...; stream: id, fields...
 	PTTL  int64
@@ -34,27 +33,38 @@ type keyDump struct {
 	Encoding string
 }
 
-type dump map[string]keyDump
+// Dump is a keyspace: a key of database 0 is named as it is, one of
+// another database N as "dbN:key".
+type Dump map[string]KeyDump
 
-// databases is how many databases a dump reads: Redis's default, 16.
-const databases = 16
+// Databases is how many databases a dump reads: Redis's default, 16.
+const Databases = 16
 
-// dumpKeyspace reads every key of every database through c. A key of
-// database 0 is named as it is; one of another database N as "dbN:key".
-// real says whether c is the real server, which is asked the encoding of
-// each hash. c is left on database 0.
-func dumpKeyspace(c doer, real bool) (dump, error) {
+// NodeReader is a connection a dump reads through: the real server's or
+// the engine's. It answers a batch of commands, in order.
+type NodeReader interface {
+	Nodes(cmds [][]string) ([]Node, error)
+}
+
+// DumpKeyspace reads every key of the first dbs databases through c (all
+// of them: Databases). real says whether c is the real server, which is
+// asked the encoding of each hash. A server that refuses SELECT (a
+// cluster) has database 0 only. c is left on database 0.
+func DumpKeyspace(c NodeReader, real bool, dbs int) (Dump, error) {
 	var listing [][]string
-	for db := range databases {
+	for db := range dbs {
 		listing = append(listing, []string{"SELECT", strconv.Itoa(db)}, []string{"KEYS", "*"})
 	}
-	rs, err := c.pipeline(append(listing, []string{"SELECT", "0"}))
+	rs, err := c.Nodes(append(listing, []string{"SELECT", "0"}))
 	if err != nil {
 		return nil, err
 	}
-	d := dump{}
-	for db := range databases {
-		keys, ok := rs[2*db+1].strs()
+	d := Dump{}
+	for db := range dbs {
+		if db > 0 && rs[2*db].IsError() {
+			break
+		}
+		keys, ok := rs[2*db+1].Strs()
 		if !ok {
 			return nil, fmt.Errorf("KEYS * in database %d = %v", db, rs[2*db+1])
 		}
@@ -68,18 +78,18 @@ func dumpKeyspace(c doer, real bool) (dump, error) {
 	return d, nil
 }
 
-// inDB runs each pipeline in one database, and goes back to 0 after.
+// inDB runs each batch in one database, and goes back to 0 after.
 type inDB struct {
-	c  doer
+	c  NodeReader
 	db int
 }
 
-func (x inDB) pipeline(cmds [][]string) ([]node, error) {
+func (x inDB) Nodes(cmds [][]string) ([]Node, error) {
 	if x.db == 0 {
-		return x.c.pipeline(cmds)
+		return x.c.Nodes(cmds)
 	}
 	all := append([][]string{{"SELECT", strconv.Itoa(x.db)}}, cmds...)
-	rs, err := x.c.pipeline(append(all, []string{"SELECT", "0"}))
+	rs, err := x.c.Nodes(append(all, []string{"SELECT", "0"}))
 	if err != nil {
 		return nil, err
 	}
@@ -87,18 +97,19 @@ func (x inDB) pipeline(cmds [][]string) ([]node, error) {
 }
 
 // dumpDB reads keys, the keys of one database, into d.
-func dumpDB(c inDB, real bool, keys []string, d dump) error {
+func dumpDB(c inDB, real bool, keys []string, d Dump) error {
 	sort.Strings(keys)
 	types := make([][]string, len(keys))
 	for i, k := range keys {
 		types[i] = []string{"TYPE", k}
 	}
-	typeReplies, err := c.pipeline(types)
+	typeReplies, err := c.Nodes(types)
 	if err != nil {
 		return err
 	}
-	const perKey = 3
+	// Per key: its read and PTTL, and a real server's hash its encoding.
 	var reads [][]string
+	at := make([]int, len(keys)) // where key i's replies start
 	for i, k := range keys {
 		var read []string
 		switch typ := typeReplies[i].S; typ {
@@ -115,27 +126,27 @@ func dumpDB(c inDB, real bool, keys []string, d dump) error {
 		case "stream":
 			read = []string{"XRANGE", k, "-", "+"}
 		default:
-			return fmt.Errorf("key %s has type %v, which the dump does not read", short(k), typeReplies[i])
+			return fmt.Errorf("key %s has type %v, which the dump does not read", Short(k), typeReplies[i])
 		}
-		enc := []string{"PING"}
+		at[i] = len(reads)
+		reads = append(reads, read, []string{"PTTL", k})
 		if real && typeReplies[i].S == "hash" {
-			enc = []string{"OBJECT", "ENCODING", k}
+			reads = append(reads, []string{"OBJECT", "ENCODING", k})
 		}
-		reads = append(reads, read, []string{"PTTL", k}, enc)
 	}
-	replies, err := c.pipeline(reads)
+	replies, err := c.Nodes(reads)
 	if err != nil {
 		return err
 	}
 	for i, k := range keys {
-		v, ttl, enc := replies[perKey*i], replies[perKey*i+1], replies[perKey*i+2]
-		kd := keyDump{Type: typeReplies[i].S}
+		v, ttl := replies[at[i]], replies[at[i]+1]
+		kd := KeyDump{Type: typeReplies[i].S}
 		if ttl.T != ':' {
-			return fmt.Errorf("PTTL %s = %v", short(k), ttl)
+			return fmt.Errorf("PTTL %s = %v", Short(k), ttl)
 		}
 		kd.PTTL, _ = strconv.ParseInt(ttl.S, 10, 64)
 		if kd.Type == "hash" && real {
-			kd.Encoding = enc.S
+			kd.Encoding = replies[at[i]+2].S
 		}
 		switch kd.Type {
 		case "string":
@@ -143,7 +154,7 @@ func dumpDB(c inDB, real bool, keys []string, d dump) error {
 		case "zset":
 			// RESP2: member, score, member, score; RESP3: [member, score] pairs.
 			for _, e := range v.Elems {
-				if e.isAggregate() && len(e.Elems) == 2 {
+				if e.IsAggregate() && len(e.Elems) == 2 {
 					kd.Items = append(kd.Items, e.Elems[0].S, e.Elems[1].S)
 					continue
 				}
@@ -154,12 +165,12 @@ func dumpDB(c inDB, real bool, keys []string, d dump) error {
 			}
 		case "stream":
 			for _, e := range v.Elems {
-				kd.Items = append(kd.Items, e.wire())
+				kd.Items = append(kd.Items, e.Wire())
 			}
 		default:
-			items, ok := v.strs()
+			items, ok := v.Strs()
 			if !ok {
-				return fmt.Errorf("reading %s %s: %v", kd.Type, short(k), v)
+				return fmt.Errorf("reading %s %s: %v", kd.Type, Short(k), v)
 			}
 			kd.Items = items
 			if kd.Type == "set" {
@@ -174,38 +185,36 @@ func dumpDB(c inDB, real bool, keys []string, d dump) error {
 	return nil
 }
 
-// hashIsOrdered reports whether a real server's hash has an order to
+// HashIsOrdered reports whether a real server's hash has an order to
 // compare: its encoding when known, else the listpack limits.
-func hashIsOrdered(real keyDump) bool {
+func HashIsOrdered(real KeyDump) bool {
 	if real.Encoding != "" {
 		return real.Encoding == "listpack"
 	}
-	if len(real.Items)/2 > listpackEntries {
+	if len(real.Items)/2 > ListpackEntries {
 		return false
 	}
 	for _, s := range real.Items {
-		if len(s) > listpackValue {
+		if len(s) > ListpackValue {
 			return false
 		}
 	}
 	return true
 }
 
-// pttlSlack is how far apart two remaining TTLs may be: the engine's clock
-// stands still during a case, the real server's runs on.
-const pttlSlack = 5000
+// PTTLSlack is how far apart two remaining TTLs may be: the engine's clock
+// stands still during a run, the real server's runs on.
+const PTTLSlack = 5000
 
-// diffDumps lists, key by key, where the engine's dump differs from the
+// DiffDumps lists, key by key, where the engine's dump differs from the
 // real server's; nil when they agree.
-func diffDumps(eng, real dump) []string {
-	seen := map[string]bool{}
+func DiffDumps(eng, real Dump) []string {
 	var keys []string
 	for k := range eng {
-		seen[k] = true
 		keys = append(keys, k)
 	}
 	for k := range real {
-		if !seen[k] {
+		if _, ok := eng[k]; !ok {
 			keys = append(keys, k)
 		}
 	}
@@ -216,28 +225,30 @@ func diffDumps(eng, real dump) []string {
 		r, inR := real[k]
 		switch {
 		case !inE:
-			out = append(out, fmt.Sprintf("key %s only on redis: %v", short(k), r))
+			out = append(out, fmt.Sprintf("key %s only on redis: %v", Short(k), r))
 		case !inR:
-			out = append(out, fmt.Sprintf("key %s only on the engine: %v", short(k), e))
+			out = append(out, fmt.Sprintf("key %s only on the engine: %v", Short(k), e))
 		default:
-			if d := diffKey(e, r); d != "" {
-				out = append(out, fmt.Sprintf("key %s: %s", short(k), d))
+			if d := DiffKey(e, r); d != "" {
+				out = append(out, fmt.Sprintf("key %s: %s", Short(k), d))
 			}
 		}
 	}
 	return out
 }
 
-func diffKey(e, r keyDump) string {
+// DiffKey says how the engine's key e differs from the real server's r;
+// "" when they agree.
+func DiffKey(e, r KeyDump) string {
 	if e.Type != r.Type {
 		return fmt.Sprintf("type: engine %s, redis %s", e.Type, r.Type)
 	}
 	ei, ri := e.Items, r.Items
 	how := ""
-	if e.Type == "hash" && !hashIsOrdered(r) {
+	if e.Type == "hash" && !HashIsOrdered(r) {
 		ei, ri, how = sortPairs(ei), sortPairs(ri), " (compared as a set: a hash table has no order)"
 	}
-	if !equalStrings(ei, ri) {
+	if !slices.Equal(ei, ri) {
 		return fmt.Sprintf("value%s: engine %s, redis %s", how, showItems(ei), showItems(ri))
 	}
 	switch {
@@ -245,8 +256,8 @@ func diffKey(e, r keyDump) string {
 		if e.PTTL != r.PTTL {
 			return fmt.Sprintf("PTTL: engine %d, redis %d", e.PTTL, r.PTTL)
 		}
-	case e.PTTL-r.PTTL > pttlSlack || r.PTTL-e.PTTL > pttlSlack:
-		return fmt.Sprintf("PTTL more than %d ms apart: engine %d, redis %d", pttlSlack, e.PTTL, r.PTTL)
+	case e.PTTL-r.PTTL > PTTLSlack || r.PTTL-e.PTTL > PTTLSlack:
+		return fmt.Sprintf("PTTL more than %d ms apart: engine %d, redis %d", PTTLSlack, e.PTTL, r.PTTL)
 	}
 	return ""
 }
@@ -269,18 +280,6 @@ func sortPairs(items []string) []string {
 	return out
 }
 
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func showItems(items []string) string {
 	parts := make([]string, 0, len(items))
 	for i, s := range items {
@@ -288,11 +287,11 @@ func showItems(items []string) string {
 			parts = append(parts, fmt.Sprintf("…(%d items)", len(items)))
 			break
 		}
-		parts = append(parts, short(s))
+		parts = append(parts, Short(s))
 	}
 	return "[" + strings.Join(parts, " ") + "]"
 }
 
-func (k keyDump) String() string {
+func (k KeyDump) String() string {
 	return fmt.Sprintf("%s %s pttl=%d", k.Type, showItems(k.Items), k.PTTL)
 }
