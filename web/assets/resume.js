@@ -27,7 +27,7 @@ export function storageKey(loc = location) {
  * the engine is ready; opened says whether a link was opened (then the
  * link wins and nothing is offered).
  */
-export function mountResume({ ctx, links, widgets, notice, storage = safeStorage() }) {
+export function mountResume({ ctx, links, widgets, notice, hold = () => () => {}, storage = safeStorage() }) {
   if (document.body.classList.contains("embed") || !storage) return { offer() {} };
   const key = storageKey();
   // While the offer waits for an answer, the saved state is kept as it
@@ -117,8 +117,16 @@ export function mountResume({ ctx, links, widgets, notice, storage = safeStorage
     }
     panel(
       async () => {
-        await ctx.call("reset");
-        const ok = await links.open(fragment);
+        // Held still until every widget is back: a click in between would
+        // act on a half-restored page, or slip between the replayed calls.
+        const letGo = hold("Restoring where you left off…");
+        let ok = false;
+        try {
+          await ctx.call("reset");
+          ok = await links.open(fragment);
+        } finally {
+          letGo();
+        }
         if (!ok) notice("Where you left off could not be restored. The playground starts from its default state instead.");
         saving = true;
         soon();
