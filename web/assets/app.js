@@ -100,20 +100,29 @@ const ctx = {
    * Never rejects; a dead engine answers {error:"js"}.
    */
   async call(method, ...args) {
-    if (failed) return { error: "js", message: "the engine is not running" };
+    return (await ctx.callAt(method, ...args)).result;
+  },
+
+  /**
+   * ctx.call, and where the call went in the journal: {result, at}, with
+   * at null for a call that is not recorded. A widget keeps the places of
+   * its own calls in its saved view, so that a link's replay, whose n-th
+   * answer is the n-th call's, gives it back the engine's own replies to
+   * show (the last claim, the wire log) rather than a copy of the text.
+   */
+  async callAt(method, ...args) {
+    const down = { result: { error: "js", message: "the engine is not running" }, at: null };
+    if (failed) return down;
     if (!engine && recorder) {
       // While the engine loads: the recording's answer, or wait for it.
       const recorded = recorder.answer(ctx.journal.ops, method, args);
-      if (recorded !== undefined) {
-        ctx.journal.record(method, args);
-        return recorded;
-      }
+      if (recorded !== undefined) return { at: ctx.journal.record(method, args), result: recorded };
       await live;
-      if (failed) return { error: "js", message: "the engine is not running" };
+      if (failed) return down;
     }
-    if (!engine) return { error: "js", message: "the engine is not running" };
-    ctx.journal.record(method, args);
-    return engine.call(method, args);
+    if (!engine) return down;
+    const at = ctx.journal.record(method, args);
+    return { at, result: await engine.call(method, args) };
   },
 
   /** True while the page steps the recorded run and the engine loads. */

@@ -162,3 +162,55 @@ func TestPermalinkWithLua(t *testing.T) {
 		tb.in("#roundtrip").wantRows(pendingKey, [][]string{{"JOB-9", "0"}, {"JOB-LUA", "0"}})
 	})
 }
+
+// TestPermalinkReadouts: a learner enqueues and claims in the round trip,
+// presses a verdict, copies the round trip's link and opens it. What the
+// readouts said comes back word for word (the last enqueue, the last
+// claim and what it means, the wire log, the latest verdict with its call
+// and reply, and what "Enqueue it again" will send), replayed by the
+// engine, and the focus is on the round trip the link was copied from.
+func TestPermalinkReadouts(t *testing.T) {
+	tb := newTab(t)
+	tb.open("/")
+	ready(tb)
+	r, v := tb.in("#roundtrip"), tb.in("#verdicts")
+	for _, id := range []string{"JOB-1", "JOB-2"} {
+		r.fill("Job id", id)
+		r.click("Enqueue")
+		r.wantText(enqueueResult, "{:ok, :enqueued}")
+	}
+	r.fill("Lease (ms)", "20000")
+	r.click("Claim")
+	r.wantText(claimResult, `{:ok, {"JOB-1"`)
+	v.click("Enqueue a job")
+	v.wantText(verdict, "{:ok, :enqueued}")
+	v.wantText(againHint, "JOB-3")
+
+	readouts := []struct {
+		in  scope
+		sel string
+	}{
+		{r, enqueueResult}, {r, claimResult}, {r, claimExplain}, {r, wireLog},
+		{v, verdict}, {v, verdictCall}, {v, verdictReply}, {v, "#verdicts-explain"}, {v, againHint},
+	}
+	before := make([]string, len(readouts))
+	for i, x := range readouts {
+		before[i] = x.in.text(x.sel)
+	}
+	link := copyLink(r, "roundtrip")
+
+	fresh := newTab(t)
+	fresh.openURL(link)
+	ready(fresh)
+	fresh.in("#roundtrip").wantRows(pendingKey, [][]string{{"JOB-2", "0"}, {"JOB-3", "0"}})
+	for i, x := range readouts {
+		in := fresh.in(x.in.sel)
+		if got := in.text(x.sel); got != before[i] {
+			t.Errorf("%s in %s after the link:\n%q\nwant, as before:\n%q", x.sel, in.where(), got, before[i])
+		}
+	}
+	if focused, _ := eval[string](fresh, `document.activeElement && document.activeElement.id`); focused != "roundtrip" {
+		t.Errorf("the link opened with focus on %q; want the round trip it was copied from", focused)
+	}
+	fresh.whole().wantNoText("#notice", "could not")
+}

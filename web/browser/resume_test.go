@@ -57,7 +57,8 @@ func (tb *tab) offerShown() bool {
 
 // TestResumeAfterAReload: the page keeps where the learner left off; on
 // the next visit it offers to resume, and restores nothing until asked.
-// Resume brings back the keyspace and the typed fields, together: a
+// Resume brings back the keyspace, the typed fields and the readouts,
+// with the focus on the widget last worked in, and all together: a
 // learner on a slow machine who claims the moment the job is back claims
 // with the lease they typed. Start afresh forgets it; a damaged saved
 // state is reported like a damaged link.
@@ -100,6 +101,13 @@ func TestResumeAfterAReload(t *testing.T) {
 	r.wantRows(pendingKey, [][]string{{"JOB-41", "0"}})
 	if got := r.value("Lease (ms)"); got != "12345" {
 		t.Errorf("after Resume the lease field says %q, want 12345", got)
+	}
+	// The readouts come back too, from the replay, and the learner is
+	// back in the widget they worked in last.
+	r.wantText(enqueueResult, "{:ok, :enqueued}")
+	r.wantText(newestWireCall, "enqueue JOB-41")
+	if focused, _ := eval[string](tb, `document.activeElement && document.activeElement.id`); focused != "roundtrip" {
+		t.Errorf("after Resume the focus is on %q; want the round trip, where the learner left off", focused)
 	}
 	r.click("Claim")
 	r.wantText(newestWireCall, "claim, lease 12345 ms")
