@@ -106,8 +106,8 @@ func TestResumeAfterAReload(t *testing.T) {
 	// back in the widget they worked in last.
 	r.wantText(enqueueResult, "{:ok, :enqueued}")
 	r.wantText(newestWireCall, "enqueue JOB-41")
-	if focused, _ := eval[string](tb, `document.activeElement && document.activeElement.id`); focused != "roundtrip" {
-		t.Errorf("after Resume the focus is on %q; want the round trip, where the learner left off", focused)
+	if f := r.focus(); !f.Inside || f.Tag != "section" {
+		t.Errorf("after Resume the focus is on %s; want the round trip, where the learner left off", f)
 	}
 	r.click("Claim")
 	r.wantText(newestWireCall, "claim, lease 12345 ms")
