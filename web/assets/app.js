@@ -100,20 +100,29 @@ const ctx = {
    * Never rejects; a dead engine answers {error:"js"}.
    */
   async call(method, ...args) {
-    if (failed) return { error: "js", message: "the engine is not running" };
+    return (await ctx.callAt(method, ...args)).result;
+  },
+
+  /**
+   * ctx.call, and where the call went in the journal: {result, at}, with
+   * at null for a call that is not recorded. A widget keeps the places of
+   * its own calls in its saved view, so that a link's replay, whose n-th
+   * answer is the n-th call's, gives it back the engine's own replies to
+   * show (the last claim, the wire log) rather than a copy of the text.
+   */
+  async callAt(method, ...args) {
+    const down = { result: { error: "js", message: "the engine is not running" }, at: null };
+    if (failed) return down;
     if (!engine && recorder) {
       // While the engine loads: the recording's answer, or wait for it.
       const recorded = recorder.answer(ctx.journal.ops, method, args);
-      if (recorded !== undefined) {
-        ctx.journal.record(method, args);
-        return recorded;
-      }
+      if (recorded !== undefined) return { at: ctx.journal.record(method, args), result: recorded };
       await live;
-      if (failed) return { error: "js", message: "the engine is not running" };
+      if (failed) return down;
     }
-    if (!engine) return { error: "js", message: "the engine is not running" };
-    ctx.journal.record(method, args);
-    return engine.call(method, args);
+    if (!engine) return down;
+    const at = ctx.journal.record(method, args);
+    return { at, result: await engine.call(method, args) };
   },
 
   /** True while the page steps the recorded run and the engine loads. */
@@ -418,6 +427,26 @@ async function handOver(started) {
 }
 
 /**
+ * Holds the ready page still while it is rebuilt (resume.js's Resume):
+ * the controls are off and the status line says why, so nothing a learner
+ * clicks acts on a half-restored page or slips between the replayed calls.
+ * Returns the function that lets go, with the page ready again.
+ */
+function hold(why) {
+  ctx.ready = false;
+  root.dataset.engine = "restoring";
+  setControls(false);
+  setStatus(why);
+  return () => {
+    if (failed) return;
+    setControls(true);
+    setStatus("Ready");
+    root.dataset.engine = "ready";
+    ctx.ready = true;
+  };
+}
+
+/**
  * Says on the status line that the page waits for the learner to read a
  * link's Lua (links.js calls it): the engine is loaded, but nothing is
  * ready until they choose.
@@ -439,12 +468,18 @@ function oncePerQueue() {
   };
 }
 
-/** Hands every widget its first snapshot. */
-async function startWidgets() {
+/**
+ * Hands every widget its first snapshot. then(name, widget), if given, runs
+ * right after each widget starts and before the next one does: a link's
+ * views are put back there (links.js), so no widget is ever on screen
+ * with the link's keyspace but its own default fields.
+ */
+async function startWidgets(then) {
   const snapshotOf = oncePerQueue();
-  for (const w of widgets.values()) {
+  for (const [name, w] of widgets) {
     started.add(w);
     await w.start(w.queue ? await snapshotOf(w.queue) : null);
+    if (then) await then(name, w);
   }
 }
 
@@ -500,7 +535,7 @@ if (options.lease !== null) {
 }
 
 const links = mountPermalinks({ ctx, widgets, startWidgets, notice, reviewing });
-const resume = mountResume({ ctx, links, widgets, notice });
+const resume = mountResume({ ctx, links, widgets, notice, hold });
 startRecorded().catch((err) => console.warn("the recorded run could not be shown", err));
 
 for (const p of problems) notice(p);

@@ -190,17 +190,17 @@ export function mountPermalinks({ ctx, widgets, startWidgets, notice, reviewing 
     const replayed = await replay(state.ops);
     const failedOps = replayed.filter((r) => failedToRun(r.result));
     if (failedOps.length > 0) notice(`${failedOps.length} of the link's operations could not run: ${failedOps[0].result.message}.`);
-    await startWidgets();
-    for (const [name, saved] of Object.entries(state.views)) {
-      const w = widgets.get(name);
-      if (!w || !w.restore) continue;
+    // Each widget gets its view back as soon as it starts, before the next
+    // one starts: none is drawn with the link's keys beside its defaults.
+    await startWidgets(async (name, w) => {
+      if (!Object.hasOwn(state.views, name) || !w.restore) return;
       try {
-        await w.restore(saved, replayed);
+        await w.restore(state.views[name], replayed);
       } catch (err) {
         console.warn(`the ${name} view in the link could not be restored`, err);
         notice(`Part of the link (the ${name} view) could not be restored; the rest is as it was.`);
       }
-    }
+    });
     if (state.now !== undefined) {
       const clock = await ctx.call("now");
       if (clock.now !== state.now) notice("The server clock came out different from the link's: the link may be from another version of the playground.");

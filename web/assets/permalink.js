@@ -69,13 +69,14 @@ export class Journal {
     this.ops = [];
   }
 
+  /** Records a call; returns its place in ops, or null when it is not kept. */
   record(method, args) {
-    if (READS.has(method)) return;
+    if (READS.has(method)) return null;
     if (method === "reset") {
       this.ops = [];
-      return;
+      return null;
     }
-    this.ops.push([method, ...args]);
+    return this.ops.push([method, ...args]) - 1;
   }
 }
 

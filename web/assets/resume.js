@@ -27,18 +27,23 @@ export function storageKey(loc = location) {
  * the engine is ready; opened says whether a link was opened (then the
  * link wins and nothing is offered).
  */
-export function mountResume({ ctx, links, widgets, notice, storage = safeStorage() }) {
+export function mountResume({ ctx, links, widgets, notice, hold = () => () => {}, storage = safeStorage() }) {
   if (document.body.classList.contains("embed") || !storage) return { offer() {} };
   const key = storageKey();
   // While the offer waits for an answer, the saved state is kept as it
   // was: saving the fresh page over it would make "Resume" a lie.
   let saving = false;
   let timer = 0;
+  // The widget the learner worked in last: the saved state is a link to
+  // it, so Resume brings the learner back to it, with the focus there.
+  let widget = [...widgets.keys()][0];
+  const touched = (name) => {
+    if (widgets.has(name)) widget = name;
+  };
 
   async function save() {
     timer = 0;
     if (!saving || !ctx.ready) return;
-    const widget = [...widgets.keys()][0];
     try {
       const fragment = await encode(await links.stateFor(widget));
       storage.setItem(key, JSON.stringify({ v: 1, fragment }));
@@ -58,11 +63,17 @@ export function mountResume({ ctx, links, widgets, notice, storage = safeStorage
   // learner types into are view state, saved as they are typed.
   const changed = ctx.changed;
   ctx.changed = async (...args) => {
+    touched(args[0]);
     await changed(...args);
     soon();
   };
-  document.addEventListener("input", soon);
-  document.addEventListener("change", soon);
+  const typed = (event) => {
+    const section = event.target instanceof Element ? event.target.closest("section.widget[id]") : null;
+    if (section) touched(section.id);
+    soon();
+  };
+  document.addEventListener("input", typed);
+  document.addEventListener("change", typed);
 
   /** The saved fragment, or null when there is none or it is not ours. */
   function saved() {
@@ -117,9 +128,18 @@ export function mountResume({ ctx, links, widgets, notice, storage = safeStorage
     }
     panel(
       async () => {
-        await ctx.call("reset");
-        const ok = await links.open(fragment);
+        // Held still until every widget is back: a click in between would
+        // act on a half-restored page, or slip between the replayed calls.
+        const letGo = hold("Restoring where you left off…");
+        let ok = false;
+        try {
+          await ctx.call("reset");
+          ok = await links.open(fragment);
+        } finally {
+          letGo();
+        }
         if (!ok) notice("Where you left off could not be restored. The playground starts from its default state instead.");
+        else touched(checked.state.widget);
         saving = true;
         soon();
       },

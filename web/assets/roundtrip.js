@@ -78,18 +78,47 @@ export function mountRoundTrip(root, ctx) {
     out.dataset.verdict = "pending";
   }
 
+  // ---- what the readouts show, from the engine's replies ----------------------
+  //
+  // Each readout is drawn from a call's arguments and the engine's reply
+  // only, so that a link, whose replay answers the same calls the same,
+  // draws it again from the replay (restore) instead of carrying the text.
+  // shown holds the journal places of the calls the readouts show.
+
+  /** The journal places behind the readouts: the last enqueue and claim, and the wire log's calls, oldest first. */
+  let shown = { enqueue: null, claim: null, log: [] };
+
+  /** Keeps a logged call's journal places, as many as the wire log shows. */
+  function keep(entry) {
+    shown.log.push(entry);
+    if (shown.log.length > WIRE_KEEP) shown.log.shift();
+  }
+
+  /** An enqueue's line in the wire log. */
+  function logEnqueue(id, result) {
+    logCall(`enqueue ${id}`, enqueueVerdict(result), result.wire, "No script was sent.");
+  }
+
+  /** The last enqueue's verdict. Returns it. */
+  function showEnqueue(result) {
+    const verdict = enqueueVerdict(result);
+    setText(el.enqueueResult, verdict);
+    el.enqueueResult.dataset.verdict = result.verdict || result.error || "";
+    return verdict;
+  }
+
   async function enqueue() {
     if (!ctx.ready) return;
     const id = el.id.value.trim() === "" ? freshId(snapshot) : el.id.value;
     pending(el.enqueueResult);
-    const result = await ctx.call("enqueue", queue, id, el.payload.value);
+    const { result, at } = await ctx.callAt("enqueue", queue, id, el.payload.value);
     typed = false;
     await ctx.changed("roundtrip");
     // The verdict is shown last, once the tables show what it did.
-    const verdict = enqueueVerdict(result);
-    logCall(`enqueue ${id}`, verdict, result.wire, "No script was sent.");
-    setText(el.enqueueResult, verdict);
-    el.enqueueResult.dataset.verdict = result.verdict || result.error || "";
+    logEnqueue(id, result);
+    const verdict = showEnqueue(result);
+    shown.enqueue = at;
+    keep(["enqueue", at]);
     say(`Enqueue ${id}: ${verdict}.`);
   }
 
@@ -119,11 +148,37 @@ export function mountRoundTrip(root, ctx) {
     // handle's guard refuses anything but a positive integer before a
     // script is sent, as the course's Elixir handle would.
     const lease = numberOrText(el.lease.value);
-    const paused = snapshot ? snapshot.paused : false;
     pending(el.claimResult);
-    const result = await ctx.call("claim", queue, lease);
-    const verdict = claimVerdict(result);
+    const { result, at } = await ctx.callAt("claim", queue, lease);
     await ctx.changed("roundtrip");
+    logClaim(lease, result);
+    const { verdict, explain } = showClaim(lease, result);
+    shown.claim = at;
+    keep(["claim", at]);
+    say(`Claim: ${verdict}. ${explain}`);
+  }
+
+  /** A claim's line in the wire log. A claim that sent no script and was not refused found the queue paused. */
+  function logClaim(lease, result) {
+    const paused = result.verdict === "empty" && !result.wire;
+    logCall(
+      `claim, lease ${typeof lease === "number" ? `${lease} ms` : JSON.stringify(lease)}`,
+      claimVerdict(result),
+      result.wire,
+      result.error === "guard"
+        ? "Nothing was sent: claim/3's guard refused the lease."
+        : paused
+          ? "No script was sent: the queue is paused."
+          : "No script was sent.",
+    );
+  }
+
+  /**
+   * The last claim: its verdict, and what it means at the clock of the
+   * snapshot drawn after it. Returns both.
+   */
+  function showClaim(lease, result) {
+    const verdict = claimVerdict(result);
     let explain = "";
     lastLease = null;
     if (result.verdict === "leased") {
@@ -135,26 +190,16 @@ export function mountRoundTrip(root, ctx) {
     } else if (result.verdict === "empty") {
       explain = "@claim found nothing pending and replied with an empty array.";
     } else if (result.error === "guard") {
-      explain = `claim/3's guard, when is_integer(lease_ms) and lease_ms > 0, matched no clause for the lease ${JSON.stringify(el.lease.value)}: the handle raised before sending anything, so no script ran and pending is untouched. @claim has its own check too (send it a bad lease from the editor or the console), because a client in another language may have no such guard.`;
+      explain = `claim/3's guard, when is_integer(lease_ms) and lease_ms > 0, matched no clause for the lease ${JSON.stringify(String(lease))}: the handle raised before sending anything, so no script ran and pending is untouched. @claim has its own check too (send it a bad lease from the editor or the console), because a client in another language may have no such guard.`;
     } else if (result.error === "lease") {
       explain = "@claim refused the lease before its first write, so no job was popped.";
     } else if (result.error) {
       explain = result.message || result.error;
     }
     setText(el.claimExplain, explain);
-    logCall(
-      `claim, lease ${typeof lease === "number" ? `${lease} ms` : JSON.stringify(lease)}`,
-      verdict,
-      result.wire,
-      result.error === "guard"
-        ? "Nothing was sent: claim/3's guard refused the lease."
-        : paused
-          ? "No script was sent: the queue is paused."
-          : "No script was sent.",
-    );
     setText(el.claimResult, verdict);
     el.claimResult.dataset.verdict = result.verdict || result.error || "";
-    say(`Claim: ${verdict}. ${explain}`);
+    return { verdict, explain };
   }
 
   // ---- at depth ---------------------------------------------------------------
@@ -168,7 +213,7 @@ export function mountRoundTrip(root, ctx) {
   async function enqueueMany() {
     if (!ctx.ready) return;
     bulkSays(`Enqueueing ${count(BULK_ENQUEUE)} jobs…`, "running");
-    const result = await ctx.call("enqueueMany", queue, BULK_ENQUEUE, el.payload.value);
+    const { result, at } = await ctx.callAt("enqueueMany", queue, BULK_ENQUEUE, el.payload.value);
     typed = false;
     await ctx.changed("roundtrip");
     let text;
@@ -181,10 +226,22 @@ export function mountRoundTrip(root, ctx) {
       text = `${range}${measurement(done, "enqueue", result.ms)}${dupes}.`;
       if (result.error) text += ` Then the server refused: ${result.message}`;
     }
-    logCall(`enqueue ×${count(BULK_ENQUEUE)}`, result.error ? result.error : `${count(result.enqueued ?? 0)} enqueued`, null,
-      "One @enqueue per job, EVALSHA each, not listed one by one.");
+    logEnqueueMany(result);
+    keep(["enqueueMany", at]);
     bulkSays(text, result.error ? "error" : "done");
     say(text);
+  }
+
+  /** Enqueue 1,000's line in the wire log. */
+  function logEnqueueMany(result) {
+    logCall(`enqueue ×${count(BULK_ENQUEUE)}`, result.error ? result.error : `${count(result.enqueued ?? 0)} enqueued`, null,
+      "One @enqueue per job, EVALSHA each, not listed one by one.");
+  }
+
+  /** Claim all's line in the wire log: claimed is the sum over its calls, result the last call's answer. */
+  function logClaimAll(lease, claimed, result) {
+    logCall(`claim all, lease ${typeof lease === "number" ? `${lease} ms` : JSON.stringify(lease)}`,
+      result.error ? result.error : `${count(claimed)} leased`, null, "claim/3 per job, EVALSHA each, not listed one by one.");
   }
 
   async function claimAll() {
@@ -195,9 +252,12 @@ export function mountRoundTrip(root, ctx) {
     let first = null;
     let last = null;
     let result;
+    const ats = [];
     bulkSays("Claiming…", "running");
     for (;;) {
-      result = await ctx.call("claimMany", queue, lease, CLAIM_CHUNK);
+      let at;
+      ({ result, at } = await ctx.callAt("claimMany", queue, lease, CLAIM_CHUNK));
+      ats.push(at);
       if (result.error && result.claimed === undefined) break;
       claimed += result.claimed;
       ms += result.ms;
@@ -220,8 +280,8 @@ export function mountRoundTrip(root, ctx) {
       else if (result.paused) text += " Then the queue was paused.";
     }
     if (result.error && claimed === 0) await ctx.changed("roundtrip");
-    logCall(`claim all, lease ${typeof lease === "number" ? `${lease} ms` : JSON.stringify(lease)}`,
-      result.error ? result.error : `${count(claimed)} leased`, null, "claim/3 per job, EVALSHA each, not listed one by one.");
+    logClaimAll(lease, claimed, result);
+    keep(["claimAll", ...ats]);
     bulkSays(text, result.error ? "error" : "done");
     say(text);
   }
@@ -308,6 +368,63 @@ export function mountRoundTrip(root, ctx) {
     });
   }
 
+  // ---- a link's readouts ------------------------------------------------------
+
+  /** Empties the readouts and what they were drawn from. */
+  function forget() {
+    shown = { enqueue: null, claim: null, log: [] };
+    lastLease = null;
+    el.wire.replaceChildren();
+    for (const out of [el.enqueueResult, el.claimResult]) {
+      setText(out, "");
+      delete out.dataset.verdict;
+    }
+    setText(el.claimExplain, "");
+  }
+
+  /**
+   * Draws the readouts a link saved (its shown) from the link's replay:
+   * each place must name a replayed call of this queue of the kind the
+   * readout shows, or that readout stays empty.
+   */
+  function replay(saved, replayed) {
+    if (!saved || typeof saved !== "object") return;
+    const call = (at, method) => {
+      const r = Number.isSafeInteger(at) ? replayed[at] : undefined;
+      return r && r.method === method && r.args[0] === queue && r.result && typeof r.result === "object" ? r : null;
+    };
+    const log = Array.isArray(saved.log) ? saved.log.slice(-WIRE_KEEP) : [];
+    for (const entry of log) {
+      if (!Array.isArray(entry)) continue;
+      const [kind, ...ats] = entry;
+      if (kind === "enqueue" && call(ats[0], "enqueue")) {
+        const r = call(ats[0], "enqueue");
+        logEnqueue(r.args[1], r.result);
+      } else if (kind === "claim" && call(ats[0], "claim")) {
+        const r = call(ats[0], "claim");
+        logClaim(r.args[1], r.result);
+      } else if (kind === "enqueueMany" && call(ats[0], "enqueueMany")) {
+        logEnqueueMany(call(ats[0], "enqueueMany").result);
+      } else if (kind === "claimAll" && ats.length > 0 && ats.every((at) => call(at, "claimMany"))) {
+        const rs = ats.map((at) => call(at, "claimMany"));
+        logClaimAll(rs[0].args[1], rs.reduce((n, r) => n + (r.result.claimed || 0), 0), rs[rs.length - 1].result);
+      } else {
+        continue;
+      }
+      keep(entry.slice());
+    }
+    const enq = call(saved.enqueue, "enqueue");
+    if (enq) {
+      showEnqueue(enq.result);
+      shown.enqueue = saved.enqueue;
+    }
+    const cl = call(saved.claim, "claim");
+    if (cl) {
+      showClaim(cl.args[1], cl.result);
+      shown.claim = saved.claim;
+    }
+  }
+
   // ---- drawing --------------------------------------------------------------
 
   /**
@@ -369,19 +486,30 @@ export function mountRoundTrip(root, ctx) {
   return {
     root,
     queue,
+    /** Starts on a keyspace: a fresh one, or a link's, so nothing of an earlier one is shown. */
     start(snap) {
+      forget();
       if (snap) draw(snap, false);
       showAdvanceHint();
     },
     update(snap) {
       draw(snap, true);
     },
-    /** The fields a learner typed into, for a permalink. */
+    /** The fields a learner typed into, and where in the journal the readouts' calls are, for a permalink. */
     save() {
-      return { payload: el.payload.value, lease: el.lease.value, advanceBy: el.advanceBy.value };
+      return {
+        payload: el.payload.value,
+        lease: el.lease.value,
+        advanceBy: el.advanceBy.value,
+        shown: { enqueue: shown.enqueue, claim: shown.claim, log: shown.log.map((e) => e.slice()) },
+      };
     },
-    /** Puts back the saved fields; anything that is not a short enough string is ignored. */
-    restore(saved) {
+    /**
+     * Puts back the saved fields; anything that is not a short enough
+     * string is ignored. The readouts are drawn again from the link's
+     * replay: the engine's answers to the calls they showed.
+     */
+    restore(saved, replayed) {
       if (!saved || typeof saved !== "object") return;
       const fields = { payload: el.payload, lease: el.lease, advanceBy: el.advanceBy };
       for (const [name, input] of Object.entries(fields)) {
@@ -389,6 +517,7 @@ export function mountRoundTrip(root, ctx) {
         if (typeof v === "string" && v.length <= 1024 * 1024) input.value = v;
       }
       showAdvanceHint();
+      replay(saved.shown, Array.isArray(replayed) ? replayed : []);
     },
   };
 }

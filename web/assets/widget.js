@@ -21,8 +21,10 @@
  *   hands start and update a snapshot of this queue, taken once per queue
  *   however many widgets show it.
  * @property {(snapshot: Snapshot | null) => void | Promise<void>} start
- *   Called once, when the engine (or the recorded run) is ready, with the
- *   first snapshot of queue (null when the widget has no queue).
+ *   Called when the engine (or the recorded run) is ready, with the first
+ *   snapshot of queue (null when the widget has no queue), and again when
+ *   a link or Resume rebuilds the keyspace: it starts the widget afresh on
+ *   that snapshot, showing nothing of an earlier keyspace.
  * @property {(snapshot: Snapshot, source: string) => void | Promise<void>} [update]
  *   Called after any widget changed the keyspace (ctx.changed), with a
  *   fresh snapshot of queue. source names the widget that changed it, or
@@ -32,9 +34,12 @@
  *   nothing worth keeping. Never the keyspace: the link's operations
  *   rebuild that.
  * @property {(saved: unknown, replayed: Array<{method: string, args: unknown[], result: unknown}>) => void | Promise<void>} [restore]
- *   Puts a saved view back after the link's operations have been replayed.
+ *   Puts a saved view back after the link's operations have been replayed,
+ *   right after this widget's start and before the next widget starts.
  *   saved is untrusted: check every field. replayed holds each replayed
- *   call with its result, for the widgets that rebuild a recorded run.
+ *   call with its result, replayed[n] answering the journal's n-th call
+ *   (ctx.callAt's at): a widget rebuilds a recorded run, or its readouts,
+ *   from those answers rather than from text saved in the link.
  * @property {HTMLElement[]} [recordedControls]
  *   The controls that work on the recorded run while the engine loads
  *   (recorded.js); the widget starts on the recorded snapshot.

@@ -54,14 +54,7 @@ func TestPermalinkRoundTrip(t *testing.T) {
 	tb.open("/")
 	ready(tb)
 	r := tb.in("#roundtrip")
-	for _, id := range []string{"JOB-1", "JOB-2"} {
-		r.fill("Job id", id)
-		r.click("Enqueue")
-		r.wantText(enqueueResult, "{:ok, :enqueued}")
-	}
-	r.fill("Lease (ms)", "30000")
-	r.click("Claim")
-	r.wantText(claimResult, `{:ok, {"JOB-1"`)
+	enqueueTwoClaimOne(r, "30000")
 	r.fill("Advance by (ms)", "5000")
 	r.click("Advance")
 	r.wantText(clock, "1767225605000")
@@ -161,4 +154,64 @@ func TestPermalinkWithLua(t *testing.T) {
 		ready(tb)
 		tb.in("#roundtrip").wantRows(pendingKey, [][]string{{"JOB-9", "0"}, {"JOB-LUA", "0"}})
 	})
+}
+
+// TestPermalinkReadouts: a learner enqueues and claims in the round trip,
+// presses a verdict, copies the round trip's link and opens it. What the
+// readouts said comes back word for word (the last enqueue, the last
+// claim and what it means, the wire log, the latest verdict with its call
+// and reply, and what "Enqueue it again" will send), replayed by the
+// engine, and the focus is on the round trip the link was copied from.
+func TestPermalinkReadouts(t *testing.T) {
+	tb := newTab(t)
+	tb.open("/")
+	ready(tb)
+	r, v := tb.in("#roundtrip"), tb.in("#verdicts")
+	enqueueTwoClaimOne(r, "20000")
+	v.click("Enqueue a job")
+	v.wantText(verdict, "{:ok, :enqueued}")
+	v.wantText(againHint, "JOB-3")
+
+	readouts := []struct {
+		in  scope
+		sel string
+	}{
+		{r, enqueueResult}, {r, claimResult}, {r, claimExplain}, {r, wireLog},
+		{v, verdict}, {v, verdictCall}, {v, verdictReply}, {v, "#verdicts-explain"}, {v, againHint},
+	}
+	before := make([]string, len(readouts))
+	for i, x := range readouts {
+		before[i] = x.in.text(x.sel)
+	}
+	link := copyLink(r, "roundtrip")
+
+	fresh := newTab(t)
+	fresh.openURL(link)
+	ready(fresh)
+	fresh.in("#roundtrip").wantRows(pendingKey, [][]string{{"JOB-2", "0"}, {"JOB-3", "0"}})
+	for i, x := range readouts {
+		in := fresh.in(x.in.sel)
+		if got := in.text(x.sel); got != before[i] {
+			t.Errorf("%s in %s after the link:\n%q\nwant, as before:\n%q", x.sel, in.where(), got, before[i])
+		}
+	}
+	if f := fresh.in("#roundtrip").focus(); !f.Inside || f.Tag != "section" {
+		t.Errorf("the link opened with focus on %s; want the round trip it was copied from", f)
+	}
+	fresh.whole().wantNoText("#notice", "could not")
+}
+
+// enqueueTwoClaimOne does in the round trip what a learner does first:
+// enqueue JOB-1 and JOB-2, then claim with the lease typed, which leases
+// JOB-1.
+func enqueueTwoClaimOne(r scope, lease string) {
+	r.tb.t.Helper()
+	for _, id := range []string{"JOB-1", "JOB-2"} {
+		r.fill("Job id", id)
+		r.click("Enqueue")
+		r.wantText(enqueueResult, "{:ok, :enqueued}")
+	}
+	r.fill("Lease (ms)", lease)
+	r.click("Claim")
+	r.wantText(claimResult, `{:ok, {"JOB-1"`)
 }

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/log"
@@ -89,6 +90,17 @@ func (tb *tab) offline() {
 		Offline: true, DownloadThroughput: -1, UploadThroughput: -1,
 	}); err != nil {
 		tb.t.Fatalf("Network.overrideNetworkState: %v", err)
+	}
+}
+
+// slowCPU makes the tab's page run as on a machine rate times slower, as
+// an old laptop does: what the page does between two paints takes that
+// much longer, so a half-drawn state that a fast machine shows for a blink
+// stays on screen where a learner (and a test) can act on it.
+func (tb *tab) slowCPU(rate float64) {
+	tb.t.Helper()
+	if _, err := chromedp.Call(tb.ctx, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: rate}); err != nil {
+		tb.t.Fatalf("Emulation.setCPUThrottlingRate: %v", err)
 	}
 }
 

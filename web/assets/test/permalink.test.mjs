@@ -134,11 +134,17 @@ test("Lua the learner has not seen is flagged for review", async () => {
 
 test("the journal records writes, skips reads, and forgets what a reset wiped", () => {
   const j = new Journal();
-  j.record("enqueue", ["q", "JOB-1", "{}"]);
-  j.record("snapshot", ["q"]);
-  j.record("now", []);
-  j.record("reset", []);
-  j.record("claim", ["q", 1000]);
-  j.record("scripts", []);
-  assert.deepEqual(j.ops, [["claim", "q", 1000]]);
+  // record answers where a kept call went, which is where a link's replay
+  // answers it: the place a widget saves to draw its readouts again.
+  const places = [
+    j.record("enqueue", ["q", "JOB-1", "{}"]),
+    j.record("snapshot", ["q"]),
+    j.record("now", []),
+    j.record("reset", []),
+    j.record("claim", ["q", 1000]),
+    j.record("scripts", []),
+    j.record("enqueue", ["q", "JOB-2", "{}"]),
+  ];
+  assert.deepEqual(j.ops, [["claim", "q", 1000], ["enqueue", "q", "JOB-2", "{}"]]);
+  assert.deepEqual(places, [0, null, null, null, 0, null, 1]);
 });
