@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -101,7 +102,7 @@ func measurePageLoad(cfg config, logf func(string, ...any)) pageLoad {
 	if len(pl.samples) > 0 {
 		pl.median = summarize(pl.samples).median
 	}
-	pl.course = measureCourse(cfg, bin, cfg.loads, logf)
+	pl.course = measureCourse(cfg, bin, cfg.loads, true, logf)
 	return pl
 }
 
@@ -199,6 +200,8 @@ type courseLoads struct {
 	oneReady    []float64 // a course page with 1 embed: navigation → the embed "Ready"
 	fourReady   []float64 // with 4 embeds: navigation → all four "Ready"
 	fourFetches []int     // requests for the Go program per 4-embed load
+	repeatAsked []int     // requests the repeat visit made to the server, the page's own included
+	repeatSent  []int     // of those, how many the server answered with a body (not 304)
 	oneMiB      []float64 // browser memory (PSS of every process) over about:blank, 1 embed
 	fourMiB     []float64 // the same, 4 embeds
 	slowFull    []float64 // full page over a 1.5 Mbit/s, 150 ms RTT link
@@ -263,12 +266,44 @@ type benchSite struct {
 	slow   *slowLink
 	mu     sync.Mutex
 	wasm   int
+	asked  int // requests since the last requests()
+	sent   int // of those, answered with a body
+}
+
+// statusWriter notes whether a response carried a body (not a 304).
+type statusWriter struct {
+	http.ResponseWriter
+	code int
+}
+
+func (s *statusWriter) WriteHeader(code int) {
+	if s.code == 0 {
+		s.code = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusWriter) Write(p []byte) (int, error) {
+	if s.code == 0 {
+		s.code = http.StatusOK
+	}
+	return s.ResponseWriter.Write(p)
 }
 
 func (b *benchSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if b.slow != nil {
 		w = b.slow.writer(w)
 	}
+	sw := &statusWriter{ResponseWriter: w}
+	w = sw
+	defer func() {
+		b.mu.Lock()
+		b.asked++
+		if sw.code != http.StatusNotModified {
+			b.sent++
+		}
+		b.mu.Unlock()
+	}()
 	if strings.HasSuffix(r.URL.Path, ".wasm") {
 		b.mu.Lock()
 		b.wasm++
@@ -284,6 +319,16 @@ func (b *benchSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.URL.Path = "/" + rest
 	}
 	b.site.ServeHTTP(w, r)
+}
+
+// requests returns how many requests came since the last call, and how
+// many of them were answered with a body.
+func (b *benchSite) requests() (asked, sent int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	asked, sent = b.asked, b.sent
+	b.asked, b.sent = 0, 0
+	return asked, sent
 }
 
 func (b *benchSite) fetches() int {
@@ -352,7 +397,7 @@ func (s *slowWriter) Write(p []byte) (int, error) {
 }
 
 // measureCourse takes the courseLoads figures, loads times each.
-func measureCourse(cfg config, bin string, loads int, logf func(string, ...any)) courseLoads {
+func measureCourse(cfg config, bin string, loads int, slow bool, logf func(string, ...any)) courseLoads {
 	var c courseLoads
 	h, err := server.New(cfg.static, server.Options{CSP: true})
 	if err != nil {
@@ -387,12 +432,15 @@ func measureCourse(cfg config, bin string, loads int, logf func(string, ...any))
 			if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
 				return err
 			}
+			site.requests()
 			again, err := visit(ctx, base+"/")
 			if err != nil {
 				return err
 			}
+			asked, sent := site.requests()
 			c.repeatReady = append(c.repeatReady, again.Ready)
-			logf("course %d: full page step %.0f ms, Ready %.0f ms; repeat visit Ready %.0f ms", i+1, first.Step, first.Ready, again.Ready)
+			c.repeatAsked, c.repeatSent = append(c.repeatAsked, asked), append(c.repeatSent, sent)
+			logf("course %d: full page step %.0f ms, Ready %.0f ms; repeat visit Ready %.0f ms, %d requests, %d with a body", i+1, first.Step, first.Ready, again.Ready, asked, sent)
 			return nil
 		})
 		if err != nil {
@@ -434,6 +482,9 @@ func measureCourse(cfg config, bin string, loads int, logf func(string, ...any))
 	// The slow link: fewer loads, each takes seconds.
 	site.slow = &slowLink{rate: 1.5e6 / 8, rtt: 150 * time.Millisecond}
 	for i := range min(loads, 3) {
+		if !slow {
+			break
+		}
 		for _, page := range []struct {
 			url   string
 			times *[]float64
@@ -457,6 +508,28 @@ func measureCourse(cfg config, bin string, loads int, logf func(string, ...any))
 		c.note = fmt.Sprintf("%d loads failed and are left out; the first error: %s", len(failures), firstLine(failures[0]))
 	}
 	return c
+}
+
+// measureCourseOnly takes only the course-page figures, loads times each,
+// and prints them: for trying a change to the start-up without the whole
+// run. BENCHMARKS.md is not touched.
+func measureCourseOnly(cfg config, loads int, stdout, stderr io.Writer) error {
+	began := time.Now()
+	logf := func(format string, a ...any) {
+		fmt.Fprintf(stderr, "bench: [%5.1fs] %s\n", time.Since(began).Seconds(), fmt.Sprintf(format, a...))
+	}
+	bin := chromiumBinary()
+	if bin == "" {
+		return fmt.Errorf("Chromium is not installed (apt-get install -y chromium)")
+	}
+	if _, err := os.Stat(filepath.Join(cfg.static, "index.html")); err != nil {
+		return fmt.Errorf("there is no static/index.html to load (./build.sh build writes it): %w", err)
+	}
+	logf("load average %s", loadAverage())
+	c := measureCourse(cfg, bin, loads, false, logf)
+	logf("load average %s", loadAverage())
+	c.write(func(format string, a ...any) { fmt.Fprintf(stdout, format, a...) })
+	return nil
 }
 
 // browse starts a browser with a fresh profile and a tall window (so a
@@ -591,7 +664,10 @@ func (c courseLoads) write(p printer) {
 		p("3 embeds at 1.5 Mbit/s against the full page: %.2f×. ", t/f)
 	}
 	if len(c.fourFetches) > 0 {
-		p("Requests for the Go program per 4-embed load: %v.", c.fourFetches)
+		p("Requests for the Go program per 4-embed load: %v. ", c.fourFetches)
+	}
+	if len(c.repeatAsked) > 0 {
+		p("Requests a repeat visit made to the server, per load: %v, of which answered with a body (not 304): %v.", c.repeatAsked, c.repeatSent)
 	}
 	p("\n\n")
 	if c.note != "" {

@@ -173,7 +173,8 @@ func TestServe(t *testing.T) {
 // goes, are revalidated.
 func TestHashedNamesAreImmutable(t *testing.T) {
 	dir := t.TempDir()
-	for _, name := range []string{"echomq.0123456789ab.wasm", "echomq.wasm", "worker.notahashxyzw.js", "embed/x.0123456789ab.js"} {
+	for _, name := range []string{"echomq.0123456789ab.wasm", "echomq.wasm", "worker.notahashxyzw.js", "embed/x.0123456789ab.js",
+		"app.0123456789ab.css", "favicon.0123456789ab.svg", "app.js", "embed.js", "index.html"} {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -191,6 +192,13 @@ func TestHashedNamesAreImmutable(t *testing.T) {
 		"/embed/x.0123456789ab.js":  "public, max-age=31536000, immutable",
 		"/echomq.wasm":              "no-cache",
 		"/worker.notahashxyzw.js":   "no-cache",
+		"/app.0123456789ab.css":     "public, max-age=31536000, immutable",
+		"/favicon.0123456789ab.svg": "public, max-age=31536000, immutable",
+		// The pages and embed.js, which course hosts link to by name,
+		// must show a new build at once.
+		"/":         "no-cache",
+		"/embed.js": "no-cache",
+		"/app.js":   "no-cache",
 	} {
 		if got := do(h, http.MethodGet, path, "").Header.Get("Cache-Control"); got != want {
 			t.Errorf("GET %s: Cache-Control %q, want %q", path, got, want)
