@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -68,10 +69,16 @@ func hashNames(assets, wasm, wasmExec, out string, stdout io.Writer) (map[string
 		if err := removeStale(out, f.name, name); err != nil {
 			return nil, err
 		}
-		if err := writeFile(filepath.Join(out, name), h.bytes[f.name]); err != nil {
+		path := filepath.Join(out, name)
+		if have, err := os.ReadFile(path); err == nil && bytes.Equal(have, h.bytes[f.name]) {
+			// Left as it is: a rewrite would make its precompressed
+			// siblings look stale to the server and change its ETag.
+			continue
+		}
+		if err := writeFile(path, h.bytes[f.name]); err != nil {
 			return nil, err
 		}
-		fmt.Fprintln(stdout, "wrote", filepath.Join(out, name))
+		fmt.Fprintln(stdout, "wrote", path)
 	}
 	return h.names, nil
 }
