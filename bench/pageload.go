@@ -270,40 +270,10 @@ type benchSite struct {
 	sent   int // of those, answered with a body
 }
 
-// statusWriter notes whether a response carried a body (not a 304).
-type statusWriter struct {
-	http.ResponseWriter
-	code int
-}
-
-func (s *statusWriter) WriteHeader(code int) {
-	if s.code == 0 {
-		s.code = code
-	}
-	s.ResponseWriter.WriteHeader(code)
-}
-
-func (s *statusWriter) Write(p []byte) (int, error) {
-	if s.code == 0 {
-		s.code = http.StatusOK
-	}
-	return s.ResponseWriter.Write(p)
-}
-
 func (b *benchSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if b.slow != nil {
 		w = b.slow.writer(w)
 	}
-	sw := &statusWriter{ResponseWriter: w}
-	w = sw
-	defer func() {
-		b.mu.Lock()
-		b.asked++
-		if sw.code != http.StatusNotModified {
-			b.sent++
-		}
-		b.mu.Unlock()
-	}()
 	if strings.HasSuffix(r.URL.Path, ".wasm") {
 		b.mu.Lock()
 		b.wasm++
@@ -319,6 +289,16 @@ func (b *benchSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.URL.Path = "/" + rest
 	}
 	b.site.ServeHTTP(w, r)
+}
+
+// note counts one answered request (server.Logged calls it).
+func (b *benchSite) note(_ *http.Request, status int, _ http.Header) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.asked++
+	if status != http.StatusNotModified {
+		b.sent++
+	}
 }
 
 // requests returns how many requests came since the last call, and how
@@ -411,7 +391,7 @@ func measureCourse(cfg config, bin string, loads int, slow bool, logf func(strin
 		c.note = "not measured: " + err.Error()
 		return c
 	}
-	srv := &http.Server{Handler: site, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: server.Logged(site, site.note), ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
 	defer srv.Close()
 	base := "http://" + ln.Addr().String()

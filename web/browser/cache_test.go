@@ -37,11 +37,9 @@ func newRequestLog(t *testing.T, course string) *requestLog {
 	mux.Handle("/echomq/", http.StripPrefix("/echomq", site))
 	mux.Handle("/", site)
 	mux.HandleFunc("/course.html", serveCourse(course))
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		sw := &statusWriter{ResponseWriter: w}
-		mux.ServeHTTP(sw, r)
+	srv := httptest.NewServer(server.Logged(mux, func(r *http.Request, status int, _ http.Header) {
 		l.mu.Lock()
-		l.got = append(l.got, strconv.Itoa(sw.status())+" "+r.URL.Path)
+		l.got = append(l.got, strconv.Itoa(status)+" "+r.URL.Path)
 		l.mu.Unlock()
 	}))
 	t.Cleanup(func() {
@@ -59,32 +57,6 @@ func (l *requestLog) take() []string {
 	got := l.got
 	l.got = nil
 	return got
-}
-
-type statusWriter struct {
-	http.ResponseWriter
-	code int
-}
-
-func (s *statusWriter) WriteHeader(code int) {
-	if s.code == 0 {
-		s.code = code
-	}
-	s.ResponseWriter.WriteHeader(code)
-}
-
-func (s *statusWriter) Write(p []byte) (int, error) {
-	if s.code == 0 {
-		s.code = http.StatusOK
-	}
-	return s.ResponseWriter.Write(p)
-}
-
-func (s *statusWriter) status() int {
-	if s.code == 0 {
-		return http.StatusOK
-	}
-	return s.code
 }
 
 // TestRepeatVisitComesFromTheCache visits the full page and a course page

@@ -1,11 +1,13 @@
 package server
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -374,5 +376,23 @@ func TestStaleSiblingIsNotSent(t *testing.T) {
 	res := do(h, http.MethodGet, "/echomq.wasm", "br, gzip")
 	if got := body(t, res); got != "\x00asm rebuilt" || res.Header.Get("Content-Encoding") != "" {
 		t.Errorf("got %q with Content-Encoding %q, want the rebuilt file, unencoded", got, res.Header.Get("Content-Encoding"))
+	}
+}
+
+// Logged hears each answered request with the status the browser got: a
+// file is 200, the same file asked again with its ETag is 304, a missing
+// one 404.
+func TestLoggedSeesEachStatus(t *testing.T) {
+	var got []string
+	h := Logged(newHandler(t, Options{}), func(r *http.Request, status int, header http.Header) {
+		got = append(got, fmt.Sprintf("%d %s", status, r.URL.Path))
+	})
+	etag := do(h, http.MethodGet, "/", "").Header.Get("ETag")
+	req := httptest.NewRequest(http.MethodGet, "/", nil)
+	req.Header.Set("If-None-Match", etag)
+	h.ServeHTTP(httptest.NewRecorder(), req)
+	do(h, http.MethodGet, "/missing.js", "")
+	if want := []string{"200 /", "304 /", "404 /missing.js"}; !slices.Equal(got, want) {
+		t.Errorf("Logged heard %q, want %q", got, want)
 	}
 }
