@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -194,18 +195,19 @@ func loadOnce(bin, url string) (ready, verdict float64, text string, err error) 
 // (web/server: precompressed files, hashed names cached for good) on
 // 127.0.0.1, each load in a fresh browser with a fresh profile.
 type courseLoads struct {
-	fullStep    []float64 // full page: navigation → the stepper's Step button enabled
-	fullReady   []float64 // full page: navigation → "Ready"
-	repeatReady []float64 // the same browser, the full page again: navigation → "Ready"
-	oneReady    []float64 // a course page with 1 embed: navigation → the embed "Ready"
-	fourReady   []float64 // with 4 embeds: navigation → all four "Ready"
-	fourFetches []int     // requests for the Go program per 4-embed load
-	repeatAsked []int     // requests the repeat visit made to the server, the page's own included
-	repeatSent  []int     // of those, how many the server answered with a body (not 304)
-	oneMiB      []float64 // browser memory (PSS of every process) over about:blank, 1 embed
-	fourMiB     []float64 // the same, 4 embeds
-	slowFull    []float64 // full page over a 1.5 Mbit/s, 150 ms RTT link
-	slowThree   []float64 // a course page with 3 embeds over that link
+	fullStep    []float64  // full page: navigation → the stepper's Step button enabled
+	fullReady   []float64  // full page: navigation → "Ready"
+	repeatReady []float64  // the same browser, the full page again: navigation → "Ready"
+	oneReady    []float64  // a course page with 1 embed: navigation → the embed "Ready"
+	fourReady   []float64  // with 4 embeds: navigation → all four "Ready"
+	fourFetches []int      // requests for the Go program per 4-embed load
+	repeatAsked []int      // requests the repeat visit made to the server, the page's own included
+	repeatSent  []int      // of those, how many the server answered with a body (not 304)
+	codeCache   [][2]int64 // bytes in the profile's compiled-wasm cache on leaving the first visit, and after the repeat visit
+	oneMiB      []float64  // browser memory (PSS of every process) over about:blank, 1 embed
+	fourMiB     []float64  // the same, 4 embeds
+	slowFull    []float64  // full page over a 1.5 Mbit/s, 150 ms RTT link
+	slowThree   []float64  // a course page with 3 embeds over that link
 	note        string
 }
 
@@ -403,7 +405,7 @@ func measureCourse(cfg config, bin string, loads int, slow bool, logf func(strin
 	}
 	for i := range loads {
 		// The full page, then again in the same browser: a repeat visit.
-		err := browse(bin, func(ctx context.Context) error {
+		err := browse(bin, func(ctx context.Context, profile string) error {
 			first, err := visit(ctx, base+"/")
 			if err != nil {
 				return err
@@ -412,6 +414,7 @@ func measureCourse(cfg config, bin string, loads int, slow bool, logf func(strin
 			if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
 				return err
 			}
+			cached := codeCacheBytes(profile)
 			site.requests()
 			again, err := visit(ctx, base+"/")
 			if err != nil {
@@ -420,7 +423,9 @@ func measureCourse(cfg config, bin string, loads int, slow bool, logf func(strin
 			asked, sent := site.requests()
 			c.repeatReady = append(c.repeatReady, again.Ready)
 			c.repeatAsked, c.repeatSent = append(c.repeatAsked, asked), append(c.repeatSent, sent)
-			logf("course %d: full page step %.0f ms, Ready %.0f ms; repeat visit Ready %.0f ms, %d requests, %d with a body", i+1, first.Step, first.Ready, again.Ready, asked, sent)
+			c.codeCache = append(c.codeCache, [2]int64{cached, codeCacheBytes(profile)})
+			logf("course %d: full page step %.0f ms, Ready %.0f ms; repeat visit Ready %.0f ms, %d requests, %d with a body; compiled wasm in the cache %d B on leaving, %d B after the repeat visit",
+				i+1, first.Step, first.Ready, again.Ready, asked, sent, c.codeCache[len(c.codeCache)-1][0], c.codeCache[len(c.codeCache)-1][1])
 			return nil
 		})
 		if err != nil {
@@ -433,7 +438,7 @@ func measureCourse(cfg config, bin string, loads int, slow bool, logf func(strin
 		}{{courseOne, &c.oneReady, &c.oneMiB}, {courseFour, &c.fourReady, &c.fourMiB}} {
 			site.course = page.body
 			site.fetches()
-			err := browse(bin, func(ctx context.Context) error {
+			err := browse(bin, func(ctx context.Context, _ string) error {
 				blank, err := browserMiB(ctx)
 				if err != nil {
 					return err
@@ -470,7 +475,7 @@ func measureCourse(cfg config, bin string, loads int, slow bool, logf func(strin
 			times *[]float64
 		}{{base + "/", &c.slowFull}, {base + "/course.html", &c.slowThree}} {
 			site.course = courseThree
-			err := browse(bin, func(ctx context.Context) error {
+			err := browse(bin, func(ctx context.Context, _ string) error {
 				got, err := visit(ctx, page.url)
 				if err != nil {
 					return err
@@ -512,9 +517,26 @@ func measureCourseOnly(cfg config, loads int, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// codeCacheBytes is the size of Chromium's cache of compiled WebAssembly
+// in a profile (what V8 serialized from a compileStreaming of a cacheable
+// response, to deserialize on a repeat visit instead of compiling): 0
+// when it holds nothing.
+func codeCacheBytes(profile string) int64 {
+	var n int64
+	filepath.WalkDir(filepath.Join(profile, "Default", "Code Cache", "wasm"), func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
+
 // browse starts a browser with a fresh profile and a tall window (so a
 // course page's embeds are all near the viewport), and runs f in a tab.
-func browse(bin string, f func(ctx context.Context) error) error {
+func browse(bin string, f func(ctx context.Context, profile string) error) error {
 	profile, err := os.MkdirTemp("", "echomq-bench-chromium-")
 	if err != nil {
 		return err
@@ -536,7 +558,7 @@ func browse(bin string, f func(ctx context.Context) error) error {
 	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: courseProbe}); err != nil {
 		return fmt.Errorf("install the probe: %w", err)
 	}
-	return f(ctx)
+	return f(ctx, profile)
 }
 
 // visit navigates to url and waits until every embed (or the page) is Ready.
@@ -647,7 +669,10 @@ func (c courseLoads) write(p printer) {
 		p("Requests for the Go program per 4-embed load: %v. ", c.fourFetches)
 	}
 	if len(c.repeatAsked) > 0 {
-		p("Requests a repeat visit made to the server, per load: %v, of which answered with a body (not 304): %v.", c.repeatAsked, c.repeatSent)
+		p("Requests a repeat visit made to the server, per load: %v, of which answered with a body (not 304): %v. ", c.repeatAsked, c.repeatSent)
+	}
+	if len(c.codeCache) > 0 {
+		p("Chromium's cache of compiled WebAssembly in the profile, bytes on leaving the first visit and after the repeat visit, per load: %v.", c.codeCache)
 	}
 	p("\n\n")
 	if c.note != "" {
