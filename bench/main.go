@@ -85,6 +85,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	static := fl.String("static", "", "the built site holding echomq.wasm and wasm_exec.js (default static/ at the module root)")
 	baseline := fl.String("baseline", defaultBaseline, `the revision to compare the current tree with, built from a temporary git worktree ("" for none)`)
 	quick := fl.Bool("quick", false, "a short run: fewer rounds and samples, for trying the program out")
+	courseOnly := fl.Int("course", 0, "measure only the course-page loads (full page, repeat visit, embeds), this many times each, and print them; BENCHMARKS.md is left alone")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -118,6 +119,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 		cfg.budget, cfg.maxRT = 1000*time.Millisecond, 1500
 		cfg.nodeBud, cfg.nodeMax = 1600*time.Millisecond, 800
 		cfg.loads = 5
+	}
+	if *courseOnly > 0 {
+		return measureCourseOnly(cfg, *courseOnly, stdout, stderr)
 	}
 	return measure(cfg, stdout, stderr)
 }

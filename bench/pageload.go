@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -101,7 +103,7 @@ func measurePageLoad(cfg config, logf func(string, ...any)) pageLoad {
 	if len(pl.samples) > 0 {
 		pl.median = summarize(pl.samples).median
 	}
-	pl.course = measureCourse(cfg, bin, cfg.loads, logf)
+	pl.course = measureCourse(cfg, bin, cfg.loads, true, logf)
 	return pl
 }
 
@@ -193,16 +195,19 @@ func loadOnce(bin, url string) (ready, verdict float64, text string, err error) 
 // (web/server: precompressed files, hashed names cached for good) on
 // 127.0.0.1, each load in a fresh browser with a fresh profile.
 type courseLoads struct {
-	fullStep    []float64 // full page: navigation → the stepper's Step button enabled
-	fullReady   []float64 // full page: navigation → "Ready"
-	repeatReady []float64 // the same browser, the full page again: navigation → "Ready"
-	oneReady    []float64 // a course page with 1 embed: navigation → the embed "Ready"
-	fourReady   []float64 // with 4 embeds: navigation → all four "Ready"
-	fourFetches []int     // requests for the Go program per 4-embed load
-	oneMiB      []float64 // browser memory (PSS of every process) over about:blank, 1 embed
-	fourMiB     []float64 // the same, 4 embeds
-	slowFull    []float64 // full page over a 1.5 Mbit/s, 150 ms RTT link
-	slowThree   []float64 // a course page with 3 embeds over that link
+	fullStep    []float64  // full page: navigation → the stepper's Step button enabled
+	fullReady   []float64  // full page: navigation → "Ready"
+	repeatReady []float64  // the same browser, the full page again: navigation → "Ready"
+	oneReady    []float64  // a course page with 1 embed: navigation → the embed "Ready"
+	fourReady   []float64  // with 4 embeds: navigation → all four "Ready"
+	fourFetches []int      // requests for the Go program per 4-embed load
+	repeatAsked []int      // requests the repeat visit made to the server, the page's own included
+	repeatSent  []int      // of those, how many the server answered with a body (not 304)
+	codeCache   [][2]int64 // bytes in the profile's compiled-wasm cache on leaving the first visit, and after the repeat visit
+	oneMiB      []float64  // browser memory (PSS of every process) over about:blank, 1 embed
+	fourMiB     []float64  // the same, 4 embeds
+	slowFull    []float64  // full page over a 1.5 Mbit/s, 150 ms RTT link
+	slowThree   []float64  // a course page with 3 embeds over that link
 	note        string
 }
 
@@ -263,6 +268,8 @@ type benchSite struct {
 	slow   *slowLink
 	mu     sync.Mutex
 	wasm   int
+	asked  int // requests since the last requests()
+	sent   int // of those, answered with a body
 }
 
 func (b *benchSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -284,6 +291,26 @@ func (b *benchSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.URL.Path = "/" + rest
 	}
 	b.site.ServeHTTP(w, r)
+}
+
+// note counts one answered request (server.Logged calls it).
+func (b *benchSite) note(_ *http.Request, status int, _ http.Header) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.asked++
+	if status != http.StatusNotModified {
+		b.sent++
+	}
+}
+
+// requests returns how many requests came since the last call, and how
+// many of them were answered with a body.
+func (b *benchSite) requests() (asked, sent int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	asked, sent = b.asked, b.sent
+	b.asked, b.sent = 0, 0
+	return asked, sent
 }
 
 func (b *benchSite) fetches() int {
@@ -352,7 +379,7 @@ func (s *slowWriter) Write(p []byte) (int, error) {
 }
 
 // measureCourse takes the courseLoads figures, loads times each.
-func measureCourse(cfg config, bin string, loads int, logf func(string, ...any)) courseLoads {
+func measureCourse(cfg config, bin string, loads int, slow bool, logf func(string, ...any)) courseLoads {
 	var c courseLoads
 	h, err := server.New(cfg.static, server.Options{CSP: true})
 	if err != nil {
@@ -366,7 +393,7 @@ func measureCourse(cfg config, bin string, loads int, logf func(string, ...any))
 		c.note = "not measured: " + err.Error()
 		return c
 	}
-	srv := &http.Server{Handler: site, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: server.Logged(site, site.note), ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
 	defer srv.Close()
 	base := "http://" + ln.Addr().String()
@@ -378,7 +405,7 @@ func measureCourse(cfg config, bin string, loads int, logf func(string, ...any))
 	}
 	for i := range loads {
 		// The full page, then again in the same browser: a repeat visit.
-		err := browse(bin, func(ctx context.Context) error {
+		err := browse(bin, func(ctx context.Context, profile string) error {
 			first, err := visit(ctx, base+"/")
 			if err != nil {
 				return err
@@ -387,12 +414,18 @@ func measureCourse(cfg config, bin string, loads int, logf func(string, ...any))
 			if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
 				return err
 			}
+			cached := codeCacheBytes(profile)
+			site.requests()
 			again, err := visit(ctx, base+"/")
 			if err != nil {
 				return err
 			}
+			asked, sent := site.requests()
 			c.repeatReady = append(c.repeatReady, again.Ready)
-			logf("course %d: full page step %.0f ms, Ready %.0f ms; repeat visit Ready %.0f ms", i+1, first.Step, first.Ready, again.Ready)
+			c.repeatAsked, c.repeatSent = append(c.repeatAsked, asked), append(c.repeatSent, sent)
+			c.codeCache = append(c.codeCache, [2]int64{cached, codeCacheBytes(profile)})
+			logf("course %d: full page step %.0f ms, Ready %.0f ms; repeat visit Ready %.0f ms, %d requests, %d with a body; compiled wasm in the cache %d B on leaving, %d B after the repeat visit",
+				i+1, first.Step, first.Ready, again.Ready, asked, sent, c.codeCache[len(c.codeCache)-1][0], c.codeCache[len(c.codeCache)-1][1])
 			return nil
 		})
 		if err != nil {
@@ -405,7 +438,7 @@ func measureCourse(cfg config, bin string, loads int, logf func(string, ...any))
 		}{{courseOne, &c.oneReady, &c.oneMiB}, {courseFour, &c.fourReady, &c.fourMiB}} {
 			site.course = page.body
 			site.fetches()
-			err := browse(bin, func(ctx context.Context) error {
+			err := browse(bin, func(ctx context.Context, _ string) error {
 				blank, err := browserMiB(ctx)
 				if err != nil {
 					return err
@@ -434,12 +467,15 @@ func measureCourse(cfg config, bin string, loads int, logf func(string, ...any))
 	// The slow link: fewer loads, each takes seconds.
 	site.slow = &slowLink{rate: 1.5e6 / 8, rtt: 150 * time.Millisecond}
 	for i := range min(loads, 3) {
+		if !slow {
+			break
+		}
 		for _, page := range []struct {
 			url   string
 			times *[]float64
 		}{{base + "/", &c.slowFull}, {base + "/course.html", &c.slowThree}} {
 			site.course = courseThree
-			err := browse(bin, func(ctx context.Context) error {
+			err := browse(bin, func(ctx context.Context, _ string) error {
 				got, err := visit(ctx, page.url)
 				if err != nil {
 					return err
@@ -459,9 +495,48 @@ func measureCourse(cfg config, bin string, loads int, logf func(string, ...any))
 	return c
 }
 
+// measureCourseOnly takes only the course-page figures, loads times each,
+// and prints them: for trying a change to the start-up without the whole
+// run. BENCHMARKS.md is not touched.
+func measureCourseOnly(cfg config, loads int, stdout, stderr io.Writer) error {
+	began := time.Now()
+	logf := func(format string, a ...any) {
+		fmt.Fprintf(stderr, "bench: [%5.1fs] %s\n", time.Since(began).Seconds(), fmt.Sprintf(format, a...))
+	}
+	bin := chromiumBinary()
+	if bin == "" {
+		return fmt.Errorf("Chromium is not installed (apt-get install -y chromium)")
+	}
+	if _, err := os.Stat(filepath.Join(cfg.static, "index.html")); err != nil {
+		return fmt.Errorf("there is no static/index.html to load (./build.sh build writes it): %w", err)
+	}
+	logf("load average %s", loadAverage())
+	c := measureCourse(cfg, bin, loads, false, logf)
+	logf("load average %s", loadAverage())
+	c.write(func(format string, a ...any) { fmt.Fprintf(stdout, format, a...) })
+	return nil
+}
+
+// codeCacheBytes is the size of Chromium's cache of compiled WebAssembly
+// in a profile (what V8 serialized from a compileStreaming of a cacheable
+// response, to deserialize on a repeat visit instead of compiling): 0
+// when it holds nothing.
+func codeCacheBytes(profile string) int64 {
+	var n int64
+	filepath.WalkDir(filepath.Join(profile, "Default", "Code Cache", "wasm"), func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
+
 // browse starts a browser with a fresh profile and a tall window (so a
 // course page's embeds are all near the viewport), and runs f in a tab.
-func browse(bin string, f func(ctx context.Context) error) error {
+func browse(bin string, f func(ctx context.Context, profile string) error) error {
 	profile, err := os.MkdirTemp("", "echomq-bench-chromium-")
 	if err != nil {
 		return err
@@ -483,7 +558,7 @@ func browse(bin string, f func(ctx context.Context) error) error {
 	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: courseProbe}); err != nil {
 		return fmt.Errorf("install the probe: %w", err)
 	}
-	return f(ctx)
+	return f(ctx, profile)
 }
 
 // visit navigates to url and waits until every embed (or the page) is Ready.
@@ -591,7 +666,13 @@ func (c courseLoads) write(p printer) {
 		p("3 embeds at 1.5 Mbit/s against the full page: %.2f×. ", t/f)
 	}
 	if len(c.fourFetches) > 0 {
-		p("Requests for the Go program per 4-embed load: %v.", c.fourFetches)
+		p("Requests for the Go program per 4-embed load: %v. ", c.fourFetches)
+	}
+	if len(c.repeatAsked) > 0 {
+		p("Requests a repeat visit made to the server, per load: %v, of which answered with a body (not 304): %v. ", c.repeatAsked, c.repeatSent)
+	}
+	if len(c.codeCache) > 0 {
+		p("Chromium's cache of compiled WebAssembly in the profile, bytes on leaving the first visit and after the repeat visit, per load: %v.", c.codeCache)
 	}
 	p("\n\n")
 	if c.note != "" {

@@ -95,6 +95,18 @@ function startShared(shared, o) {
 }
 
 /**
+ * How the page tells a worker that died from one that is busy. A worker
+ * the browser kills, or one that closes, sends nothing, and neither a
+ * SharedWorker nor its port reports it (Chromium fires no event), so the
+ * page asks: every HEARTBEAT_MS it sends a ping, which the worker answers
+ * in turn, after the calls before it. Each call ends within its budget
+ * (900 ms), so a worker that has sent nothing at all for SILENCE_MS while
+ * a ping waits has stopped.
+ */
+const HEARTBEAT_MS = 2000;
+const SILENCE_MS = 10000;
+
+/**
  * Wires the worker's messages (port: the Worker, or a SharedWorker's
  * port; errors: where its load errors arrive): resolves with the Engine
  * once the worker says it is ready, and rejects if it fails before.
@@ -138,6 +150,23 @@ function connect(port, errors, o, kind) {
       });
     }
 
+    // The heartbeat (see HEARTBEAT_MS): lastHeard is when the worker last
+    // sent anything, pingAt when the unanswered ping went (0: none).
+    let lastHeard = performance.now();
+    let pingAt = 0;
+    const heartbeat = setInterval(() => {
+      if (dead) return clearInterval(heartbeat);
+      const now = performance.now();
+      if (pingAt === 0) {
+        pingAt = now;
+        port.postMessage({ type: "ping" });
+      } else if (now - Math.max(lastHeard, pingAt) > SILENCE_MS) {
+        clearInterval(heartbeat);
+        const why = `the engine has not answered for ${SILENCE_MS / 1000} s: the browser closed its worker, or it crashed.`;
+        die(ready ? `The playground stopped: ${why} Reload to start again.` : why);
+      }
+    }, HEARTBEAT_MS);
+
     errors.onerror = (event) => {
       event.preventDefault();
       die(`the engine's worker failed: ${event.message || "it could not load"}`);
@@ -145,7 +174,11 @@ function connect(port, errors, o, kind) {
     port.onmessageerror = () => die("the engine sent a message the page could not read");
     port.onmessage = (event) => {
       const msg = event.data || {};
+      lastHeard = performance.now();
       switch (msg.type) {
+        case "pong":
+          pingAt = 0;
+          break;
         case "ready":
           if (ready) break;
           ready = true;

@@ -32,11 +32,14 @@
 //                    one call of the JS API in wasm/echomq.d.ts
 //                  {type:"close"}
 //                    the page is going: drop the keyspaces only it used
+//                  {type:"ping"}
+//                    are you there? (answered in turn, after the calls before it)
 //   worker → page  {type:"progress", loaded, total}  the download, for "load"
 //                  {type:"compiling"}
 //                  {type:"ready", version, scripts}    globalThis.echomq is up
 //                  {type:"reply", id, result}          one call's result
 //                  {type:"changed", keyspace}          another page changed a keyspace this one uses
+//                  {type:"pong"}                       the answer to a ping
 //                  {type:"failed", message}            it could not start (echomq.failed says
 //                                                      why the engine refused), or Go exited
 //
@@ -240,6 +243,8 @@ function receive(client, event) {
   switch (msg.type) {
     case "call":
       return call(client, msg);
+    case "ping":
+      return client.port.postMessage({ type: "pong" });
     case "init":
       return init(msg);
     case "start":

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -246,4 +247,68 @@ func TestSharedEngineFailure(t *testing.T) {
 	if n := c.count("wasm"); n != 1 {
 		t.Errorf("the engine was asked for %d times; want once, by the shared worker", n)
 	}
+}
+
+// stopSharedEngine ends the course page's shared engine from outside the
+// page, as a browser that ends a worker does: through DevTools, the worker
+// itself calls close(). Nothing in the site can do this; no learner can.
+func stopSharedEngine(tb *tab) {
+	tb.t.Helper()
+	infos, err := chromedp.Targets(tb.ctx)
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	stopped := 0
+	for _, i := range infos {
+		if i.Type != "shared_worker" || !strings.HasPrefix(i.URL, tb.base) {
+			continue
+		}
+		ctx, cancel := chromedp.NewContext(tb.ctx, chromedp.WithTargetID(i.TargetID))
+		_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(setTimeout(() => close(), 0), true)`))
+		cancel()
+		if err != nil {
+			tb.t.Fatalf("close the shared worker %s: %v", i.URL, err)
+		}
+		stopped++
+	}
+	if stopped != 1 {
+		tb.t.Fatalf("stopped %d shared workers; want the page's one", stopped)
+	}
+}
+
+// TestSharedEngineDeathShowsInEveryEmbed ends the shared engine of a
+// course page with three embeds: it sends no word as it goes, yet every
+// embed shows the failure with its Reload button, its controls go
+// disabled, and Reload in one embed brings that one back to Ready.
+func TestSharedEngineDeathShowsInEveryEmbed(t *testing.T) {
+	c := newCountedCourse(t, `
+<iframe id="a" src="/echomq/embed/stepper.html" title="Stepper" data-echomq></iframe>
+<iframe id="b" src="/echomq/embed/roundtrip.html" title="Round trip" data-echomq></iframe>
+<iframe id="c" src="/echomq/embed/console.html" title="Console" data-echomq></iframe>`)
+	tb := newTab(t).onServer(c.base)
+	tb.open("/course.html")
+	frames := []string{"#a", "#b", "#c"}
+	for _, f := range frames {
+		frameReady(tb, f)
+	}
+	stopSharedEngine(tb)
+	for _, f := range frames {
+		// The heartbeat's silence (10 s) and its beat (2 s), on a busy machine.
+		scrollTo(tb, f)
+		tb.inFrame(f, "#loader").wantTextWithin(40*time.Second, "#failure", "The playground stopped", "Reload to start again", "Reload")
+		tb.wantSeen(f, "#failure-message", "The playground stopped")
+		tb.wantSeen(f, "#reload", "Reload")
+		if s := frameStatus(tb, f); s != "Stopped" {
+			t.Errorf("%s: the status line says %q; want Stopped", f, s)
+		}
+	}
+	tb.inFrame("#b", "#roundtrip").wantDisabled("Enqueue")
+	tb.whole().screenshot("shared-engine-stopped")
+
+	if _, err := eval[bool](tb, `(document.querySelector("#b").contentDocument.getElementById("reload").click(), true)`); err != nil {
+		t.Fatal(err)
+	}
+	frameReady(tb, "#b")
+	clickIn(tb, "#b", "Enqueue")
+	tb.inFrame("#b", "#roundtrip").wantText(enqueueResult, "{:ok, :enqueued}")
 }

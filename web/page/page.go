@@ -110,6 +110,35 @@ func (s Site) Under(prefix string) Site {
 	return out
 }
 
+// Renamed returns the site with every file that names has an entry for
+// under its new name: the renderer's names that carry the file's content
+// hash (app.js → app.<hash>.js). URLs are the site's own, not Under a
+// prefix, and names missing from names (or mapped to "") stay.
+func (s Site) Renamed(names map[string]string) Site {
+	rename := func(u string) string {
+		if n := names[u]; n != "" {
+			return n
+		}
+		return u
+	}
+	renameAll := func(us []string) []string {
+		out := make([]string, len(us))
+		for i, u := range us {
+			out[i] = rename(u)
+		}
+		return out
+	}
+	out := s
+	out.IconURL = rename(s.IconURL)
+	out.StyleURLs = renameAll(s.StyleURLs)
+	out.WasmExecURL = rename(s.WasmExecURL)
+	out.WorkerURL = rename(s.WorkerURL)
+	out.ScriptURL = rename(s.ScriptURL)
+	out.ModuleURLs = renameAll(s.ModuleURLs)
+	out.WasmURL = rename(s.WasmURL)
+	return out
+}
+
 // Widgets is what the seven widgets start with. It holds no engine data.
 type Widgets struct {
 	// Queue is the one queue every widget works on, like one Redis.

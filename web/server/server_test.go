@@ -1,11 +1,13 @@
 package server
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -173,7 +175,8 @@ func TestServe(t *testing.T) {
 // goes, are revalidated.
 func TestHashedNamesAreImmutable(t *testing.T) {
 	dir := t.TempDir()
-	for _, name := range []string{"echomq.0123456789ab.wasm", "echomq.wasm", "worker.notahashxyzw.js", "embed/x.0123456789ab.js"} {
+	for _, name := range []string{"echomq.0123456789ab.wasm", "echomq.wasm", "worker.notahashxyzw.js", "embed/x.0123456789ab.js",
+		"app.0123456789ab.css", "favicon.0123456789ab.svg", "app.js", "embed.js", "index.html"} {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -191,6 +194,13 @@ func TestHashedNamesAreImmutable(t *testing.T) {
 		"/embed/x.0123456789ab.js":  "public, max-age=31536000, immutable",
 		"/echomq.wasm":              "no-cache",
 		"/worker.notahashxyzw.js":   "no-cache",
+		"/app.0123456789ab.css":     "public, max-age=31536000, immutable",
+		"/favicon.0123456789ab.svg": "public, max-age=31536000, immutable",
+		// The pages and embed.js, which course hosts link to by name,
+		// must show a new build at once.
+		"/":         "no-cache",
+		"/embed.js": "no-cache",
+		"/app.js":   "no-cache",
 	} {
 		if got := do(h, http.MethodGet, path, "").Header.Get("Cache-Control"); got != want {
 			t.Errorf("GET %s: Cache-Control %q, want %q", path, got, want)
@@ -366,5 +376,23 @@ func TestStaleSiblingIsNotSent(t *testing.T) {
 	res := do(h, http.MethodGet, "/echomq.wasm", "br, gzip")
 	if got := body(t, res); got != "\x00asm rebuilt" || res.Header.Get("Content-Encoding") != "" {
 		t.Errorf("got %q with Content-Encoding %q, want the rebuilt file, unencoded", got, res.Header.Get("Content-Encoding"))
+	}
+}
+
+// Logged hears each answered request with the status the browser got: a
+// file is 200, the same file asked again with its ETag is 304, a missing
+// one 404.
+func TestLoggedSeesEachStatus(t *testing.T) {
+	var got []string
+	h := Logged(newHandler(t, Options{}), func(r *http.Request, status int, header http.Header) {
+		got = append(got, fmt.Sprintf("%d %s", status, r.URL.Path))
+	})
+	etag := do(h, http.MethodGet, "/", "").Header.Get("ETag")
+	req := httptest.NewRequest(http.MethodGet, "/", nil)
+	req.Header.Set("If-None-Match", etag)
+	h.ServeHTTP(httptest.NewRecorder(), req)
+	do(h, http.MethodGet, "/missing.js", "")
+	if want := []string{"200 /", "304 /", "404 /missing.js"}; !slices.Equal(got, want) {
+		t.Errorf("Logged heard %q, want %q", got, want)
 	}
 }

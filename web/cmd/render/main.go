@@ -18,8 +18,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -84,9 +82,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
-	if err := hashNames(&site, *assets, *wasm, *wasmExec, *out, stdout); err != nil {
+	names, err := hashNames(*assets, *wasm, *wasmExec, *out, stdout)
+	if err != nil {
 		return err
 	}
+	site = site.Renamed(names)
 
 	pages := []struct {
 		name string // relative to -out, slash-separated
@@ -106,8 +106,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}{"index.html", page.IndexPage(index)})
 	for _, w := range page.WidgetNames {
 		e := page.DefaultEmbed(w)
-		e.WasmBytes = site.WasmBytes
-		e.WasmURL, e.WasmExecURL, e.WorkerURL = "../"+site.WasmURL, "../"+site.WasmExecURL, "../"+site.WorkerURL
+		// The embed's own title and role, the site's (hashed) files.
+		s := site.Under("../")
+		s.Title, s.Embedded = e.Title, e.Embedded
+		e.Site = s
 		var rec recording.Recording
 		var err error
 		switch w {
@@ -152,68 +154,6 @@ func run(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, "copied", filepath.Join(*out, name))
 	}
 	return writeLesson(*assets, *wasm, *wasmExec, *out, stdout, stderr)
-}
-
-// hashNames writes the engine's three files (the Go program, Go's
-// wasm_exec.js and the worker) a second time under names that carry their
-// content's hash, echomq.<hash>.wasm and so on, and points the pages at
-// those. A name that changes whenever the bytes do can be cached for good
-// (the server marks them immutable), so a repeat visit downloads nothing
-// and the browser can reuse the code it compiled from that response. The
-// plain names stay for tools and tests; older hashed copies are removed.
-// Files not built yet keep their plain names.
-func hashNames(site *page.Site, assets, wasm, wasmExec, out string, stdout io.Writer) error {
-	for _, f := range []struct {
-		src, base, ext string
-		url            *string
-	}{
-		{wasm, "echomq", ".wasm", &site.WasmURL},
-		{wasmExec, "wasm_exec", ".js", &site.WasmExecURL},
-		{filepath.Join(assets, "worker.js"), "worker", ".js", &site.WorkerURL},
-	} {
-		data, err := os.ReadFile(f.src)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		sum := sha256.Sum256(data)
-		name := f.base + "." + hex.EncodeToString(sum[:6]) + f.ext
-		old, err := filepath.Glob(filepath.Join(out, f.base+".*"+f.ext+"*"))
-		if err != nil {
-			return err
-		}
-		for _, o := range old {
-			if b := filepath.Base(o); hashedName(b, f.base, f.ext) && !strings.HasPrefix(b, name) {
-				if err := os.Remove(o); err != nil {
-					return err
-				}
-			}
-		}
-		if err := writeFile(filepath.Join(out, name), data); err != nil {
-			return err
-		}
-		*f.url = name
-		fmt.Fprintln(stdout, "wrote", filepath.Join(out, name))
-	}
-	return nil
-}
-
-// hashedName reports whether name is base.<12 hex digits>ext, or such a
-// file's precompressed sibling (.br, .gz).
-func hashedName(name, base, ext string) bool {
-	name = strings.TrimSuffix(strings.TrimSuffix(name, ".br"), ".gz")
-	mid, ok := strings.CutPrefix(name, base+".")
-	if !ok {
-		return false
-	}
-	mid, ok = strings.CutSuffix(mid, ext)
-	if !ok || len(mid) != 12 {
-		return false
-	}
-	_, err := hex.DecodeString(mid)
-	return err == nil
 }
 
 // writeLesson writes lesson.html, the single-file offline lesson, when the

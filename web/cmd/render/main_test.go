@@ -17,7 +17,10 @@ import (
 func TestRender(t *testing.T) {
 	assets := t.TempDir()
 	out := filepath.Join(t.TempDir(), "static") // created by render
-	mustWrite(t, filepath.Join(assets, "app.js"), "console.log(1)\n")
+	const appJS = "import { h } from \"./dom.js\";\nconsole.log(h);\n"
+	mustWrite(t, filepath.Join(assets, "app.js"), appJS)
+	mustWrite(t, filepath.Join(assets, "dom.js"), "export const h = 1;\n")
+	mustWrite(t, filepath.Join(assets, "embed.js"), "/* the course host's */\n")
 	for _, css := range page.Styles {
 		mustWrite(t, filepath.Join(assets, css), "body{}\n")
 	}
@@ -53,6 +56,7 @@ func TestRender(t *testing.T) {
 				t.Fatal(err)
 			}
 			index := mustRead(t, filepath.Join(out, "index.html"))
+			names := hashedFiles(t, out)
 			if !strings.HasPrefix(index, "<!doctype html>") {
 				t.Errorf("index.html starts %.40q", index)
 			}
@@ -68,7 +72,7 @@ func TestRender(t *testing.T) {
 					t.Errorf("embed/%s.html starts %.40q", w, embed)
 				}
 				// An embed page lives one level down: everything it loads climbs up.
-				for _, want := range []string{`src="../app.js"`, `href="../app.css"`, `data-wasm-url="../` + wasmName + `"`, `id="` + w + `"`} {
+				for _, want := range []string{`src="../` + names["app.js"] + `"`, `href="../` + names["app.css"] + `"`, `data-wasm-url="../` + wasmName + `"`, `id="` + w + `"`} {
 					if !strings.Contains(embed, want) {
 						t.Errorf("embed/%s.html lacks %s", w, want)
 					}
@@ -92,8 +96,27 @@ func TestRender(t *testing.T) {
 			if !strings.Contains(index, `data-wasm-url="`+wasmName+`"`) || !regexp.MustCompile(`data-worker-url="worker\.[0-9a-f]{12}\.js"`).MatchString(index) {
 				t.Errorf("index.html does not load the hashed engine files (%s, worker.<hash>.js)", wasmName)
 			}
-			if got, want := mustRead(t, filepath.Join(out, "app.js")), "console.log(1)\n"; got != want {
-				t.Errorf("app.js = %q, want %q", got, want)
+			if got := mustRead(t, filepath.Join(out, "app.js")); got != appJS {
+				t.Errorf("app.js = %q, want %q", got, appJS)
+			}
+			// Every file the pages load has a hashed name, but embed.js,
+			// which course hosts link to by name; a module imports the
+			// hashed names of its dependencies.
+			for _, plain := range append([]string{"app.js", "dom.js", "worker.js", "favicon.svg"}, page.Styles...) {
+				if names[plain] == "" {
+					t.Errorf("%s has no hashed copy (hashed: %v)", plain, names)
+				}
+			}
+			if n := names["embed.js"]; n != "" {
+				t.Errorf("embed.js has a hashed copy %s; course hosts link to its plain name", n)
+			}
+			for _, want := range []string{`src="` + names["app.js"] + `"`, `href="` + names["app.css"] + `"`, `href="` + names["favicon.svg"] + `"`} {
+				if !strings.Contains(index, want) {
+					t.Errorf("index.html lacks %s", want)
+				}
+			}
+			if app := mustRead(t, filepath.Join(out, names["app.js"])); !strings.Contains(app, `from "./`+names["dom.js"]+`"`) {
+				t.Errorf("%s = %q; want it to import %s", names["app.js"], app, names["dom.js"])
 			}
 			// The offline lesson needs the engine, so it comes with it.
 			lesson, err := os.ReadFile(filepath.Join(out, "lesson.html"))
@@ -111,6 +134,65 @@ func TestRender(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// hashedFiles maps the plain name of each file in dir that has a copy
+// under a hashed name (app.0123456789ab.js) to that name.
+func hashedFiles(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`^(.+)\.[0-9a-f]{12}(\.[a-z]+)$`)
+	names := map[string]string{}
+	for _, e := range entries {
+		if m := re.FindStringSubmatch(e.Name()); m != nil {
+			if old, dup := names[m[1]+m[2]]; dup {
+				t.Errorf("%s has two hashed copies: %s and %s", m[1]+m[2], old, e.Name())
+			}
+			names[m[1]+m[2]] = e.Name()
+		}
+	}
+	return names
+}
+
+// TestHashedNamesFollowImports: a change in a module that another imports
+// renames both, so a page never loads a new module beside an old one.
+func TestHashedNamesFollowImports(t *testing.T) {
+	assets, out := t.TempDir(), t.TempDir()
+	mustWrite(t, filepath.Join(assets, "app.js"), "import { h } from \"./dom.js\";\n")
+	mustWrite(t, filepath.Join(assets, "dom.js"), "export const h = 1;\n")
+	mustWrite(t, filepath.Join(assets, "other.js"), "export const o = 1;\n")
+	before, err := hashNames(assets, filepath.Join(out, "none.wasm"), filepath.Join(out, "none.js"), out, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Unchanged files are left alone, so their precompressed siblings stay current.
+	kept, err := os.Stat(filepath.Join(out, before["other.js"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, filepath.Join(assets, "dom.js"), "export const h = 2;\n")
+	after, err := hashNames(assets, filepath.Join(out, "none.wasm"), filepath.Join(out, "none.js"), out, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, changed := range map[string]bool{"dom.js": true, "app.js": true, "other.js": false} {
+		if got := before[name] != after[name]; got != changed {
+			t.Errorf("%s: %s before, %s after the change in dom.js; want renamed %v", name, before[name], after[name], changed)
+		}
+	}
+	if now, err := os.Stat(filepath.Join(out, after["other.js"])); err != nil || !now.ModTime().Equal(kept.ModTime()) {
+		t.Errorf("%s was rewritten (%v) though its bytes did not change", after["other.js"], err)
+	}
+	if got := hashedFiles(t, out); got["dom.js"] != after["dom.js"] || got["app.js"] != after["app.js"] {
+		t.Errorf("the directory holds %v; want only the new copies %v", got, after)
+	}
+	mustWrite(t, filepath.Join(assets, "dom.js"), "import { h } from \"./app.js\";\n")
+	if _, err := hashNames(assets, filepath.Join(out, "none.wasm"), filepath.Join(out, "none.js"), out, io.Discard); err == nil || !strings.Contains(err.Error(), "imports itself") {
+		t.Errorf("modules that import each other: err = %v; want one that says so", err)
 	}
 }
 

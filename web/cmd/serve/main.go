@@ -122,24 +122,12 @@ func checkLoopback(addr string) error {
 	return fmt.Errorf("-addr %q: the dev server listens on loopback only (e.g. 127.0.0.1:8080)", addr)
 }
 
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (s *statusRecorder) WriteHeader(code int) {
-	s.status = code
-	s.ResponseWriter.WriteHeader(code)
-}
-
 func logRequests(next http.Handler, l *log.Logger) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
-		next.ServeHTTP(rec, r)
-		enc := w.Header().Get("Content-Encoding")
+	return server.Logged(next, func(r *http.Request, status int, header http.Header) {
+		enc := header.Get("Content-Encoding")
 		if enc == "" {
 			enc = "-"
 		}
-		l.Printf("%s %s %d %s", r.Method, r.URL.RequestURI(), rec.status, enc)
+		l.Printf("%s %s %d %s", r.Method, r.URL.RequestURI(), status, enc)
 	})
 }
