@@ -66,17 +66,33 @@ func trackHashOrder(name string, next fixup) fixup {
 		// order is known for the key: with none, the order starts afresh
 		// either way, and the direct read is skipped (a new job row).
 		known := e.hashOrder[key]
-		existed := len(known) > 0 && e.m.DB(db).Exists(args[1])
+		existed := known != nil && e.m.DB(db).Exists(args[1])
 		r := runFixup(next, e, peer, args)
 		if r.IsError() {
 			return r
 		}
-		// The new order is worked out in a buffer the engine reuses, so a
-		// write that changes no field's place (a claim's HINCRBY and HSET
-		// on a job row) allocates nothing.
+		first, step := commandFields(name, args) // none for HDEL
+		if existed && known.pos != nil {
+			// A big order is the key's own: changed in place, O(1) a field.
+			if hdel {
+				known.remove(args[2:])
+			} else {
+				for i := first; i < len(args); i += step {
+					known.add(args[i])
+				}
+			}
+			if known.live() == 0 {
+				delete(e.hashOrder, key)
+			}
+			return r
+		}
+		// A small order may be shared by many keys (see internOrder), so
+		// the new one is worked out in a buffer the engine reuses: a write
+		// that changes no field's place (a claim's HINCRBY and HSET on a
+		// job row) allocates nothing.
 		order := e.orderBuf[:0]
 		if existed {
-			order = append(order, known...)
+			order = append(order, known.fields...)
 		}
 		if hdel {
 			kept := order[:0]
@@ -87,8 +103,10 @@ func trackHashOrder(name string, next fixup) fixup {
 			}
 			order = kept
 		} else {
-			first, step := commandFields(name, args)
 			for i := first; i < len(args); i += step {
+				if len(order) > smallOrder {
+					break // the rest is added to the big order below
+				}
 				if !contains(order, args[i]) {
 					order = append(order, args[i])
 				}
@@ -97,7 +115,13 @@ func trackHashOrder(name string, next fixup) fixup {
 		switch {
 		case len(order) == 0:
 			delete(e.hashOrder, key)
-		case !slices.Equal(order, known):
+		case len(order) > smallOrder:
+			big := newBigOrder(order)
+			for i := first; i < len(args); i += step {
+				big.add(args[i]) // the fields past the small form's scan
+			}
+			e.hashOrder[key] = big
+		case known == nil || !existed || !slices.Equal(order, known.fields):
 			e.hashOrder[key] = e.internOrder(order)
 		} // else: the write changed no field's place
 		clear(order) // the buffer keeps no field names alive
@@ -106,21 +130,104 @@ func trackHashOrder(name string, next fixup) fixup {
 	}
 }
 
-// internOrder returns a stored copy of order. Hashes written alike have the
-// same order (every job row is state, attempts, payload), so the copy made
-// for the last new order is handed out again while orders keep matching:
-// thousands of job rows then share one slice instead of holding one each,
-// which is less to allocate and less for the garbage collector to walk.
-// A stored order is never changed in place (the next order is built in
-// orderBuf), and its capacity is its length, so sharing one is safe.
-func (e *Engine) internOrder(order []string) []string {
-	if slices.Equal(order, e.lastOrder) {
+// smallOrder is the most fields a hash's order keeps in its small form: a
+// slice that is copied whole on a write that adds or removes a field, and
+// may be shared. An order past it is a big one, with an index of its
+// fields, so that a hash grown field by field (a script's HSET loop) costs
+// O(1) a field and not a copy of every field before it.
+const smallOrder = 16
+
+// fieldOrder is one hash's field order. In its small form (pos is nil) it
+// is never changed once stored, so many hashes can share one. In its big
+// form it belongs to one key and is changed in place: fields holds the
+// fields in the order they were added, with the removed ones still in
+// their slots, and pos says where each field that is there now sits. A
+// slot is live when pos names it for its field; a field removed and added
+// again gets a new slot at the end, and the old one stays dead.
+type fieldOrder struct {
+	fields []string
+	pos    map[string]int
+	dead   int // dead slots in fields, big form only
+}
+
+func newBigOrder(order []string) *fieldOrder {
+	o := &fieldOrder{fields: make([]string, 0, 2*len(order)), pos: make(map[string]int, 2*len(order))}
+	for _, f := range order {
+		o.add(f)
+	}
+	return o
+}
+
+// add puts f last, unless it is in the order already (big form).
+func (o *fieldOrder) add(f string) {
+	if _, ok := o.pos[f]; !ok {
+		o.pos[f] = len(o.fields)
+		o.fields = append(o.fields, f)
+	}
+}
+
+// remove takes fields out (big form). Once half the slots are dead, the
+// live ones are packed together again: O(1) amortised a field.
+func (o *fieldOrder) remove(fields []string) {
+	for _, f := range fields {
+		if i, ok := o.pos[f]; ok {
+			delete(o.pos, f)
+			o.fields[i] = "" // not kept alive; the slot is dead whatever it holds
+			o.dead++
+		}
+	}
+	if o.dead > len(o.fields)/2 {
+		live := o.fields[:0]
+		o.each(func(f string) { live = append(live, f) })
+		for i, f := range live {
+			o.pos[f] = i
+		}
+		clear(o.fields[len(live):])
+		o.fields, o.dead = live, 0
+	}
+}
+
+// each calls fn for each field in order.
+func (o *fieldOrder) each(fn func(f string)) {
+	for i, f := range o.fields {
+		if o.pos == nil {
+			fn(f)
+		} else if p, ok := o.pos[f]; ok && p == i {
+			fn(f)
+		}
+	}
+}
+
+func (o *fieldOrder) live() int {
+	if o.pos == nil {
+		return len(o.fields)
+	}
+	return len(o.pos)
+}
+
+// clone is a copy a second key can own (COPY).
+func (o *fieldOrder) clone() *fieldOrder {
+	if o.pos == nil {
+		return o // never changed in place: shared
+	}
+	c := &fieldOrder{fields: make([]string, 0, o.live()), pos: make(map[string]int, o.live())}
+	o.each(c.add)
+	return c
+}
+
+// internOrder returns a stored small order equal to order. Hashes written
+// alike have the same order (every job row is state, attempts, payload), so
+// the copy made for the last new order is handed out again while orders
+// keep matching: thousands of job rows then share one instead of holding
+// one each, which is less to allocate and less for the garbage collector
+// to walk. A small order is never changed in place (the next order is built
+// in orderBuf), so sharing one is safe.
+func (e *Engine) internOrder(order []string) *fieldOrder {
+	if e.lastOrder != nil && slices.Equal(order, e.lastOrder.fields) {
 		return e.lastOrder
 	}
-	stored := make([]string, len(order))
-	copy(stored, order)
-	e.lastOrder = stored
-	return stored
+	e.lastOrder = &fieldOrder{fields: slices.Clone(order)}
+	return e.lastOrder
 }
 
 func contains(list []string, s string) bool {
@@ -157,11 +264,13 @@ func (e *Engine) order(key orderKey, present []string) []string {
 	}
 	out := make([]string, 0, len(present))
 	placed := make(map[string]bool, len(present))
-	for _, f := range e.hashOrder[key] {
-		if has[f] {
-			out = append(out, f)
-			placed[f] = true
-		}
+	if known := e.hashOrder[key]; known != nil {
+		known.each(func(f string) {
+			if has[f] {
+				out = append(out, f)
+				placed[f] = true
+			}
+		})
 	}
 	for _, f := range present {
 		if !placed[f] {
@@ -196,7 +305,7 @@ func orderedHash(stride, pick int) fixup {
 
 // reorderPairs puts a field/value array in the key's insertion order.
 func (e *Engine) reorderPairs(key orderKey, r resp.Reply) resp.Reply {
-	if r.Kind != resp.Array || len(e.hashOrder[key]) == 0 {
+	if r.Kind != resp.Array || e.hashOrder[key] == nil {
 		return r
 	}
 	values := make(map[string]resp.Reply, len(r.Elems)/2)
@@ -218,9 +327,11 @@ func (e *Engine) moveOrder(from, to orderKey, move bool) {
 	order, ok := e.hashOrder[from]
 	if move {
 		delete(e.hashOrder, from)
+	} else if ok {
+		order = order.clone() // a big order is changed in place: each key its own
 	}
 	if ok {
-		e.hashOrder[to] = order // stored orders are never changed in place
+		e.hashOrder[to] = order
 	} else {
 		delete(e.hashOrder, to)
 	}
@@ -229,7 +340,7 @@ func (e *Engine) moveOrder(from, to orderKey, move bool) {
 // swapOrders trades the orders of databases a and b, as SWAPDB trades
 // their keys.
 func (e *Engine) swapOrders(a, b int) {
-	swapped := make(map[orderKey][]string)
+	swapped := make(map[orderKey]*fieldOrder)
 	for k, order := range e.hashOrder {
 		switch k.db {
 		case a:
