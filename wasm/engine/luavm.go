@@ -333,12 +333,13 @@ func concatOp(orig instFunc) instFunc {
 		bigAlloc(L, total)
 		var sb strings.Builder
 		sb.Grow(total)
+		var digits [32]byte
 		for i := b; i <= c; i++ {
 			switch v := registers(L)[i].(type) {
 			case glua.LString:
 				sb.WriteString(string(v))
 			case glua.LNumber:
-				sb.WriteString(lualib.FormatNumber(float64(v)))
+				sb.Write(lualib.AppendNumber(digits[:0], float64(v)))
 			}
 		}
 		setRegister(L, argA(inst), glua.LString(sb.String()))

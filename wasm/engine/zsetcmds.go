@@ -156,7 +156,11 @@ func (e *Engine) zadd(peer *server.Peer, key string, pairs []string, o zaddOptio
 		ent = e.newZentry(db, key)
 	}
 	mdb := e.m.DB(db)
-	defer e.zadopt(db, mdb, key, ent)
+	if st == zMissing {
+		// miniredis makes the key's map with the first member; a set that
+		// existed keeps its map, which ent knows already.
+		defer e.zadopt(db, mdb, key, ent)
+	}
 	added, updated, processed := 0, 0, 0
 	var last float64
 	for j, score := range scores {
