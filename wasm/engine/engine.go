@@ -60,7 +60,7 @@ type Engine struct {
 	// hashOrder is each hash's field order, which miniredis does not keep
 	// (see fixups_hash.go).
 	hashOrder map[orderKey]*fieldOrder
-	orderBuf  []string    // scratch for the next small order (see trackHashOrder)
+	orderBuf  fieldOrder  // scratch for the next small order (see trackHashOrder)
 	lastOrder *fieldOrder // the small order stored last (see internOrder)
 
 	// dbOf is each connection's selected database when it is not 0,
