@@ -616,15 +616,21 @@ func (sp *zspan) nodes(ent *zentry, rev bool, offset, limit int64) []*zset.Node 
 	return out
 }
 
+// storeForm gives a command's name, lower-case for its errors, and where
+// its own arguments start: after the name, or, in a store form
+// (ZRANGESTORE, ZDIFFSTORE), after the destination key too.
+func storeForm(args []string, store bool) (string, int) {
+	if store {
+		return strings.ToLower(args[0]), 2
+	}
+	return strings.ToLower(args[0]), 1
+}
+
 // zrangeCommand serves ZRANGE (by byAuto) and its older forms, and
 // ZRANGESTORE (store).
 func zrangeCommand(by int, rev, store bool) fixup {
 	return func(e *Engine, peer *server.Peer, args []string) resp.Reply {
-		name := strings.ToLower(args[0])
-		first := 1 // the source key
-		if store {
-			first = 2
-		}
+		name, first := storeForm(args, store) // first: the source key
 		if len(args) < first+3 {
 			if store { // ZRANGESTORE, which miniredis lacks
 				return resp.Errorf(errWrongArgCount, name)
@@ -809,11 +815,7 @@ func zremrangeCommand(by int) fixup {
 // then the options.
 func zdiffCommand(store bool) fixup {
 	return func(e *Engine, peer *server.Peer, args []string) resp.Reply {
-		name := strings.ToLower(args[0])
-		at := 1 // where numkeys is
-		if store {
-			at = 2
-		}
+		name, at := storeForm(args, store) // at: numkeys
 		if len(args) < at+2 {
 			return resp.Errorf(errWrongArgCount, name)
 		}
