@@ -51,13 +51,13 @@ func measureDepth(cfg config, backends []*backend, logf func(string, ...any)) *d
 
 	p := api.New()
 	platforms := []depth.Platform{{Name: "native", Conn: p.Engine(), Ops: loop.API{P: p}, Memory: depth.GoHeap,
-		// As the bridge makes it: api.Call, then json.Marshal.
+		// As the bridge makes it: api.Call, then api.MarshalJSON.
 		Snapshot: func(queue string) error {
 			out := p.Call("snapshot", []any{queue, float64(depth.Window)})
 			if o, ok := out.(api.Object); ok && o["error"] != nil {
 				return fmt.Errorf("%v", o["message"])
 			}
-			_, err := json.Marshal(out)
+			_, err := api.MarshalJSON(out)
 			return err
 		}}}
 	for _, b := range backends {
@@ -271,7 +271,7 @@ func (r *report) depthSection(p printer) {
 		p("\nThe page's **Claim all** (`claimMany`, here in calls of 100) drained the same 10,000 jobs in wasm in %s.\n", drainText(*b))
 	}
 
-	p("\n### Depth curve\n\nMedian (p90) per operation, in µs, with the pending set held at each depth: a sample is one `enqueue`, one `claim` of the oldest job, one bounded `ZRANGE pending 0 24` (through `exec` in wasm) and the bounded snapshot the page takes after every click (`snapshot(queue, 25)`: `api.Call` and `json.Marshal` natively, `emq.Jobs.Window` on redis-server), each timed. Each depth is sampled for %v natively and %v in wasm (at least %d, at most %d samples), after up to %d untimed round trips (with a snapshot each) or %v of them; each depth's queue is filled just before its turn and deleted after it, so no depth pays for another's jobs.\n\n",
+	p("\n### Depth curve\n\nMedian (p90) per operation, in µs, with the pending set held at each depth: a sample is one `enqueue`, one `claim` of the oldest job, one bounded `ZRANGE pending 0 24` (through `exec` in wasm) and the bounded snapshot the page takes after every click (`snapshot(queue, 25)`: `api.Call` and `api.MarshalJSON` natively, `emq.Jobs.Window` on redis-server), each timed. Each depth is sampled for %v natively and %v in wasm (at least %d, at most %d samples), after up to %d untimed round trips (with a snapshot each) or %v of them; each depth's queue is filled just before its turn and deleted after it, so no depth pays for another's jobs.\n\n",
 		d.cfg.Budget, d.wasmCfg.Budget, d.cfg.MinSamples, d.cfg.MaxSamples, depth.Warmup, depth.WarmupFor)
 	p("| operation | platform |")
 	for _, dep := range depth.Depths {

@@ -19,7 +19,7 @@ import (
 // Row keys: the rows of the latency tables, and the baseline's.
 const (
 	keyWasm        = "wasm"         // JS API, static/echomq.wasm, wasm_bench.mjs
-	keyWasmAPI     = "wasm-api"     // api.Call + json.Marshal inside Go, bench/inwasm
+	keyWasmAPI     = "wasm-api"     // api.Call + api.MarshalJSON inside Go, bench/inwasm
 	keyWasmEngine  = "wasm-engine"  // emq.Jobs over engine.MustNew() inside Go, bench/inwasm
 	keyStockWasm   = "stock-wasm"   // emq.Jobs over stock miniredis inside Go, bench/inwasm
 	keyNativeAPI   = "native-api"   // in this process
@@ -31,7 +31,7 @@ const (
 	keyWasmBase      = "wasm-base"       // JS API, the baseline's static wasm, wasm_bench.mjs
 	keyNativeProc    = "native-proc"     // emq.Jobs over engine.MustNew(), bench/inwasm built natively from this tree
 	keyNativeBase    = "native-base"     // the same, built from the baseline's worktree
-	keyNativeProcAPI = "native-proc-api" // api.Call + json.Marshal, bench/inwasm built natively from this tree
+	keyNativeProcAPI = "native-proc-api" // api.Call + api.MarshalJSON, bench/inwasm built natively from this tree
 	keyNativeBaseAPI = "native-base-api" // the same, built from the baseline's worktree
 )
 
@@ -39,10 +39,10 @@ var backendOrder = []string{keyWasm, keyWasmAPI, keyWasmEngine, keyStockWasm, ke
 
 var backendLabels = map[string]string{
 	keyWasm:        "playground, wasm: JS API (`echomq.enqueue`/`claim` from JS)",
-	keyWasmAPI:     "playground, wasm, no bridge: `api.Call` + `json.Marshal` inside Go",
+	keyWasmAPI:     "playground, wasm, no bridge: `api.Call` + `api.MarshalJSON` inside Go",
 	keyWasmEngine:  "playground, wasm, no bridge: `emq.Jobs` over `engine.New()` inside Go",
 	keyStockWasm:   "ref A: stock miniredis EVAL, wasm, inside Go",
-	keyNativeAPI:   "playground, native: `api.Call` + `json.Marshal`",
+	keyNativeAPI:   "playground, native: `api.Call` + `api.MarshalJSON`",
 	keyNative:      "playground, native: `emq.Jobs` over `engine.New()`",
 	keyStockNative: "ref A: stock miniredis EVAL, native in-process",
 	keyStockTCP:    "ref A: stock miniredis EVAL, native over loopback TCP",

@@ -164,7 +164,7 @@ func (r *report) summary(p printer) {
 		p("- **current vs baseline %s:** not measured (see the notes at the end).\n", r.baseName())
 	}
 	if w, a, e := r.rtMedian(keyWasm, 10), r.rtMedian(keyWasmAPI, 10), r.rtMedian(keyWasmEngine, 10); w > 0 && a > 0 && e > 0 {
-		p("- **where the wasm time goes, depth 10:** through the JS API %s; the same two calls made from Go inside wasm (`api.Call` + `json.Marshal`, no bridge) %s", us(w), us(a))
+		p("- **where the wasm time goes, depth 10:** through the JS API %s; the same two calls made from Go inside wasm (`api.Call` + `api.MarshalJSON`, no bridge) %s", us(w), us(a))
 		if w > a {
 			p(", so the bridge (syscall/js both ways, argument conversion, `JSON.parse`) is about %s of the round trip", us(w-a))
 		} else {
@@ -273,11 +273,11 @@ func (r *report) sizeSection(p printer) {
 func (r *report) rowsSection(p printer) {
 	p("## What each row measures\n\n")
 	p("Every row runs the same sample (one `enqueue`, then one `claim` of the oldest job) over the same protocol scripts; the rows differ in what lies between the clock and the script. A claim is two commands (`EXISTS` on the pause flag, then the `@claim` script, EVALSHA first), an enqueue one.\n\n")
-	p("- **JS API in wasm**: `static/echomq.wasm` as a page loads it, in Node (`bench/wasm_bench.mjs`), timed in JS with `performance.now()` around `echomq.enqueue(...)` and `echomq.claim(...)`. It includes what a page pays per call: crossing from JS into Go and back through `syscall/js`, the bridge's argument conversion, `api.Call` (argument checks, the handles, the engine, the wire exchanges recorded in the result), `json.Marshal`, and `JSON.parse` back into a JS object.\n")
-	p("- **wasm, no bridge, `api.Call`**: `bench/inwasm` built for js/wasm, run under Node by Go's `go_js_wasm_exec`, timed in Go with `time.Now()`. The same `api.Call` and `json.Marshal` the bridge makes, with no `syscall/js` and no `JSON.parse`: the JS API row minus this one is the bridge.\n")
+	p("- **JS API in wasm**: `static/echomq.wasm` as a page loads it, in Node (`bench/wasm_bench.mjs`), timed in JS with `performance.now()` around `echomq.enqueue(...)` and `echomq.claim(...)`. It includes what a page pays per call: crossing from JS into Go and back through `syscall/js`, the bridge's argument conversion, `api.Call` (argument checks, the handles, the engine, the wire exchanges recorded in the result), `api.MarshalJSON`, and `JSON.parse` back into a JS object.\n")
+	p("- **wasm, no bridge, `api.Call`**: `bench/inwasm` built for js/wasm, run under Node by Go's `go_js_wasm_exec`, timed in Go with `time.Now()`. The same `api.Call` and `api.MarshalJSON` the bridge makes, with no `syscall/js` and no `JSON.parse`: the JS API row minus this one is the bridge.\n")
 	p("- **wasm, no bridge, `emq.Jobs` over `engine.New()`**: the same process; `emq.Jobs` over `engine.New()`, the handles and the engine with its Lua VM, no API layer (no argument checks, no result objects).\n")
 	p("- **stock miniredis EVAL, wasm**: the same process; `emq.Jobs` over `bench/stock`, stock miniredis v2 reached through `Server().Dispatch` as the engine sends commands, running each script with its own EVAL (a new gopher-lua state per call).\n")
-	p("- **native** rows run in the bench process itself: the same `api.Call` + `json.Marshal`, the same `emq.Jobs` over `engine.New()`, and the same stock miniredis in-process, timed with `time.Now()`; *over loopback TCP* adds a socket, RESP on the wire and miniredis's connection goroutine (`miniredis.Run()` and the `internal/redisnet` client).\n")
+	p("- **native** rows run in the bench process itself: the same `api.Call` + `api.MarshalJSON`, the same `emq.Jobs` over `engine.New()`, and the same stock miniredis in-process, timed with `time.Now()`; *over loopback TCP* adds a socket, RESP on the wire and miniredis's connection goroutine (`miniredis.Run()` and the `internal/redisnet` client).\n")
 	p("- **redis-server over loopback TCP**: a real Redis 7 over loopback TCP through `internal/redisnet`: the socket round trip for each command, Redis's own Lua.\n\n")
 	p("The three no-bridge wasm rows share one Go heap, as the native rows share the bench process's: each row's garbage collections also walk the others' queues (two queues, 10 and 10,000 jobs deep, per implementation), in wasm on a single thread. Go's clock in wasm is `performance.now()` added to the time origin, so it steps by about 0.25 µs.\n\n")
 }
@@ -317,7 +317,7 @@ func (r *report) baselineSection(p printer) {
 	if r.builds != nil && r.builds.baseSubject != "" {
 		p("The baseline is %s (\"%s\"), where this round of issues started. ", name, r.builds.baseSubject)
 	}
-	p("It is checked out into a temporary `git worktree` (removed once built), its `wasm/main_js.go` replaced by the current one only if it predates `ECHOMQ_GLOBAL` (which lets both modules live in one Node process; the bridge is not what is compared), and built as the static wasm is. Both modules run in the one Node process of the JS API rows, the baseline published as `globalThis.echomq_base`, their cells side by side in every slice of every round. Natively, the current `bench/inwasm` is built twice, from this tree and from the worktree (where it compiles against the baseline's packages), and the two processes measure the engine (`emq.Jobs` over `engine.New()`) and the JS API's Go side (`api.Call` + `json.Marshal`) in turns: four turns per round, each a quarter of the native budget, in the order A B B A (B A A B the next round).\n\n")
+	p("It is checked out into a temporary `git worktree` (removed once built), its `wasm/main_js.go` replaced by the current one only if it predates `ECHOMQ_GLOBAL` (which lets both modules live in one Node process; the bridge is not what is compared), and built as the static wasm is. Both modules run in the one Node process of the JS API rows, the baseline published as `globalThis.echomq_base`, their cells side by side in every slice of every round. Natively, the current `bench/inwasm` is built twice, from this tree and from the worktree (where it compiles against the baseline's packages), and the two processes measure the engine (`emq.Jobs` over `engine.New()`) and the JS API's Go side (`api.Call` + `api.MarshalJSON`) in turns: four turns per round, each a quarter of the native budget, in the order A B B A (B A A B the next round).\n\n")
 	p("| measure | depth | build | enqueue | claim | round trip | samples |\n|---|---:|---|---:|---:|---:|---:|\n")
 	type pair struct{ what, cur, base string }
 	pairs := []pair{

@@ -16,7 +16,6 @@
 package loop
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"time"
@@ -81,7 +80,7 @@ type API struct{ P *api.Playground }
 
 func (o API) call(method string, args ...any) (map[string]any, error) {
 	out := o.P.Call(method, args)
-	if _, err := json.Marshal(out); err != nil {
+	if _, err := api.MarshalJSON(out); err != nil {
 		return nil, err
 	}
 	obj, ok := out.(map[string]any)

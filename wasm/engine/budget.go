@@ -49,6 +49,21 @@ type budget struct {
 	heap     []metrics.Sample // live heap, then heap objects; see readHeap
 	liveMax  uint64           // the live heap past which the script is stopped
 	lookAt   uint64           // the heap objects past which overMemory collects to see
+
+	// unused is the Go function an OP_CALL that keeps none of its results
+	// is calling right now, or nil (see callOp and unusedResult). The
+	// budget carries it because it is the one object of the runner's that
+	// every Lua thread of a script reaches.
+	unused *glua.LFunction
+}
+
+// unusedResult reports whether fn, the Go function now running, was called
+// by a statement that drops its results, and forgets the mark: a Go call
+// that fn makes in turn is not that statement.
+func (b *budget) unusedResult(fn *glua.LFunction) bool {
+	u := b.unused
+	b.unused = nil
+	return u != nil && u == fn
 }
 
 // clockBase is the origin of the budgets' clock. A budget measures time as
@@ -59,6 +74,7 @@ var clockBase = time.Now()
 
 func (b *budget) arm(d time.Duration) {
 	b.deadline, b.armed, b.expired, b.why, b.ticks = time.Since(clockBase)+d, true, false, stoppedNot, 0
+	b.unused = nil
 	// The heap is first read after 1024 instructions, not here: reading it
 	// costs microseconds in WebAssembly, and most scripts end sooner.
 	b.liveMax, b.lookAt = 0, 0

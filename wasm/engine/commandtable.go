@@ -155,7 +155,7 @@ func buildCommands() map[string]*route {
 	}
 	t.serve("ZSCORE", corrected, "scores printed as %.17g", "fixups_zset.go", scoresAt(everyElement))
 	t.serve("ZMSCORE", corrected, "scores printed as %.17g", "fixups_zset.go", scoresAt(everyElement))
-	for _, name := range []string{"ZRANDMEMBER", "ZUNION", "ZINTER", "ZDIFF"} {
+	for _, name := range []string{"ZRANDMEMBER", "ZUNION", "ZINTER"} {
 		t.serve(name, corrected, "scores printed as %.17g", "fixups_zset.go", withScores)
 	}
 

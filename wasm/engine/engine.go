@@ -59,9 +59,9 @@ type Engine struct {
 
 	// hashOrder is each hash's field order, which miniredis does not keep
 	// (see fixups_hash.go).
-	hashOrder map[orderKey][]string
-	orderBuf  []string // scratch for the next order (see trackHashOrder)
-	lastOrder []string // the order stored last (see internOrder)
+	hashOrder map[orderKey]*fieldOrder
+	orderBuf  fieldOrder  // scratch for the next small order (see trackHashOrder)
+	lastOrder *fieldOrder // the small order stored last (see internOrder)
 
 	// dbOf is each connection's selected database when it is not 0,
 	// learned from SELECT: miniredis keeps it out of reach, and the fixups'
@@ -163,7 +163,7 @@ func (e *Engine) reset() {
 	e.watch = server.NewPeer(w)
 	e.setClock(Start)
 	e.runner.reset()
-	e.hashOrder = map[orderKey][]string{}
+	e.hashOrder = map[orderKey]*fieldOrder{}
 	e.lastOrder = nil
 	e.dbOf = map[*server.Peer]int{}
 	e.cmds = nil

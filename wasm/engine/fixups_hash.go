@@ -66,70 +66,183 @@ func trackHashOrder(name string, next fixup) fixup {
 		// order is known for the key: with none, the order starts afresh
 		// either way, and the direct read is skipped (a new job row).
 		known := e.hashOrder[key]
-		existed := len(known) > 0 && e.m.DB(db).Exists(args[1])
+		if known != nil && !e.m.DB(db).Exists(args[1]) {
+			known = nil
+		}
 		r := runFixup(next, e, peer, args)
 		if r.IsError() {
 			return r
 		}
-		// The new order is worked out in a buffer the engine reuses, so a
-		// write that changes no field's place (a claim's HINCRBY and HSET
-		// on a job row) allocates nothing.
-		order := e.orderBuf[:0]
-		if existed {
-			order = append(order, known...)
+		first, step := commandFields(name, args)
+		if !known.changedBy(hdel, args, first, step) {
+			return r // a claim's HINCRBY and HSET on a job row: nothing to do
 		}
-		if hdel {
-			kept := order[:0]
-			for _, f := range order {
-				if !contains(args[2:], f) {
-					kept = append(kept, f)
-				}
-			}
-			order = kept
-		} else {
-			first, step := commandFields(name, args)
-			for i := first; i < len(args); i += step {
-				if !contains(order, args[i]) {
-					order = append(order, args[i])
-				}
+		o := known
+		if o == nil || o.pos == nil {
+			// A small order may be shared (see internOrder): the new one
+			// is worked out in the engine's scratch order.
+			o = &e.orderBuf
+			o.fields = append(o.fields[:0], known.list()...)
+		}
+		for i := first; i < len(args); i += step {
+			if hdel {
+				o.remove(args[i])
+			} else {
+				o.add(args[i])
 			}
 		}
 		switch {
-		case len(order) == 0:
+		case o.size() == 0:
 			delete(e.hashOrder, key)
-		case !slices.Equal(order, known):
-			e.hashOrder[key] = e.internOrder(order)
-		} // else: the write changed no field's place
-		clear(order) // the buffer keeps no field names alive
-		e.orderBuf = order[:0]
+		case o.pos == nil:
+			e.hashOrder[key] = e.internOrder(o.fields)
+		case o == &e.orderBuf:
+			// Grown past the small form: the key owns it from now on.
+			big := *o
+			e.hashOrder[key], e.orderBuf = &big, fieldOrder{}
+		}
+		clear(e.orderBuf.fields) // the scratch keeps no field names alive
 		return r
 	}
 }
 
-// internOrder returns a stored copy of order. Hashes written alike have the
-// same order (every job row is state, attempts, payload), so the copy made
-// for the last new order is handed out again while orders keep matching:
-// thousands of job rows then share one slice instead of holding one each,
-// which is less to allocate and less for the garbage collector to walk.
-// A stored order is never changed in place (the next order is built in
-// orderBuf), and its capacity is its length, so sharing one is safe.
-func (e *Engine) internOrder(order []string) []string {
-	if slices.Equal(order, e.lastOrder) {
-		return e.lastOrder
-	}
-	stored := make([]string, len(order))
-	copy(stored, order)
-	e.lastOrder = stored
-	return stored
+// smallOrder is the most fields a hash's order keeps in its small form: a
+// slice that is copied whole on a write that adds or removes a field, and
+// may be shared. An order past it is a big one, with an index of its
+// fields, so that a hash grown field by field (a script's HSET loop) costs
+// O(1) a field and not a copy of every field before it.
+const smallOrder = 16
+
+// fieldOrder is one hash's field order. In its small form (pos is nil) it
+// is never changed once stored, so many hashes can share one. In its big
+// form it belongs to one key and is changed in place: fields holds the
+// fields in the order they were added, with removed ones leaving dead
+// slots, and pos says where each field that is there now sits. A field
+// removed and added again gets a new slot at the end.
+type fieldOrder struct {
+	fields []string
+	pos    map[string]int
+	dead   int // dead slots in fields, big form only
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
+// at reports whether slot i of fields holds a field that is there.
+func (o *fieldOrder) at(i int) bool {
+	if o.pos == nil {
+		return true
+	}
+	p, ok := o.pos[o.fields[i]]
+	return ok && p == i
+}
+
+func (o *fieldOrder) has(f string) bool {
+	if o == nil {
+		return false
+	}
+	if o.pos == nil {
+		return slices.Contains(o.fields, f)
+	}
+	_, ok := o.pos[f]
+	return ok
+}
+
+// list is the small form's fields (none for no order).
+func (o *fieldOrder) list() []string {
+	if o == nil {
+		return nil
+	}
+	return o.fields
+}
+
+func (o *fieldOrder) size() int {
+	if o.pos == nil {
+		return len(o.fields)
+	}
+	return len(o.pos)
+}
+
+// changedBy reports whether the write names a field it would add (or, for
+// HDEL, take out).
+func (o *fieldOrder) changedBy(hdel bool, args []string, first, step int) bool {
+	for i := first; i < len(args); i += step {
+		if o.has(args[i]) == hdel {
 			return true
 		}
 	}
 	return false
+}
+
+// add puts f last, unless it is there already; past smallOrder fields the
+// order takes its big form.
+func (o *fieldOrder) add(f string) {
+	if o.has(f) {
+		return
+	}
+	if o.pos != nil {
+		o.pos[f] = len(o.fields)
+	}
+	o.fields = append(o.fields, f)
+	if o.pos == nil && len(o.fields) > smallOrder {
+		o.pos = make(map[string]int, 2*len(o.fields))
+		for i, g := range o.fields {
+			o.pos[g] = i
+		}
+	}
+}
+
+// remove takes f out. In the big form its slot dies; once half the slots
+// are dead, the live ones are packed together again: O(1) amortised.
+func (o *fieldOrder) remove(f string) {
+	if o.pos == nil {
+		if i := slices.Index(o.fields, f); i >= 0 {
+			o.fields = slices.Delete(o.fields, i, i+1)
+		}
+		return
+	}
+	i, ok := o.pos[f]
+	if !ok {
+		return
+	}
+	delete(o.pos, f)
+	o.fields[i] = "" // kept alive by nobody; the slot is dead whatever it holds
+	if o.dead++; o.dead > len(o.fields)/2 {
+		live := o.fields[:0]
+		for j, g := range o.fields {
+			if o.at(j) {
+				o.pos[g] = len(live)
+				live = append(live, g)
+			}
+		}
+		clear(o.fields[len(live):])
+		o.fields, o.dead = live, 0
+	}
+}
+
+// clone is a copy a second key can own (COPY).
+func (o *fieldOrder) clone() *fieldOrder {
+	if o.pos == nil {
+		return o // never changed in place: shared
+	}
+	c := &fieldOrder{}
+	for i, f := range o.fields {
+		if o.at(i) {
+			c.add(f)
+		}
+	}
+	return c
+}
+
+// internOrder returns a stored small order of fields. Hashes written alike
+// have the same order (every job row is state, attempts, payload), so the
+// copy made for the last new order is handed out again while orders keep
+// matching: thousands of job rows then share one instead of holding one
+// each, which is less to allocate and less for the garbage collector to
+// walk. A small order is never changed in place (the next order is built
+// in orderBuf), so sharing one is safe.
+func (e *Engine) internOrder(fields []string) *fieldOrder {
+	if e.lastOrder == nil || !slices.Equal(fields, e.lastOrder.fields) {
+		e.lastOrder = &fieldOrder{fields: slices.Clone(fields)}
+	}
+	return e.lastOrder
 }
 
 // commandFields says where a hash write names its fields: args[first],
@@ -143,6 +256,8 @@ func commandFields(name string, args []string) (first, step int) {
 		return 2, 2
 	case "HSETNX", "HINCRBY", "HINCRBYFLOAT":
 		return 2, len(args) // just the one field
+	case "HDEL":
+		return 2, 1
 	}
 	return len(args), 1
 }
@@ -157,10 +272,12 @@ func (e *Engine) order(key orderKey, present []string) []string {
 	}
 	out := make([]string, 0, len(present))
 	placed := make(map[string]bool, len(present))
-	for _, f := range e.hashOrder[key] {
-		if has[f] {
-			out = append(out, f)
-			placed[f] = true
+	if known := e.hashOrder[key]; known != nil {
+		for i, f := range known.fields {
+			if known.at(i) && has[f] {
+				out = append(out, f)
+				placed[f] = true
+			}
 		}
 	}
 	for _, f := range present {
@@ -196,7 +313,7 @@ func orderedHash(stride, pick int) fixup {
 
 // reorderPairs puts a field/value array in the key's insertion order.
 func (e *Engine) reorderPairs(key orderKey, r resp.Reply) resp.Reply {
-	if r.Kind != resp.Array || len(e.hashOrder[key]) == 0 {
+	if r.Kind != resp.Array || e.hashOrder[key] == nil {
 		return r
 	}
 	values := make(map[string]resp.Reply, len(r.Elems)/2)
@@ -218,9 +335,11 @@ func (e *Engine) moveOrder(from, to orderKey, move bool) {
 	order, ok := e.hashOrder[from]
 	if move {
 		delete(e.hashOrder, from)
+	} else if ok {
+		order = order.clone() // a big order is changed in place: each key its own
 	}
 	if ok {
-		e.hashOrder[to] = order // stored orders are never changed in place
+		e.hashOrder[to] = order
 	} else {
 		delete(e.hashOrder, to)
 	}
@@ -229,7 +348,7 @@ func (e *Engine) moveOrder(from, to orderKey, move bool) {
 // swapOrders trades the orders of databases a and b, as SWAPDB trades
 // their keys.
 func (e *Engine) swapOrders(a, b int) {
-	swapped := make(map[orderKey][]string)
+	swapped := make(map[orderKey]*fieldOrder)
 	for k, order := range e.hashOrder {
 		switch k.db {
 		case a:

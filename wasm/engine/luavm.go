@@ -96,8 +96,8 @@ func installOpcodes(check func() error) error {
 		jumpTable[op] = arithOp(op)
 	}
 	jumpTable[glua.OP_CONCAT] = concatOp(jumpTable[glua.OP_CONCAT])
-	jumpTable[glua.OP_CALL] = callOp(jumpTable[glua.OP_CALL])
-	jumpTable[glua.OP_TAILCALL] = callOp(jumpTable[glua.OP_TAILCALL])
+	jumpTable[glua.OP_CALL] = callOp(jumpTable[glua.OP_CALL], true)
+	jumpTable[glua.OP_TAILCALL] = callOp(jumpTable[glua.OP_TAILCALL], false)
 	for _, op := range []int{glua.OP_GETTABLE, glua.OP_GETTABLEKS, glua.OP_SELF} {
 		jumpTable[op] = indexOp(jumpTable[op], argB)
 	}
@@ -333,12 +333,13 @@ func concatOp(orig instFunc) instFunc {
 		bigAlloc(L, total)
 		var sb strings.Builder
 		sb.Grow(total)
+		var digits [32]byte
 		for i := b; i <= c; i++ {
 			switch v := registers(L)[i].(type) {
 			case glua.LString:
 				sb.WriteString(string(v))
 			case glua.LNumber:
-				sb.WriteString(lualib.FormatNumber(float64(v)))
+				sb.Write(lualib.AppendNumber(digits[:0], float64(v)))
 			}
 		}
 		setRegister(L, argA(inst), glua.LString(sb.String()))
@@ -381,11 +382,27 @@ func concatOther(L *glua.LState, inst uint32, frameArg *opaqueFrame, orig instFu
 
 // ---- calls, indexing, comparison, length --------------------------------
 
-func callOp(orig instFunc) instFunc {
+// callOp checks that the called value can be called. A call of a Go
+// function whose results the code drops (OP_CALL with C = 1: a statement
+// such as redis.call('SET', k, v)) also tells the script's budget which
+// function it calls, for the length of the call, so that redis.call need
+// not build a reply table nobody reads (see unusedResult).
+func callOp(orig instFunc, plain bool) instFunc {
 	return func(L *glua.LState, inst uint32, frameArg *opaqueFrame) int {
 		a := argA(inst)
 		switch v := registers(L)[a].(type) {
 		case *glua.LFunction:
+			if plain && v.IsG {
+				if b, ok := L.Context().(*budget); ok {
+					b.unused = nil
+					if argC(inst) == 1 {
+						b.unused = v
+					}
+					n := orig(L, inst, frameArg)
+					b.unused = nil
+					return n
+				}
+			}
 			return orig(L, inst, frameArg)
 		case *glua.LTable, *glua.LUserData:
 			if L.GetMetaField(v, "__call") != glua.LNil {

@@ -76,7 +76,14 @@ func (r *runner) redisTable(L *glua.LState) *glua.LTable {
 		"debug":              func(L *glua.LState) int { return 0 },
 	}
 	for name, fn := range fns {
-		t.RawSetString(name, L.NewFunction(fn))
+		f := L.NewFunction(fn)
+		t.RawSetString(name, f)
+		switch name {
+		case "call":
+			r.callFns[0] = f
+		case "pcall":
+			r.callFns[1] = f
+		}
 	}
 	for name, v := range map[string]int{
 		"LOG_DEBUG": logDebug, "LOG_VERBOSE": logVerbose, "LOG_NOTICE": logNotice, "LOG_WARNING": logWarning,
@@ -116,7 +123,17 @@ func oneString(L *glua.LState) (string, bool) {
 
 // call is redis.call (raise=true) and redis.pcall (raise=false): one command,
 // run through the engine's dispatch path on the script's own client.
+//
+// A statement that drops the reply (redis.call('SET', k, v) on a line of
+// its own, most of a script's calls) gets nil instead of the reply's Lua
+// value: the VM throws the value away unread, and a status reply's table
+// alone is seven allocations. Errors are raised all the same.
 func (r *runner) call(L *glua.LState, raise bool) int {
+	fn := r.callFns[0]
+	if !raise {
+		fn = r.callFns[1]
+	}
+	unused := r.budget.unusedResult(fn)
 	rep := r.command(L)
 	r.releaseArgs()
 	if t := r.trace; t != nil {
@@ -126,6 +143,10 @@ func (r *runner) call(L *glua.LState, raise bool) int {
 		r.callErr = rep.reply.Str
 		L.Error(glua.LString(rep.reply.Str), 0)
 		return 0
+	}
+	if unused {
+		L.Push(glua.LNil)
+		return 1
 	}
 	L.Push(replyToLua(L, rep.reply, r.resp3))
 	return 1

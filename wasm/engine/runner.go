@@ -64,6 +64,10 @@ type runner struct {
 	trace  *tracer // non-nil during a traced run
 
 	args []string // redis.call's argument buffer (see argBuffer)
+
+	// callFns are redis.call and redis.pcall as the script sees them, so
+	// that call knows itself in the budget's mark (see unusedResult).
+	callFns [2]*glua.LFunction
 }
 
 // compiled is one script as the cache holds it.

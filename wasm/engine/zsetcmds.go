@@ -48,6 +48,8 @@ func zsetCommands() []zsetCommand {
 		{"ZREMRANGEBYRANK", zremrangeCommand(byRank), false},
 		{"ZREMRANGEBYSCORE", zremrangeCommand(byScore), false},
 		{"ZREMRANGEBYLEX", zremrangeCommand(byLex), false},
+		{"ZDIFF", zdiffCommand(false), true},
+		{"ZDIFFSTORE", zdiffCommand(true), true},
 	}
 }
 
@@ -154,7 +156,11 @@ func (e *Engine) zadd(peer *server.Peer, key string, pairs []string, o zaddOptio
 		ent = e.newZentry(db, key)
 	}
 	mdb := e.m.DB(db)
-	defer e.zadopt(db, mdb, key, ent)
+	if st == zMissing {
+		// miniredis makes the key's map with the first member; a set that
+		// existed keeps its map, which ent knows already.
+		defer e.zadopt(db, mdb, key, ent)
+	}
 	added, updated, processed := 0, 0, 0
 	var last float64
 	for j, score := range scores {
@@ -610,15 +616,21 @@ func (sp *zspan) nodes(ent *zentry, rev bool, offset, limit int64) []*zset.Node 
 	return out
 }
 
+// storeForm gives a command's name, lower-case for its errors, and where
+// its own arguments start: after the name, or, in a store form
+// (ZRANGESTORE, ZDIFFSTORE), after the destination key too.
+func storeForm(args []string, store bool) (string, int) {
+	if store {
+		return strings.ToLower(args[0]), 2
+	}
+	return strings.ToLower(args[0]), 1
+}
+
 // zrangeCommand serves ZRANGE (by byAuto) and its older forms, and
 // ZRANGESTORE (store).
 func zrangeCommand(by int, rev, store bool) fixup {
 	return func(e *Engine, peer *server.Peer, args []string) resp.Reply {
-		name := strings.ToLower(args[0])
-		first := 1 // the source key
-		if store {
-			first = 2
-		}
+		name, first := storeForm(args, store) // first: the source key
 		if len(args) < first+3 {
 			if store { // ZRANGESTORE, which miniredis lacks
 				return resp.Errorf(errWrongArgCount, name)
@@ -791,5 +803,80 @@ func zremrangeCommand(by int) fixup {
 		nodes := sp.nodes(ent, false, 0, -1)
 		e.zremove(e.dbOf[peer], args[1], ent, nodes)
 		return resp.IntReply(int64(len(nodes)))
+	}
+}
+
+// zdiffCommand serves ZDIFF numkeys key [key ...] [WITHSCORES] and (store)
+// ZDIFFSTORE destination numkeys key [key ...], which miniredis lacks: the
+// members of the first sorted set that are in none of the others, with the
+// first set's scores, in the set's order. As in Redis, a plain set stands
+// for a sorted set whose scores are all 1. The checks are Redis 7.0's
+// zunionInterDiffGenericCommand's, in its order: numkeys, the keys' types,
+// then the options.
+func zdiffCommand(store bool) fixup {
+	return func(e *Engine, peer *server.Peer, args []string) resp.Reply {
+		name, at := storeForm(args, store) // at: numkeys
+		if len(args) < at+2 {
+			return resp.Errorf(errWrongArgCount, name)
+		}
+		n, ok := parseRedisInt(args[at])
+		switch {
+		case !ok:
+			return resp.ErrorReply(errNotInt)
+		case n < 1:
+			return resp.Errorf("ERR at least 1 input key is needed for '%s' command", name)
+		case n > int64(len(args)-at-1):
+			return resp.ErrorReply(errSyntax)
+		}
+		keys := args[at+1 : at+1+int(n)]
+		db := e.dbOf[peer]
+		// The first set in order; each other one as its members' map.
+		first := zset.New()
+		others := make([]map[string]float64, len(keys))
+		for i, k := range keys {
+			ent, st := e.zentryOf(db, k, i == 0)
+			switch {
+			case st == zFound && i == 0:
+				first = ent.set
+			case st == zFound:
+				others[i] = ent.src
+			case st == zWrongType:
+				// A plain set, or a key of another type (WRONGTYPE).
+				r := e.raw(peer, []string{"SMEMBERS", k})
+				if r.Kind != resp.Array {
+					return r
+				}
+				others[i] = map[string]float64{}
+				for _, m := range r.Elems {
+					others[i][m.Str] = 1
+				}
+				if i == 0 {
+					for m := range others[0] {
+						first.Add(m, 1)
+					}
+				}
+			}
+		}
+		withScores := false
+		for _, opt := range args[at+1+int(n):] {
+			if store || !strings.EqualFold(opt, "WITHSCORES") {
+				return resp.ErrorReply(errSyntax)
+			}
+			withScores = true
+		}
+		var nodes []*zset.Node
+	members:
+		for x := first.First(); x != nil; x = x.Next() {
+			for _, other := range others[1:] {
+				if _, in := other[x.Member]; in {
+					continue members
+				}
+			}
+			nodes = append(nodes, x)
+		}
+		if store {
+			return e.zstoreRange(db, args[1], nodes)
+		}
+		return nodesReply(nodes, withScores)
 	}
 }

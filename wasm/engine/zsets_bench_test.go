@@ -3,6 +3,7 @@ package engine
 import (
 	"strconv"
 	"testing"
+	"time"
 
 	emqlua "echomq.dev/playground/lua"
 )
@@ -61,5 +62,35 @@ func BenchmarkScript100kSets(b *testing.B) {
 		if r := e.exec("EVAL", "for i = 1, 100000 do redis.call('SET', 'k' .. (i % 100), i) end return 1", "0"); r.IsError() {
 			b.Fatal(r)
 		}
+	}
+}
+
+// BenchmarkScriptThroughput is bench's script throughput: one script of
+// 5,000 redis.calls on one key (SET k i; HSET k f<i> i and ZADD k i m<i>,
+// which grow the key to 5,000 members), and bench's 100,000 SETs of
+// distinct keys. The keyspace is emptied between runs, untimed.
+func BenchmarkScriptThroughput(b *testing.B) {
+	for _, c := range []struct {
+		name, script, n string
+	}{
+		{"SET", "for i = 1, tonumber(ARGV[1]) do redis.call('SET', KEYS[1], i) end return 1", "5000"},
+		{"ZADD", "for i = 1, tonumber(ARGV[1]) do redis.call('ZADD', KEYS[1], i, 'm' .. i) end return 1", "5000"},
+		{"HSET", "for i = 1, tonumber(ARGV[1]) do redis.call('HSET', KEYS[1], 'f' .. i, i) end return 1", "5000"},
+		{"100kSETs", "for i = 1, tonumber(ARGV[1]) do redis.call('SET', KEYS[1] .. i, 'v') end return 1", "100000"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			old := scriptBudget
+			scriptBudget = time.Hour // measured here, not stopped
+			defer func() { scriptBudget = old }()
+			e := MustNew()
+			for range b.N {
+				b.StopTimer()
+				e.exec("FLUSHALL")
+				b.StartTimer()
+				if r := e.exec("EVAL", c.script, "1", "k", c.n); r.IsError() {
+					b.Fatal(r)
+				}
+			}
+		})
 	}
 }

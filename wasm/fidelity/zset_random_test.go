@@ -4,10 +4,10 @@ package fidelity
 // sorted-set commands from an index of its own next to miniredis's maps
 // (wasm/engine/zsets.go); this run checks that index against a real
 // redis-server through every path that changes a sorted set: the commands
-// the engine serves, the ones miniredis still runs (ZUNIONSTORE,
-// ZINTERSTORE, GEOADD's cousins), keys moved, copied, renamed, swapped,
-// flushed, expired by the clock and restored, writes inside scripts, and
-// a reset. Sets cross Redis's 128-member listpack limit and grow to
+// the engine serves (ZDIFFSTORE among them), the ones miniredis still runs
+// (ZUNIONSTORE, ZINTERSTORE, GEOADD's cousins), keys moved, copied,
+// renamed, swapped, flushed, expired by the clock and restored, writes
+// inside scripts, and a reset. Sets cross Redis's 128-member listpack limit and grow to
 // 20,000 members. Every reply is compared, and the whole keyspace every
 // few hundred operations and at the end.
 
@@ -230,8 +230,16 @@ func (g *zgen) next(lexOK func(key string) bool) []string {
 		}
 		return cmd
 	case n < 77:
-		cmd := []string{g.pick([]string{"ZUNIONSTORE", "ZINTERSTORE"}), other, "2", key, g.pick(g.keys)}
-		if g.r.IntN(3) == 0 {
+		name := g.pick([]string{"ZUNIONSTORE", "ZINTERSTORE", "ZDIFFSTORE", "ZDIFF"})
+		if name == "ZDIFF" {
+			cmd := []string{name, "2", key, g.pick(g.keys)}
+			if g.r.IntN(2) == 0 {
+				cmd = append(cmd, "WITHSCORES")
+			}
+			return cmd
+		}
+		cmd := []string{name, other, "2", key, g.pick(g.keys)}
+		if name != "ZDIFFSTORE" && g.r.IntN(3) == 0 {
 			cmd = append(cmd, "AGGREGATE", g.pick([]string{"MIN", "MAX", "SUM"}))
 		}
 		return cmd

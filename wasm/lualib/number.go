@@ -18,10 +18,25 @@ var (
 // glibc prints it in Redis: 1e+15, 0.33333333333333, -0, inf, -inf, and
 // "nan" or "-nan" by the sign of the NaN (0/0 on x86-64 is "-nan").
 func FormatNumber(f float64) string {
-	if f == math.Trunc(f) && math.Abs(f) < 1e14 && !(f == 0 && math.Signbit(f)) {
+	if plainInteger(f) {
 		return strconv.FormatInt(int64(f), 10) // the common case, quickly
 	}
 	return printfSpec{prec: 14}.float(f, 'g')
+}
+
+// AppendNumber appends FormatNumber(f) to dst. Concatenation uses it to
+// write a number into the string it builds without making the number's own
+// string first: 'k' .. i in a script's loop then costs one string, not two.
+func AppendNumber(dst []byte, f float64) []byte {
+	if plainInteger(f) {
+		return strconv.AppendInt(dst, int64(f), 10)
+	}
+	return append(dst, FormatNumber(f)...)
+}
+
+// plainInteger reports whether %.14g prints f as its integer digits.
+func plainInteger(f float64) bool {
+	return f == math.Trunc(f) && math.Abs(f) < 1e14 && !(f == 0 && math.Signbit(f))
 }
 
 // StringToNumber converts s as Lua 5.1 does (luaO_str2d): C's strtod on
