@@ -94,9 +94,7 @@ func wantCourseOrder(tb *tab) {
 // its order, and the contents mark the part being read as the learner
 // scrolls.
 func TestCourseSectionsInOrder(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	wantCourseOrder(tb)
 
 	for _, c := range []struct{ id, link string }{

@@ -50,9 +50,7 @@ func copyLink(w scope, widget string) string {
 // keyspace, the same clock, the stepper at the same move, and the page
 // scrolled to the stepper.
 func TestPermalinkRoundTrip(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	r := tb.in("#roundtrip")
 	enqueueTwoClaimOne(r, "30000")
 	r.fill("Advance by (ms)", "5000")
@@ -110,9 +108,7 @@ func TestPermalinkCorrupt(t *testing.T) {
 		"bad argument": {linkFragment(t, map[string]any{"v": 1, "widget": "stepper", "ops": [][]any{{"advance", "soon"}}, "views": map[string]any{}}), "wrong kind"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			tb := newTab(t)
-			tb.open("/" + c.fragment)
-			ready(tb)
+			tb := openReady(t, "/"+c.fragment)
 			tb.whole().wantText("#notice", c.want, "default state")
 			tb.in("#roundtrip").wantRows(pendingKey, nil)
 			tb.in("#roundtrip").wantText(clock, startMS)

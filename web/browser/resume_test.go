@@ -146,9 +146,7 @@ func TestResumeAfterAReload(t *testing.T) {
 // TestEmbedsNeitherSaveNorOffer: an embed is one widget in someone else's
 // page; it keeps nothing and offers nothing.
 func TestEmbedsNeitherSaveNorOffer(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/embed/roundtrip.html")
-	ready(tb)
+	tb := openReady(t, "/embed/roundtrip.html")
 	r := tb.in("#roundtrip")
 	r.fill("Job id", "JOB-7")
 	r.click("Enqueue")

@@ -34,9 +34,7 @@ const (
 // paused queue answers :empty without touching pending, and a lease
 // expires when the clock moves past it.
 func TestRoundTrip(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	r := tb.in("#roundtrip")
 	r.wantText(clock, startMS)
 	r.wantText(queueState, "Running")
@@ -154,9 +152,7 @@ func wantInOrder(t *testing.T, what, text string, wants ...string) {
 // TestBeats reads the two beats: the Elixir handle, and the body read from
 // the engine with its SHA1.
 func TestBeats(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	b := tb.in("#beats")
 	// The body on the page is the script in lua/, line for line.
 	b.wantText(beatsSource, scriptLine(t, "string.sub"), scriptLine(t, "ZADD"))
@@ -201,9 +197,7 @@ const (
 // amount the page accepts but the engine refuses (past the year 9999) is
 // reported there too, and a good amount moves the clock and clears it all.
 func TestRoundTripAdvanceChecksTheField(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	r := tb.in("#roundtrip")
 	c := tb.in(clockPanel)
 	r.wantText(clock, startMS)

@@ -37,9 +37,7 @@ func wantNoStaleNote(t *testing.T, st scope, after string) {
 // two workers' own queue change none of the stepper's keys and the notice
 // stays away; an enqueue into the pending set it shows brings it up.
 func TestStepperNoticeOnlyWhenAShownKeyChanged(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	st := tb.in("#stepper")
 	st.choose("A fresh id")
 	stepRun(st, 4)
@@ -78,9 +76,7 @@ func TestStepperNoticeOnlyWhenAShownKeyChanged(t *testing.T) {
 // server knows @enqueue, as after an EVAL, so the round trip's first
 // enqueue is one EVALSHA, answered without NOSCRIPT.
 func TestStepperCachesTheScriptForTheRoundTrip(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	st := tb.in("#stepper")
 	st.choose("A fresh id")
 	stepRun(st, 4)
