@@ -44,15 +44,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"echomq.dev/playground/internal/cmdline"
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "bench:", err)
-		}
-		os.Exit(1)
-	}
+	cmdline.Exit("bench", 1, run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // config is what one run measures and how hard.
@@ -86,11 +83,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	baseline := fl.String("baseline", defaultBaseline, `the revision to compare the current tree with, built from a temporary git worktree ("" for none)`)
 	quick := fl.Bool("quick", false, "a short run: fewer rounds and samples, for trying the program out")
 	courseOnly := fl.Int("course", 0, "measure only the course-page loads (full page, repeat visit, embeds), this many times each, and print them; BENCHMARKS.md is left alone")
-	if err := fl.Parse(args); err != nil {
+	if err := cmdline.Parse(fl, args); err != nil {
 		return err
-	}
-	if fl.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fl.Args())
 	}
 	root, err := moduleRoot()
 	if err != nil {
