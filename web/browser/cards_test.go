@@ -86,9 +86,7 @@ func TestCommandCardFromTheConsole(t *testing.T) {
 func TestCommandCardFromTheWireLogs(t *testing.T) {
 	tb := openReady(t, "/")
 	r := tb.in("#roundtrip")
-	r.fill("Job id", "JOB-1")
-	r.click("Enqueue")
-	r.wantText(enqueueResult, "{:ok, :enqueued}")
+	enqueueJob(r, "JOB-1", "{:ok, :enqueued}")
 	r.wantText(newestExchanges, "EVALSHA ")
 	r.click("EVALSHA")
 	r.wantText(cardPop, "EVALSHA", "Runs a script the server already holds", "(error) NOSCRIPT No matching script. Please use EVAL.")

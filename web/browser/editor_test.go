@@ -321,7 +321,7 @@ func TestEditorPermalink(t *testing.T) {
 		"base": "<img src=x>", "source": 42, "keys": many, "argv": "JOB-1", "step": "all",
 	}
 	tampered := newTab(t)
-	tampered.open("/" + encodeLink(t, state))
+	tampered.open("/" + linkFragment(t, state))
 	tampered.whole().click("Run it and open the link")
 	ready(tampered)
 	x := tampered.in(editorSection)

@@ -11,9 +11,7 @@ const claimExplain = "#roundtrip-claim-explain"
 func TestLastClaimFollowsTheClock(t *testing.T) {
 	tb := openReady(t, "/")
 	r := tb.in("#roundtrip")
-	r.fill("Job id", "JOB-7")
-	r.click("Enqueue")
-	r.wantText(enqueueResult, "{:ok, :enqueued}")
+	enqueueJob(r, "JOB-7", "{:ok, :enqueued}")
 	r.fill("Lease (ms)", "30000")
 	r.click("Claim")
 	r.wantText(claimResult, `{:ok, {"JOB-7"`)

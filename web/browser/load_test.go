@@ -20,7 +20,9 @@ const statusLine = "[role=status]"
 // up, as a learner waits for "Ready" before clicking anything.
 func openReady(t *testing.T, path string) *tab {
 	t.Helper()
-	tb := openReady(t, path)
+	tb := newTab(t)
+	tb.open(path)
+	ready(tb)
 	return tb
 }
 

@@ -64,13 +64,8 @@ func TestRoundTrip(t *testing.T) {
 	r.wantRows(activeKey, [][]string{{"JOB-7", deadline, "in 30 s"}})
 
 	// Paused, a claim answers :empty and leaves pending alone.
-	r.fill("Job id", "JOB-8")
-	r.click("Enqueue")
-	r.wantText(enqueueResult, "{:ok, :enqueued}")
-	r.click("Pause")
-	r.wantText(queueState, "Paused")
-	r.click("Claim")
-	r.wantText(claimResult, ":empty")
+	enqueueJob(r, "JOB-8", "{:ok, :enqueued}")
+	claimPaused(r)
 	r.wantRows(pendingKey, [][]string{{"JOB-8", "0"}})
 	wantInOrder(t, "the newest call on the wire", r.texts(wireCalls)[0], "claim", ":empty")
 	wantExchanges(t, "a claim on a paused queue", r.texts(newestExchanges))

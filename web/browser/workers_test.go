@@ -298,7 +298,7 @@ func TestWorkersPermalink(t *testing.T) {
 	state := decodeLink(t, link[strings.Index(link, "#"):])
 	round := state["views"].(map[string]any)["workers"].(map[string]any)["round"].([]any)
 	round[1], round[3] = round[3], round[1]
-	tampered := openReady(t, "/"+encodeLink(t, state))
+	tampered := openReady(t, "/"+linkFragment(t, state))
 	x := tampered.in(workers)
 	x.wantRows(raceActive, [][]string{{"JOB-1", deadline, "in 30 s"}})
 	x.wantText(workersVerdict, "No step yet.")
@@ -322,25 +322,6 @@ func decodeLink(t *testing.T, fragment string) map[string]any {
 		t.Fatalf("the link's JSON: %v", err)
 	}
 	return state
-}
-
-// encodeLink writes state as a permalink's fragment.
-func encodeLink(t *testing.T, state map[string]any) string {
-	t.Helper()
-	raw, err := json.Marshal(state)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	zw, err := flate.NewWriter(&buf, flate.BestCompression)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zw.Write(raw)
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return "#v1." + base64.RawURLEncoding.EncodeToString(buf.Bytes())
 }
 
 // TestLeaseOptionReachesEveryClaim opens the page as a course author embeds
