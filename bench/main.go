@@ -34,7 +34,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -49,7 +48,7 @@ import (
 )
 
 func main() {
-	cmdline.Exit("bench", 1, run(os.Args[1:], os.Stdout, os.Stderr))
+	cmdline.Main("bench", 1, run)
 }
 
 // config is what one run measures and how hard.
@@ -76,8 +75,7 @@ type config struct {
 const defaultBaseline = "53adadf"
 
 func run(args []string, stdout, stderr io.Writer) error {
-	fl := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	fl := cmdline.Flags("bench", stderr)
 	out := fl.String("out", "", "where to write the report (default BENCHMARKS.md at the module root)")
 	static := fl.String("static", "", "the built site holding echomq.wasm and wasm_exec.js (default static/ at the module root)")
 	baseline := fl.String("baseline", defaultBaseline, `the revision to compare the current tree with, built from a temporary git worktree ("" for none)`)

@@ -13,6 +13,20 @@ import (
 	"strings"
 )
 
+// Main runs a command: run gets the arguments after the program's name and
+// the process's stdout and stderr, and a failure ends as Exit ends it.
+func Main(name string, code int, run func(args []string, stdout, stderr io.Writer) error) {
+	Exit(name, code, run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// Flags is a command's flag set: a bad flag comes back from Parse as an
+// error instead of exiting, and the usage goes to stderr.
+func Flags(name string, stderr io.Writer) *flag.FlagSet {
+	fl := flag.NewFlagSet(name, flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	return fl
+}
+
 // Parse parses args into fl, refuses arguments after the flags, and
 // requires each flag named in required to be set to something other than
 // "". When one is not, it prints fl's usage and says which flags the

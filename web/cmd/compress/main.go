@@ -20,7 +20,6 @@ import (
 	"cmp"
 	"compress/gzip"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -51,12 +50,11 @@ var encodings = []struct {
 }
 
 func main() {
-	cmdline.Exit("compress", 2, run(os.Args[1:], os.Stdout, os.Stderr))
+	cmdline.Main("compress", 2, run)
 }
 
 func run(args []string, stdout, stderr io.Writer) error {
-	fl := flag.NewFlagSet("compress", flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	fl := cmdline.Flags("compress", stderr)
 	dir := fl.String("dir", "", "site directory to precompress (required)")
 	force := fl.Bool("force", false, "compress every file, even when its siblings are up to date")
 	if err := cmdline.Parse(fl, args, "dir"); err != nil {

@@ -19,7 +19,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -36,12 +35,11 @@ import (
 )
 
 func main() {
-	cmdline.Exit("render", 2, run(os.Args[1:], os.Stdout, os.Stderr))
+	cmdline.Main("render", 2, run)
 }
 
 func run(args []string, stdout, stderr io.Writer) error {
-	fl := flag.NewFlagSet("render", flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	fl := cmdline.Flags("render", stderr)
 	out := fl.String("out", "", "site directory to write into (required)")
 	assets := fl.String("assets", "", "directory whose files are copied into -out (required)")
 	wasm := fl.String("wasm", "", "the built echomq.wasm, for its size and the offline lesson (default: echomq.wasm in -out)")

@@ -12,7 +12,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log"
@@ -37,8 +36,7 @@ func main() {
 // run serves until ctx is done. If ready is not nil it receives the base
 // URL once the listener is open (tests use it).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready chan<- string) error {
-	fl := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	fl := cmdline.Flags("serve", stderr)
 	addr := fl.String("addr", "127.0.0.1:8080", "loopback `host:port` to listen on (port 0 picks a free one)")
 	dir := fl.String("dir", "", "site `directory` to serve (required)")
 	csp := fl.Bool("csp", false, "send the playground's Content-Security-Policy header")
