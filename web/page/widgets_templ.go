@@ -54,15 +54,20 @@ func stepper(w Widgets) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "\"><header class=\"widget-head\"><p class=\"kicker\">Step the moves</p><h2 id=\"stepper-heading\">The ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "\"><header class=\"widget-head\"><p class=\"kicker\">Step the moves</p><h2 id=\"stepper-heading\">The <code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = script("enqueue").Render(ctx, templ_7745c5c3_Buffer)
+		var templ_7745c5c3_Var4 string
+		templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs("@enqueue")
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 16, Col: 50}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var4))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, " transition, move by move</h2><p class=\"widget-lede\">Choose an id, then press <strong>Step</strong>. The first step runs the real script once, on the shared keyspace, and records what each move did; <strong>Step</strong> and <strong>Back</strong> then walk through that record. The keys listed under the buttons do the same.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "</code> transition, move by move</h2><p class=\"widget-lede\">Choose an id, then press <strong>Step</strong>. The first step runs the real script once, on the shared keyspace, and records what each move did; <strong>Step</strong> and <strong>Back</strong> then walk through that record. The keys listed under the buttons do the same.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -70,15 +75,20 @@ func stepper(w Widgets) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "</header><div class=\"stepper-setup\"><fieldset class=\"presets\"><legend>Which id should ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "</header><div class=\"stepper-setup\"><fieldset class=\"presets\"><legend>Which id should <code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = script("enqueue").Render(ctx, templ_7745c5c3_Buffer)
+		var templ_7745c5c3_Var5 string
+		templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.JoinStringErrs("@enqueue")
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 26, Col: 46}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var5))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, " admit?</legend><div class=\"choices\"><div class=\"choice\"><input type=\"radio\" id=\"stepper-preset-fresh\" name=\"stepper-preset\" value=\"fresh\" checked disabled> <label for=\"stepper-preset-fresh\">A fresh id</label></div><div class=\"choice\"><input type=\"radio\" id=\"stepper-preset-duplicate\" name=\"stepper-preset\" value=\"duplicate\" disabled> <label for=\"stepper-preset-duplicate\">A duplicate</label></div><div class=\"choice\"><input type=\"radio\" id=\"stepper-preset-nokind\" name=\"stepper-preset\" value=\"nokind\" disabled> <label for=\"stepper-preset-nokind\">No JOB prefix</label></div></div></fieldset><div class=\"field\"><label for=\"stepper-id\">Job id</label> <input id=\"stepper-id\" name=\"stepper-id\" type=\"text\" autocomplete=\"off\" spellcheck=\"false\" aria-describedby=\"stepper-id-hint\" disabled><p id=\"stepper-id-hint\" class=\"hint\">The choices above pick an id by reading the keyspace; type here to try your own.</p></div></div><div class=\"stepper-main\"><div class=\"stepper-controls\"><ol class=\"moves\" aria-label=\"The moves of @enqueue\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "</code> admit?</legend><div class=\"choices\"><div class=\"choice\"><input type=\"radio\" id=\"stepper-preset-fresh\" name=\"stepper-preset\" value=\"fresh\" checked disabled> <label for=\"stepper-preset-fresh\">A fresh id</label></div><div class=\"choice\"><input type=\"radio\" id=\"stepper-preset-duplicate\" name=\"stepper-preset\" value=\"duplicate\" disabled> <label for=\"stepper-preset-duplicate\">A duplicate</label></div><div class=\"choice\"><input type=\"radio\" id=\"stepper-preset-nokind\" name=\"stepper-preset\" value=\"nokind\" disabled> <label for=\"stepper-preset-nokind\">No JOB prefix</label></div></div></fieldset><div class=\"field\"><label for=\"stepper-id\">Job id</label> <input id=\"stepper-id\" name=\"stepper-id\" type=\"text\" autocomplete=\"off\" spellcheck=\"false\" aria-describedby=\"stepper-id-hint\" disabled><p id=\"stepper-id-hint\" class=\"hint\">The choices above pick an id by reading the keyspace; type here to try your own.</p></div></div><div class=\"stepper-main\"><div class=\"stepper-controls\"><ol class=\"moves\" aria-label=\"The moves of @enqueue\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -87,12 +97,12 @@ func stepper(w Widgets) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			var templ_7745c5c3_Var4 string
-			templ_7745c5c3_Var4, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(int64(m.N))).Resolve(ctx)
+			var templ_7745c5c3_Var6 string
+			templ_7745c5c3_Var6, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(int64(m.N))).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 52, Col: 51}
 			}
-			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var4)
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var6)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -100,12 +110,12 @@ func stepper(w Widgets) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			var templ_7745c5c3_Var5 string
-			templ_7745c5c3_Var5, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(int64(m.N))).Resolve(ctx)
+			var templ_7745c5c3_Var7 string
+			templ_7745c5c3_Var7, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(int64(m.N))).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 53, Col: 75}
 			}
-			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var5)
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var7)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -113,12 +123,12 @@ func stepper(w Widgets) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			var templ_7745c5c3_Var6 string
-			templ_7745c5c3_Var6, templ_7745c5c3_Err = templruntime.NewAttributeExpression(moveID(m.N, "summary") + " " + moveID(m.N, "status")).Resolve(ctx)
+			var templ_7745c5c3_Var8 string
+			templ_7745c5c3_Var8, templ_7745c5c3_Err = templruntime.NewAttributeExpression(moveID(m.N, "summary") + " " + moveID(m.N, "status")).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 53, Col: 149}
 			}
-			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var6)
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var8)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -126,12 +136,12 @@ func stepper(w Widgets) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			var templ_7745c5c3_Var7 string
-			templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(int64(m.N)))
+			var templ_7745c5c3_Var9 string
+			templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(int64(m.N)))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 53, Col: 184}
 			}
-			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var7))
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var9))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -139,12 +149,12 @@ func stepper(w Widgets) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			var templ_7745c5c3_Var8 string
-			templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinStringErrs(m.Name)
+			var templ_7745c5c3_Var10 string
+			templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(m.Name)
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 53, Col: 198}
 			}
-			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var8))
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -152,12 +162,12 @@ func stepper(w Widgets) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			var templ_7745c5c3_Var9 string
-			templ_7745c5c3_Var9, templ_7745c5c3_Err = templruntime.NewAttributeExpression(moveID(m.N, "status")).Resolve(ctx)
+			var templ_7745c5c3_Var11 string
+			templ_7745c5c3_Var11, templ_7745c5c3_Err = templruntime.NewAttributeExpression(moveID(m.N, "status")).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 54, Col: 59}
 			}
-			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var9)
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var11)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -165,12 +175,12 @@ func stepper(w Widgets) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			var templ_7745c5c3_Var10 string
-			templ_7745c5c3_Var10, templ_7745c5c3_Err = templruntime.NewAttributeExpression(moveID(m.N, "summary")).Resolve(ctx)
+			var templ_7745c5c3_Var12 string
+			templ_7745c5c3_Var12, templ_7745c5c3_Err = templruntime.NewAttributeExpression(moveID(m.N, "summary")).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 55, Col: 61}
 			}
-			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var10)
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var12)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -178,12 +188,12 @@ func stepper(w Widgets) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			var templ_7745c5c3_Var11 string
-			templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(m.Summary)
+			var templ_7745c5c3_Var13 string
+			templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(m.Summary)
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 55, Col: 75}
 			}
-			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var11))
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var13))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -280,12 +290,12 @@ func verdicts(w Widgets) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var14 string
-		templ_7745c5c3_Var14, templ_7745c5c3_Err = templruntime.NewAttributeExpression(w.Queue).Resolve(ctx)
+		var templ_7745c5c3_Var16 string
+		templ_7745c5c3_Var16, templ_7745c5c3_Err = templruntime.NewAttributeExpression(w.Queue).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 166, Col: 22}
 		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var14)
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var16)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -293,24 +303,29 @@ func verdicts(w Widgets) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var15 string
-		templ_7745c5c3_Var15, templ_7745c5c3_Err = templruntime.NewAttributeExpression(w.Verdicts.Payload).Resolve(ctx)
+		var templ_7745c5c3_Var17 string
+		templ_7745c5c3_Var17, templ_7745c5c3_Err = templruntime.NewAttributeExpression(w.Verdicts.Payload).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 167, Col: 35}
 		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var15)
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var17)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "\"><header class=\"widget-head\"><p class=\"kicker\">Run ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "\"><header class=\"widget-head\"><p class=\"kicker\">Run <code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = script("enqueue").Render(ctx, templ_7745c5c3_Buffer)
+		var templ_7745c5c3_Var18 string
+		templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs("@enqueue")
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 169, Col: 43}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var18))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "</p><h2 id=\"verdicts-heading\">Three verdicts</h2><p class=\"widget-lede\">The script can answer in three ways, and the handle turns each into a verdict. Enqueue a job, send that same id a second time with <strong>Enqueue it again</strong>, then try an id that is not JOB-branded, and watch which keys appear.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "</code></p><h2 id=\"verdicts-heading\">Three verdicts</h2><p class=\"widget-lede\">The script can answer in three ways, and the handle turns each into a verdict. Enqueue a job, send that same id a second time with <strong>Enqueue it again</strong>, then try an id that is not JOB-branded, and watch which keys appear.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -361,24 +376,29 @@ func roundtrip(w Widgets) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var17 string
-		templ_7745c5c3_Var17, templ_7745c5c3_Err = templruntime.NewAttributeExpression(w.Queue).Resolve(ctx)
+		var templ_7745c5c3_Var20 string
+		templ_7745c5c3_Var20, templ_7745c5c3_Err = templruntime.NewAttributeExpression(w.Queue).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 221, Col: 22}
 		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var17)
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var20)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "\"><header class=\"widget-head\"><p class=\"kicker\">Enqueue, then claim</p><h2 id=\"roundtrip-heading\">The round trip</h2><p class=\"widget-lede\">Claiming mirrors enqueueing. <code>claim/3</code> first checks the queue's pause flag; a paused queue answers <code>:empty</code> and nothing runs. Otherwise the flat ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "\"><header class=\"widget-head\"><p class=\"kicker\">Enqueue, then claim</p><h2 id=\"roundtrip-heading\">The round trip</h2><p class=\"widget-lede\">Claiming mirrors enqueueing. <code>claim/3</code> first checks the queue's pause flag; a paused queue answers <code>:empty</code> and nothing runs. Otherwise the flat <code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = script("claim").Render(ctx, templ_7745c5c3_Buffer)
+		var templ_7745c5c3_Var21 string
+		templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs("@claim")
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 226, Col: 85}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var21))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, " script pops the oldest pending id, adds one to its attempts, marks the row active, and files the id in the active set with its lease deadline, read from the server's clock, as the score.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, "</code> script pops the oldest pending id, adds one to its attempts, marks the row active, and files the id in the active set with its lease deadline, read from the server's clock, as the score.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -390,12 +410,12 @@ func roundtrip(w Widgets) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var18 string
-		templ_7745c5c3_Var18, templ_7745c5c3_Err = templruntime.NewAttributeExpression(w.RoundTrip.Payload).Resolve(ctx)
+		var templ_7745c5c3_Var22 string
+		templ_7745c5c3_Var22, templ_7745c5c3_Err = templruntime.NewAttributeExpression(w.RoundTrip.Payload).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 243, Col: 99}
 		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var18)
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var22)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -403,12 +423,12 @@ func roundtrip(w Widgets) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var19 string
-		templ_7745c5c3_Var19, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(w.RoundTrip.LeaseMS)).Resolve(ctx)
+		var templ_7745c5c3_Var23 string
+		templ_7745c5c3_Var23, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(w.RoundTrip.LeaseMS)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 254, Col: 141}
 		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var19)
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var23)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -416,24 +436,29 @@ func roundtrip(w Widgets) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var20 string
-		templ_7745c5c3_Var20, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(w.RoundTrip.AdvanceMS)).Resolve(ctx)
+		var templ_7745c5c3_Var24 string
+		templ_7745c5c3_Var24, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(w.RoundTrip.AdvanceMS)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 275, Col: 133}
 		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var20)
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var24)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 33, "\" autocomplete=\"off\" spellcheck=\"false\" aria-describedby=\"roundtrip-advance-hint roundtrip-clock-status\" disabled><p id=\"roundtrip-advance-hint\" class=\"hint\">A whole number of milliseconds, 0 or more.</p></div><button type=\"button\" id=\"roundtrip-advance\" disabled>Advance</button><p class=\"clock-status\" id=\"roundtrip-clock-status\" data-testid=\"clock-status\" role=\"status\" aria-live=\"polite\"></p></fieldset></div><div class=\"results\"><section class=\"result\" aria-labelledby=\"roundtrip-enqueue-heading\"><h3 id=\"roundtrip-enqueue-heading\">Last enqueue</h3><p class=\"verdict\" id=\"roundtrip-enqueue-result\" data-testid=\"enqueue-result\"></p></section><section class=\"result\" aria-labelledby=\"roundtrip-claim-heading\"><h3 id=\"roundtrip-claim-heading\">Last claim</h3><p class=\"verdict\" id=\"roundtrip-claim-result\" data-testid=\"claim-result\"></p><p class=\"explain\" id=\"roundtrip-claim-explain\"></p></section><section class=\"result result-bulk\" aria-labelledby=\"roundtrip-bulk-heading\"><h3 id=\"roundtrip-bulk-heading\">Last bulk run</h3><p class=\"measurement\" id=\"roundtrip-bulk-result\" data-testid=\"bulk-result\" role=\"status\" aria-live=\"polite\"></p><p class=\"hint\" id=\"roundtrip-bulk-hint\"><strong>Enqueue 1,000</strong> and <strong>Claim all</strong> make one call per job, one ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 33, "\" autocomplete=\"off\" spellcheck=\"false\" aria-describedby=\"roundtrip-advance-hint roundtrip-clock-status\" disabled><p id=\"roundtrip-advance-hint\" class=\"hint\">A whole number of milliseconds, 0 or more.</p></div><button type=\"button\" id=\"roundtrip-advance\" disabled>Advance</button><p class=\"clock-status\" id=\"roundtrip-clock-status\" data-testid=\"clock-status\" role=\"status\" aria-live=\"polite\"></p></fieldset></div><div class=\"results\"><section class=\"result\" aria-labelledby=\"roundtrip-enqueue-heading\"><h3 id=\"roundtrip-enqueue-heading\">Last enqueue</h3><p class=\"verdict\" id=\"roundtrip-enqueue-result\" data-testid=\"enqueue-result\"></p></section><section class=\"result\" aria-labelledby=\"roundtrip-claim-heading\"><h3 id=\"roundtrip-claim-heading\">Last claim</h3><p class=\"verdict\" id=\"roundtrip-claim-result\" data-testid=\"claim-result\"></p><p class=\"explain\" id=\"roundtrip-claim-explain\"></p></section><section class=\"result result-bulk\" aria-labelledby=\"roundtrip-bulk-heading\"><h3 id=\"roundtrip-bulk-heading\">Last bulk run</h3><p class=\"measurement\" id=\"roundtrip-bulk-result\" data-testid=\"bulk-result\" role=\"status\" aria-live=\"polite\"></p><p class=\"hint\" id=\"roundtrip-bulk-hint\"><strong>Enqueue 1,000</strong> and <strong>Claim all</strong> make one call per job, one <code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = script("enqueue").Render(ctx, templ_7745c5c3_Buffer)
+		var templ_7745c5c3_Var25 string
+		templ_7745c5c3_Var25, templ_7745c5c3_Err = templ.JoinStringErrs("@enqueue")
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 295, Col: 27}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var25))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 34, " or one <code>claim/3</code> each, as a producer or a worker would, and time them inside the engine. At depth the tables show each list's first and last 25 entries and count the rest.</p></section></div><div class=\"keyspace-grid three\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 34, "</code> or one <code>claim/3</code> each, as a producer or a worker would, and time them inside the engine. At depth the tables show each list's first and last 25 entries and count the rest.</p></section></div><div class=\"keyspace-grid three\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
