@@ -142,10 +142,15 @@ func buildAll(cfg config, tmp string, logf func(string, ...any)) *builds {
 		}
 		b.commands = append(b.commands, "cp wasm/main_js.go "+baseBridge)
 	}
-	logf("baseline %s: building its static wasm", b.baseShort)
-	out = filepath.Join(tmp, "base.wasm")
-	cmd, err = goBuild(dir, "./wasm", out, true)
-	b.commands = append(b.commands, in(dir, cmd))
+	// buildBase builds pkg in the baseline's worktree into tmp/name.
+	buildBase := func(what, pkg, name string, wasm bool) (string, error) {
+		logf("baseline %s: building %s", b.baseShort, what)
+		out := filepath.Join(tmp, name)
+		cmd, err := goBuild(dir, pkg, out, wasm)
+		b.commands = append(b.commands, in(dir, cmd))
+		return out, err
+	}
+	out, err = buildBase("its static wasm", "./wasm", "base.wasm", true)
 	if err != nil {
 		return fail("its static wasm did not build", err)
 	}
@@ -159,10 +164,7 @@ func buildAll(cfg config, tmp string, logf func(string, ...any)) *builds {
 		}
 	}
 	b.commands = append(b.commands, "cp -r bench/loop bench/stock bench/inwasm "+filepath.Join(dir, "bench")+"/")
-	logf("baseline %s: building bench/inwasm natively against it", b.baseShort)
-	out = filepath.Join(tmp, "base-native")
-	cmd, err = goBuild(dir, "./bench/inwasm", out, false)
-	b.commands = append(b.commands, in(dir, cmd))
+	out, err = buildBase("bench/inwasm natively against it", "./bench/inwasm", "base-native", false)
 	if err != nil {
 		return fail("bench/inwasm did not build against it, so its native engine is not measured", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"echomq.dev/playground/bench/loop"
 	"echomq.dev/playground/internal/childout"
 )
 
@@ -46,16 +47,7 @@ type childEvent struct {
 		StartMs float64 `json:"startMs"`
 		Version string  `json:"version"`
 	} `json:"targets"`
-	Cells []struct {
-		Target     string    `json:"target"`
-		Depth      int       `json:"depth"`
-		PrefillMs  float64   `json:"prefillMs"`
-		WarmupOps  int       `json:"warmupOps"`
-		FinalDepth int       `json:"finalDepth"`
-		Enqueue    []float64 `json:"enqueue"`
-		Claim      []float64 `json:"claim"`
-		RoundTrip  []float64 `json:"roundTrip"`
-	} `json:"cells"`
+	Cells  []loop.CellReport `json:"cells"`
 	Floors []struct {
 		Target  string    `json:"target"`
 		Call    string    `json:"call"`

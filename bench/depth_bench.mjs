@@ -12,6 +12,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { PREFILL, PREFILL_CHUNK } from "./prefill.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -37,13 +38,6 @@ const BULK_CHUNK = 100;
 const PAYLOAD = '{"to":"learner@example.com","template":"welcome"}';
 const LEASE = 30000;
 const HOUSEKEEPING_EVERY = 256;
-const PREFILL = `for n = tonumber(ARGV[2]), tonumber(ARGV[3]) do
-  local id = string.format('JOB-%010d', n)
-  redis.call('HSET', ARGV[1] .. id, 'state', 'pending', 'attempts', '0', 'payload', ARGV[4])
-  redis.call('ZADD', KEYS[1], 0, id)
-end
-return tonumber(ARGV[3]) - tonumber(ARGV[2]) + 1`;
-const PREFILL_CHUNK = 100;
 
 const jobId = (n) => `JOB-${String(n).padStart(10, "0")}`;
 const keys = (q) => ({ pending: `emq:{${q}}:pending`, active: `emq:{${q}}:active`, base: `emq:{${q}}:job:` });

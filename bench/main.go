@@ -34,7 +34,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -44,15 +43,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"echomq.dev/playground/internal/cmdline"
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "bench:", err)
-		}
-		os.Exit(1)
-	}
+	cmdline.Main("bench", 1, run)
 }
 
 // config is what one run measures and how hard.
@@ -79,18 +75,14 @@ type config struct {
 const defaultBaseline = "53adadf"
 
 func run(args []string, stdout, stderr io.Writer) error {
-	fl := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	fl := cmdline.Flags("bench", stderr)
 	out := fl.String("out", "", "where to write the report (default BENCHMARKS.md at the module root)")
 	static := fl.String("static", "", "the built site holding echomq.wasm and wasm_exec.js (default static/ at the module root)")
 	baseline := fl.String("baseline", defaultBaseline, `the revision to compare the current tree with, built from a temporary git worktree ("" for none)`)
 	quick := fl.Bool("quick", false, "a short run: fewer rounds and samples, for trying the program out")
 	courseOnly := fl.Int("course", 0, "measure only the course-page loads (full page, repeat visit, embeds), this many times each, and print them; BENCHMARKS.md is left alone")
-	if err := fl.Parse(args); err != nil {
+	if err := cmdline.Parse(fl, args); err != nil {
 		return err
-	}
-	if fl.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fl.Args())
 	}
 	root, err := moduleRoot()
 	if err != nil {

@@ -152,14 +152,37 @@ type probeResult struct {
 // returns the times (ms since navigation start) of Ready and of the first
 // verdict, and the verdict. chromedp starts the browser and ends it with the context.
 func loadOnce(bin, url string) (ready, verdict float64, text string, err error) {
+	err = startBrowser(bin, pageLoadTimeout, probeScript, func(ctx context.Context, _ string) error {
+		if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+			return fmt.Errorf("navigate to %s: %w", url, err)
+		}
+		seen, err := chromedp.Run(ctx, chromedp.Poll[probeResult](pollExpression,
+			chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(0)))
+		switch {
+		case err != nil:
+			return fmt.Errorf("waiting for Ready and the first verdict: %w", err)
+		case seen.Failure != "":
+			return fmt.Errorf("the page failed: %s", seen.Failure)
+		}
+		ready, verdict, text = seen.Ready, seen.Verdict, seen.VerdictText
+		return nil
+	})
+	return ready, verdict, text, err
+}
+
+// startBrowser starts a browser with a fresh profile (and opts, such as a
+// window size) for at most timeout, installs probe to run before each
+// page's own scripts, and runs f in its tab, with the profile's directory.
+// The profile goes when f returns.
+func startBrowser(bin string, timeout time.Duration, probe string, f func(ctx context.Context, profile string) error, opts ...chromedp.ExecAllocatorOption) error {
 	profile, err := os.MkdirTemp("", "echomq-bench-chromium-")
 	if err != nil {
-		return 0, 0, "", err
+		return err
 	}
 	defer os.RemoveAll(profile)
-	bounded, cancelTimeout := context.WithTimeout(context.Background(), pageLoadTimeout)
+	bounded, cancelTimeout := context.WithTimeout(context.Background(), timeout)
 	defer cancelTimeout()
-	opts := []chromedp.ExecAllocatorOption{chromedp.ExecPath(bin), chromedp.UserDataDir(profile)}
+	opts = append([]chromedp.ExecAllocatorOption{chromedp.ExecPath(bin), chromedp.UserDataDir(profile)}, opts...)
 	for _, f := range chromiumFlags {
 		opts = append(opts, chromedp.Flag(f, true))
 	}
@@ -167,25 +190,13 @@ func loadOnce(bin, url string) (ready, verdict float64, text string, err error) 
 	defer cancelAlloc()
 	ctx, cancel := chromedp.NewContext(allocCtx)
 	defer cancel()
-
 	if err := chromedp.Do(ctx); err != nil {
-		return 0, 0, "", fmt.Errorf("start %s: %w", bin, err)
+		return fmt.Errorf("start %s: %w", bin, err)
 	}
-	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: probeScript}); err != nil {
-		return 0, 0, "", fmt.Errorf("install the probe: %w", err)
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: probe}); err != nil {
+		return fmt.Errorf("install the probe: %w", err)
 	}
-	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
-		return 0, 0, "", fmt.Errorf("navigate to %s: %w", url, err)
-	}
-	seen, err := chromedp.Run(ctx, chromedp.Poll[probeResult](pollExpression,
-		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(0)))
-	switch {
-	case err != nil:
-		return 0, 0, "", fmt.Errorf("waiting for Ready and the first verdict: %w", err)
-	case seen.Failure != "":
-		return 0, 0, "", fmt.Errorf("the page failed: %s", seen.Failure)
-	}
-	return seen.Ready, seen.Verdict, seen.VerdictText, nil
+	return f(ctx, profile)
 }
 
 // ---- course pages: one engine for every embed ---------------------------------
@@ -534,31 +545,10 @@ func codeCacheBytes(profile string) int64 {
 	return n
 }
 
-// browse starts a browser with a fresh profile and a tall window (so a
-// course page's embeds are all near the viewport), and runs f in a tab.
+// browse starts a browser with a tall window (so a course page's embeds
+// are all near the viewport) and the course probe, and runs f in a tab.
 func browse(bin string, f func(ctx context.Context, profile string) error) error {
-	profile, err := os.MkdirTemp("", "echomq-bench-chromium-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(profile)
-	bounded, cancelTimeout := context.WithTimeout(context.Background(), 2*pageLoadTimeout)
-	defer cancelTimeout()
-	opts := []chromedp.ExecAllocatorOption{chromedp.ExecPath(bin), chromedp.UserDataDir(profile), chromedp.WindowSize(1280, 4000)}
-	for _, f := range chromiumFlags {
-		opts = append(opts, chromedp.Flag(f, true))
-	}
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(bounded, opts...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	defer cancel()
-	if err := chromedp.Do(ctx); err != nil {
-		return fmt.Errorf("start %s: %w", bin, err)
-	}
-	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: courseProbe}); err != nil {
-		return fmt.Errorf("install the probe: %w", err)
-	}
-	return f(ctx, profile)
+	return startBrowser(bin, 2*pageLoadTimeout, courseProbe, f, chromedp.WindowSize(1280, 4000))
 }
 
 // visit navigates to url and waits until every embed (or the page) is Ready.

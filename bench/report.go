@@ -461,9 +461,18 @@ func num(v float64) string {
 	switch {
 	case v >= 1000:
 		return thousands(int(v + 0.5))
-	case v >= 100:
+	default:
+		return figures(v, 10)
+	}
+}
+
+// figures prints v with no decimal, one or two as it is at least 10·unit,
+// at least unit, or less: about three significant figures either way.
+func figures(v, unit float64) string {
+	switch {
+	case v >= 10*unit:
 		return fmt.Sprintf("%.0f", v)
-	case v >= 10:
+	case v >= unit:
 		return fmt.Sprintf("%.1f", v)
 	default:
 		return fmt.Sprintf("%.2f", v)
@@ -486,15 +495,7 @@ func ratio(a, b float64) string {
 	if b <= 0 {
 		return "—"
 	}
-	x := a / b
-	switch {
-	case x >= 10:
-		return fmt.Sprintf("%.0f×", x)
-	case x >= 1:
-		return fmt.Sprintf("%.1f×", x)
-	default:
-		return fmt.Sprintf("%.2f×", x)
-	}
+	return figures(a/b, 1) + "×"
 }
 
 // ratio2 is a ratio with two decimals, for comparisons near 1×.

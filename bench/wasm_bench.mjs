@@ -31,6 +31,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import readline from "node:readline";
+import { PREFILL, PREFILL_CHUNK } from "./prefill.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -89,19 +90,6 @@ function must(what, r, ok) {
 }
 const notError = (r) => r && !r.error && r.type !== "error";
 
-// Writes jobs ARGV[2]..ARGV[3] as @enqueue would have (the row with its
-// three fields, the id at score 0 in the pending set) in one call, so a deep
-// queue fills in a moment. The same script as prefillScript in latency.go.
-// KEYS[1] = pending set, ARGV[1] = row-key base, ARGV[4] = payload.
-const PREFILL = `for n = tonumber(ARGV[2]), tonumber(ARGV[3]) do
-  local id = string.format('JOB-%010d', n)
-  redis.call('HSET', ARGV[1] .. id, 'state', 'pending', 'attempts', '0', 'payload', ARGV[4])
-  redis.call('ZADD', KEYS[1], 0, id)
-end
-return tonumber(ARGV[3]) - tonumber(ARGV[2]) + 1`;
-// Small enough to stay far inside the engine's script time budget (900 ms)
-// on a slow, busy machine.
-const PREFILL_CHUNK = 100;
 
 // The integer in an exec reply: {type:"int", value:"7"}.
 const intOf = (r) => Number(r.value);

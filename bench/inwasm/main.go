@@ -56,24 +56,11 @@ func main() {
 	}
 }
 
-// cellOut is one cell in an event; the field names are those of
-// bench/wasm_bench.mjs, so the bench reads both with one type.
-type cellOut struct {
-	Target     string    `json:"target"`
-	Depth      int       `json:"depth"`
-	PrefillMs  float64   `json:"prefillMs,omitempty"`
-	WarmupOps  int       `json:"warmupOps,omitempty"`
-	FinalDepth int       `json:"finalDepth,omitempty"`
-	Enqueue    []float64 `json:"enqueue,omitempty"`
-	Claim      []float64 `json:"claim,omitempty"`
-	RoundTrip  []float64 `json:"roundTrip,omitempty"`
-}
-
 type event struct {
-	Event    string    `json:"event"`
-	Go       string    `json:"go,omitempty"`
-	Platform string    `json:"platform,omitempty"`
-	Cells    []cellOut `json:"cells,omitempty"`
+	Event    string            `json:"event"`
+	Go       string            `json:"go,omitempty"`
+	Platform string            `json:"platform,omitempty"`
+	Cells    []loop.CellReport `json:"cells,omitempty"`
 }
 
 func run() error {
@@ -140,7 +127,7 @@ func run() error {
 				return err
 			}
 			cells = append(cells, c)
-			ready.Cells = append(ready.Cells, cellOut{Target: c.Name, Depth: d, PrefillMs: round3(float64(prefill) / 1e6), WarmupOps: c.Warmup})
+			ready.Cells = append(ready.Cells, loop.CellReport{Target: c.Name, Depth: d, PrefillMs: round3(float64(prefill) / 1e6), WarmupOps: c.Warmup})
 		}
 	}
 	out := bufio.NewWriterSize(os.Stdout, 1<<16)
@@ -158,7 +145,7 @@ func run() error {
 		}
 		ev := event{Event: "round"}
 		for i, c := range cells {
-			ev.Cells = append(ev.Cells, cellOut{
+			ev.Cells = append(ev.Cells, loop.CellReport{
 				Target: c.Name, Depth: c.Depth, FinalDepth: c.Depth,
 				Enqueue:   rounded(c.Enqueue[before[i]:]),
 				Claim:     rounded(c.Claim[before[i]:]),

@@ -134,6 +134,20 @@ type Cell struct {
 	claimed int // how many claims so far: the next claim must get this id
 }
 
+// CellReport is one cell in a line a measuring child prints: bench/inwasm
+// writes it from a Cell, bench/wasm_bench.mjs with the same field names,
+// and the bench reads both with this one type.
+type CellReport struct {
+	Target     string    `json:"target"`
+	Depth      int       `json:"depth"`
+	PrefillMs  float64   `json:"prefillMs,omitempty"`
+	WarmupOps  int       `json:"warmupOps,omitempty"`
+	FinalDepth int       `json:"finalDepth,omitempty"`
+	Enqueue    []float64 `json:"enqueue,omitempty"`
+	Claim      []float64 `json:"claim,omitempty"`
+	RoundTrip  []float64 `json:"roundTrip,omitempty"`
+}
+
 // NewCell is a cell over conn at depth; nothing is written yet.
 func NewCell(name string, depth int, conn emq.Conn, ops Ops) *Cell {
 	return &Cell{Name: name, Depth: depth, Queue: QueueName(depth), Conn: conn, Ops: ops}

@@ -38,10 +38,7 @@ func (k *Keyspaces) Default() *Playground { return k.byName[""] }
 // args in the named keyspace, which is made on first use. Like every call
 // of the API it never panics, and a wrong argument is {error:"args"}.
 func (k *Keyspaces) Call(args []any) any {
-	if err := arity("call", "keyspace, method, args", args, 3, 3); err != nil {
-		return errorObject(err)
-	}
-	name, err := keyspaceName(args)
+	name, err := keyspaceArgs("call", "keyspace, method, args", args, 3)
 	if err != nil {
 		return errorObject(err)
 	}
@@ -68,10 +65,7 @@ func (k *Keyspaces) Call(args []any) any {
 // that used it has gone), so its memory can be reclaimed. The default
 // keyspace is emptied instead, since the per-method functions need it.
 func (k *Keyspaces) Drop(args []any) any {
-	if err := arity("drop", "keyspace", args, 1, 1); err != nil {
-		return errorObject(err)
-	}
-	name, err := keyspaceName(args)
+	name, err := keyspaceArgs("drop", "keyspace", args, 1)
 	if err != nil {
 		return errorObject(err)
 	}
@@ -87,7 +81,12 @@ func (k *Keyspaces) Drop(args []any) any {
 // Len is how many keyspaces the module holds, the default one included.
 func (k *Keyspaces) Len() int { return len(k.byName) }
 
-func keyspaceName(args []any) (string, error) {
+// keyspaceArgs checks that fn(usage) has its n arguments, and returns the
+// first, the keyspace's name.
+func keyspaceArgs(fn, usage string, args []any, n int) (string, error) {
+	if err := arity(fn, usage, args, n, n); err != nil {
+		return "", err
+	}
 	name, err := str(args, 0, "keyspace")
 	if err != nil {
 		return "", err

@@ -36,9 +36,7 @@ func (s scope) wantFocusOn(what, tag, name string) {
 // the card with the focus in it, and Escape closes it and gives the focus
 // back. The card's example replies are the engine's.
 func TestCommandCardFromTheStepper(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	s := tb.in("#stepper")
 	s.click("Step")
 	s.click("Step")
@@ -58,9 +56,7 @@ func TestCommandCardFromTheStepper(t *testing.T) {
 // and its command opens the card, by keyboard; COMMAND DOCS answers in
 // Redis 7.0's shape with the same card's words.
 func TestCommandCardFromTheConsole(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	c := tb.in("#console")
 	c.fill("Command", "help zpopmin")
 	c.press(kb.Enter)
@@ -88,13 +84,9 @@ func TestCommandCardFromTheConsole(t *testing.T) {
 // TestCommandCardFromTheWireLogs: the round trip's wire log and the
 // workers' log open cards too.
 func TestCommandCardFromTheWireLogs(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	r := tb.in("#roundtrip")
-	r.fill("Job id", "JOB-1")
-	r.click("Enqueue")
-	r.wantText(enqueueResult, "{:ok, :enqueued}")
+	enqueueJob(r, "JOB-1", "{:ok, :enqueued}")
 	r.wantText(newestExchanges, "EVALSHA ")
 	r.click("EVALSHA")
 	r.wantText(cardPop, "EVALSHA", "Runs a script the server already holds", "(error) NOSCRIPT No matching script. Please use EVAL.")

@@ -51,9 +51,7 @@ func wantOut(c scope, want string) {
 // history, a runaway script comes back stopped within about a second, and
 // HELLO 3 switches the console, and only the console, to RESP3.
 func TestConsole(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	c := tb.in("#console")
 
 	typeLine(c, "ZADD emq:{q}:pending 0 JOB-9")
@@ -133,9 +131,7 @@ func TestConsole(t *testing.T) {
 // TestConsoleShowsItsDifferences: the known differences from Redis 7.0 are
 // one click away, in words.
 func TestConsoleShowsItsDifferences(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/embed/console.html")
-	ready(tb)
+	tb := openReady(t, "/embed/console.html")
 	c := tb.in("#console")
 	c.wantText("[data-testid=console-differences] summary", "Where this console differs from Redis 7.0")
 	tb.run("open the console's differences", chromedp.Click(chromedp.JSPath(`[document.querySelector("#console [data-testid=console-differences] summary")]`)))
@@ -155,9 +151,7 @@ func wantField(c scope, value string) {
 // tab: the keyspace is rebuilt by the link's operations, the screen and
 // the history come back, and nothing is sent twice.
 func TestConsolePermalink(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	c := tb.in("#console")
 	typeLine(c, "ZADD emq:{q}:pending 0 JOB-9")
 	typeLine(c, `SET "a"b`)
@@ -203,9 +197,7 @@ func TestConsoleRestoreDropsWhatItCouldNotHaveMade(t *testing.T) {
 			},
 		}},
 	})
-	tb := newTab(t)
-	tb.open("/" + fragment)
-	ready(tb)
+	tb := openReady(t, "/"+fragment)
 	c := tb.in("#console")
 	got := c.texts(consoleLog + " > li")
 	want := []string{"redis> ZADD emq:{q}:pending 0 JOB-X (integer) 1", "redis> PING <img src=x onerror=alert(1)>"}
@@ -233,9 +225,7 @@ func TestConsoleRestoreDropsWhatItCouldNotHaveMade(t *testing.T) {
 // module has the memory, allocating is quick, and the second run must be
 // stopped by the memory budget, and say so.
 func TestConsoleRunawayAllocation(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	c := tb.in("#console")
 	runaway := `EVAL "redis.call('SET', 'before', 'kept') local t = {} while true do t[#t+1] = string.rep('x', 1e7) end" 0`
 	c.fill("Command", runaway)

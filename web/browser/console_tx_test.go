@@ -8,9 +8,7 @@ import "testing"
 // runs. A WATCH on the pending set, though, sees the round trip's enqueue
 // as the write it is, and EXEC answers nil.
 func TestConsoleTransactionOutlivesTheTracedRun(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	c := tb.in("#console")
 	st := tb.in("#stepper")
 

@@ -94,9 +94,7 @@ func wantCourseOrder(tb *tab) {
 // its order, and the contents mark the part being read as the learner
 // scrolls.
 func TestCourseSectionsInOrder(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	wantCourseOrder(tb)
 
 	for _, c := range []struct{ id, link string }{
@@ -117,6 +115,20 @@ func TestCourseSectionsInOrder(t *testing.T) {
 	}
 }
 
+// openOffline opens a learner's download of lesson.html (offlineLesson)
+// in a tab with no network at all, where any request but the file itself
+// fails the test, and waits until the engine inside the file is up.
+func openOffline(t *testing.T) *tab {
+	t.Helper()
+	needBrowser(t)
+	fileURL := offlineLesson(t)
+	tb := newTab(t).allowFile(fileURL)
+	tb.offline()
+	tb.openURL(fileURL)
+	ready(tb)
+	return tb
+}
+
 // offlineLesson copies static/lesson.html alone into a directory of its
 // own, as a learner's download, and returns its file: URL.
 func offlineLesson(t *testing.T) string {
@@ -135,11 +147,5 @@ func offlineLesson(t *testing.T) string {
 // TestOfflineLessonIsTheWholeCourse: lesson.html, opened from disk with no
 // network, holds every part of the course in order too.
 func TestOfflineLessonIsTheWholeCourse(t *testing.T) {
-	needBrowser(t)
-	fileURL := offlineLesson(t)
-	tb := newTab(t).allowFile(fileURL)
-	tb.offline()
-	tb.openURL(fileURL)
-	ready(tb)
-	wantCourseOrder(tb)
+	wantCourseOrder(openOffline(t))
 }

@@ -13,9 +13,7 @@ import (
 // an answer in words, and the console keeps working. The engine runs in a
 // Web Worker here, whose stack is the smallest it meets.
 func TestConsoleSurvivesWhatCouldCrashTheEngine(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	c := tb.in("#console")
 	nested := func(n int) string {
 		return fmt.Sprintf(`EVAL "local t={} local c=t for i=1,%d do local n={} c[1]=n c=n end return t" 0`, n)

@@ -98,9 +98,7 @@ func TestAtDepth(t *testing.T) {
 // TestBulkPermalink: a link copied after the bulk controls holds each as
 // one operation and rebuilds the same queue in a fresh tab.
 func TestBulkPermalink(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	r := tb.in("#roundtrip")
 	r.click("Enqueue 1,000")
 	r.wantText(bulkResult, "JOB-1 … JOB-1000: 1,000 enqueues in ")

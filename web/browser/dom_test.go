@@ -199,26 +199,53 @@ type controlInfo struct {
 	Names   []string `json:"names"`
 }
 
+// waitProbe waits until done accepts what the probe's op answers about arg
+// in the scope, and returns that answer; seen says what the page showed
+// when the wait runs out. An answer the page cannot give yet (an error) is
+// one more try.
+func waitProbe[T any](s scope, what, op string, arg any, done func(T) (seen string, ok bool)) T {
+	s.tb.t.Helper()
+	return waitProbeWithin(s, waitTimeout, what, op, arg, done)
+}
+
+// waitProbeWithin is waitProbe with a wait of its own (see eventuallyWithin).
+func waitProbeWithin[T any](s scope, wait time.Duration, what, op string, arg any, done func(T) (seen string, ok bool)) T {
+	s.tb.t.Helper()
+	var got T
+	s.tb.eventuallyWithin(wait, what, func() (string, bool) {
+		v, err := eval[T](s.tb, s.expr(op, arg))
+		if err != nil {
+			return errString(err), false
+		}
+		got = v
+		return done(v)
+	})
+	return got
+}
+
+// containsAll reports whether text contains each of wants.
+func containsAll(text string, wants []string) bool {
+	for _, w := range wants {
+		if !strings.Contains(text, w) {
+			return false
+		}
+	}
+	return true
+}
+
 // findControl waits until exactly one visible, enabled control of the kind
 // ("button", "field", "choice") has the name, and returns what the probe
 // saw. The engine loads in the background, so this is also how a test
 // waits for the page to be ready for a click.
 func (s scope) findControl(kind, name string) controlInfo {
 	s.tb.t.Helper()
-	var info controlInfo
-	s.tb.eventually(fmt.Sprintf("one enabled %s %q in %s", kind, name, s.where()), func() (string, bool) {
-		var err error
-		info, err = eval[controlInfo](s.tb, s.expr(kind+"?", name))
-		switch {
-		case err != nil:
-			return errString(err), false
-		case info.Missing:
+	return waitProbe(s, fmt.Sprintf("one enabled %s %q in %s", kind, name, s.where()), kind+"?", name, func(info controlInfo) (string, bool) {
+		if info.Missing {
 			return s.where() + " is not on the page", false
 		}
 		seen := fmt.Sprintf("%d match(es), %d enabled; the %ss there: %q", info.Matches, info.Enabled, kind, info.Names)
 		return seen, info.Matches == 1 && info.Enabled == 1
 	})
-	return info
 }
 
 // click clicks the button whose visible text (or aria-label) is name, with
@@ -234,12 +261,8 @@ func (s scope) click(name string) {
 // greyed-out button, and the page must answer in words, not act.
 func (s scope) clickAnyway(name string) {
 	s.tb.t.Helper()
-	s.tb.eventually(fmt.Sprintf("one button %q in %s", name, s.where()), func() (string, bool) {
-		info, err := eval[controlInfo](s.tb, s.expr("button?", name))
-		switch {
-		case err != nil:
-			return errString(err), false
-		case info.Missing:
+	waitProbe(s, fmt.Sprintf("one button %q in %s", name, s.where()), "button?", name, func(info controlInfo) (string, bool) {
+		if info.Missing {
 			return s.where() + " is not on the page", false
 		}
 		return fmt.Sprintf("%d match(es); the buttons there: %q", info.Matches, info.Names), info.Matches == 1
@@ -253,11 +276,7 @@ func (s scope) choose(label string) {
 	s.tb.t.Helper()
 	s.findControl("choice", label)
 	s.tb.run(fmt.Sprintf("choose %q in %s", label, s.where()), chromedp.Click(chromedp.JSPath(s.expr("choice", label))))
-	s.tb.eventually(fmt.Sprintf("%q to be checked", label), func() (string, bool) {
-		info, err := eval[controlInfo](s.tb, s.expr("choice?", label))
-		if err != nil {
-			return errString(err), false
-		}
+	waitProbe(s, fmt.Sprintf("%q to be checked", label), "choice?", label, func(info controlInfo) (string, bool) {
 		return fmt.Sprintf("%d checked of %d", info.Checked, info.Matches), info.Checked == 1
 	})
 }
@@ -278,11 +297,7 @@ func (s scope) fill(label, value string) {
 	} else {
 		s.tb.run(what, chromedp.KeyEvent(value))
 	}
-	s.tb.eventually(fmt.Sprintf("%q to hold %q", label, value), func() (string, bool) {
-		info, err := eval[controlInfo](s.tb, s.expr("field?", label))
-		if err != nil {
-			return errString(err), false
-		}
+	waitProbe(s, fmt.Sprintf("%q to hold %q", label, value), "field?", label, func(info controlInfo) (string, bool) {
 		return fmt.Sprintf("%q", info.Value), info.Value == value
 	})
 }
@@ -343,19 +358,20 @@ func (s scope) tabInto(limit int, ok func(focusInfo) bool) focusInfo {
 // its text as rendered (innerText, line breaks kept).
 func (s scope) rawText(sel string) string {
 	s.tb.t.Helper()
-	var text string
-	s.tb.eventually(fmt.Sprintf("%s in %s", sel, s.where()), func() (string, bool) {
-		got, err := eval[*string](s.tb, s.expr("text", sel))
-		switch {
-		case err != nil:
-			return errString(err), false
-		case got == nil:
+	return s.waitText(waitTimeout, fmt.Sprintf("%s in %s", sel, s.where()), sel, func(string) bool { return true })
+}
+
+// waitText waits until a visible element matching sel in the scope shows a
+// text ok accepts, and returns that text as rendered.
+func (s scope) waitText(wait time.Duration, what, sel string, ok func(text string) bool) string {
+	s.tb.t.Helper()
+	got := waitProbeWithin(s, wait, what, "text", sel, func(got *string) (string, bool) {
+		if got == nil {
 			return "nothing visible matches", false
 		}
-		text = *got
-		return text, true
+		return *got, ok(*got)
 	})
-	return text
+	return *got
 }
 
 // text is rawText with runs of white space made one space.
@@ -386,39 +402,19 @@ func (s scope) wantText(sel string, wants ...string) string {
 // wantTextWithin is wantText with a wait of its own (see eventuallyWithin).
 func (s scope) wantTextWithin(wait time.Duration, sel string, wants ...string) string {
 	s.tb.t.Helper()
-	var text string
-	s.tb.eventuallyWithin(wait, fmt.Sprintf("%s in %s to say %q", sel, s.where(), wants), func() (string, bool) {
-		got, err := eval[*string](s.tb, s.expr("text", sel))
-		switch {
-		case err != nil:
-			return errString(err), false
-		case got == nil:
-			return "nothing visible matches", false
-		}
-		text = normSpace(*got)
-		for _, w := range wants {
-			if !strings.Contains(text, w) {
-				return text, false
-			}
-		}
-		return text, true
-	})
-	return text
+	return normSpace(s.waitText(wait, fmt.Sprintf("%s in %s to say %q", sel, s.where(), wants), sel, func(text string) bool {
+		return containsAll(normSpace(text), wants)
+	}))
 }
 
 // wantNoText waits until the text of sel contains none of unwanted.
 func (s scope) wantNoText(sel string, unwanted ...string) string {
 	s.tb.t.Helper()
-	var text string
-	s.tb.eventually(fmt.Sprintf("%s in %s not to say %q", sel, s.where(), unwanted), func() (string, bool) {
-		got, err := eval[*string](s.tb, s.expr("text", sel))
-		if err != nil {
-			return errString(err), false
-		}
+	got := waitProbe(s, fmt.Sprintf("%s in %s not to say %q", sel, s.where(), unwanted), "text", sel, func(got *string) (string, bool) {
 		if got == nil {
 			return "", true
 		}
-		text = normSpace(*got)
+		text := normSpace(*got)
 		for _, w := range unwanted {
 			if strings.Contains(text, w) {
 				return text, false
@@ -426,7 +422,10 @@ func (s scope) wantNoText(sel string, unwanted ...string) string {
 		}
 		return text, true
 	})
-	return text
+	if got == nil {
+		return ""
+	}
+	return normSpace(*got)
 }
 
 // table is a <table> as a learner reads it.
@@ -465,35 +464,22 @@ func (tb table) String() string {
 // caption, and returns it.
 func (s scope) table(caption string) table {
 	s.tb.t.Helper()
-	var got table
-	s.tb.eventually(fmt.Sprintf("one table captioned %q… in %s", caption, s.where()), func() (string, bool) {
-		var err error
-		got, err = eval[table](s.tb, s.expr("table", caption))
-		if err != nil {
-			return errString(err), false
-		}
+	return waitProbe(s, fmt.Sprintf("one table captioned %q… in %s", caption, s.where()), "table", caption, func(got table) (string, bool) {
 		if got.Count != 1 {
 			return fmt.Sprintf("%d match; the captions there: %q", got.Count, got.Captions), false
 		}
 		return got.String(), true
 	})
-	return got
 }
 
 // wantRows waits until the body rows of the table captioned caption… are
 // want (cell texts, white space made single spaces).
 func (s scope) wantRows(caption string, want [][]string) table {
 	s.tb.t.Helper()
-	var got table
 	if want == nil {
 		want = [][]string{}
 	}
-	s.tb.eventually(fmt.Sprintf("table %q… in %s to hold %q", caption, s.where(), want), func() (string, bool) {
-		var err error
-		got, err = eval[table](s.tb, s.expr("table", caption))
-		if err != nil {
-			return errString(err), false
-		}
+	return waitProbe(s, fmt.Sprintf("table %q… in %s to hold %q", caption, s.where(), want), "table", caption, func(got table) (string, bool) {
 		if got.Count != 1 {
 			return fmt.Sprintf("%d tables match; the captions there: %q", got.Count, got.Captions), false
 		}
@@ -503,18 +489,13 @@ func (s scope) wantRows(caption string, want [][]string) table {
 		}
 		return got.String(), reflect.DeepEqual(rows, want)
 	})
-	return got
 }
 
 // noTable waits until no table in the scope has a caption starting with
 // caption (the key is not in the keyspace).
 func (s scope) noTable(caption string) {
 	s.tb.t.Helper()
-	s.tb.eventually(fmt.Sprintf("no table captioned %q… in %s", caption, s.where()), func() (string, bool) {
-		got, err := eval[table](s.tb, s.expr("table", caption))
-		if err != nil {
-			return errString(err), false
-		}
+	waitProbe(s, fmt.Sprintf("no table captioned %q… in %s", caption, s.where()), "table", caption, func(got table) (string, bool) {
 		return fmt.Sprintf("%d match; the captions there: %q", got.Count, got.Captions), got.Count == 0
 	})
 }
@@ -533,11 +514,7 @@ func (s scope) attrs(sel, name string) []string {
 // wantAttrs waits until attrs(sel, name) is want.
 func (s scope) wantAttrs(sel, name string, want ...string) {
 	s.tb.t.Helper()
-	s.tb.eventually(fmt.Sprintf("%s of %s in %s to be %q", name, sel, s.where(), want), func() (string, bool) {
-		got, err := eval[[]string](s.tb, s.expr("attrs", []string{sel, name}))
-		if err != nil {
-			return errString(err), false
-		}
+	waitProbe(s, fmt.Sprintf("%s of %s in %s to be %q", name, sel, s.where(), want), "attrs", []string{sel, name}, func(got []string) (string, bool) {
 		return fmt.Sprintf("%q", got), slices.Equal(got, want)
 	})
 }
@@ -575,21 +552,9 @@ func (s scope) label() string {
 // the page's status line #status) say each of wants.
 func (s scope) wantAnnounced(wants ...string) string {
 	s.tb.t.Helper()
-	var text string
-	s.tb.eventually(fmt.Sprintf("%s to announce %q", s.where(), wants), func() (string, bool) {
-		var err error
-		text, err = eval[string](s.tb, s.expr("announced", ""))
-		if err != nil {
-			return errString(err), false
-		}
-		for _, w := range wants {
-			if !strings.Contains(text, w) {
-				return text, false
-			}
-		}
-		return text, true
+	return waitProbe(s, fmt.Sprintf("%s to announce %q", s.where(), wants), "announced", "", func(text string) (string, bool) {
+		return text, containsAll(text, wants)
 	})
-	return text
 }
 
 // wantDisabled waits until the button named name is visible and disabled
@@ -597,11 +562,7 @@ func (s scope) wantAnnounced(wants ...string) string {
 // nothing).
 func (s scope) wantDisabled(name string) {
 	s.tb.t.Helper()
-	s.tb.eventually(fmt.Sprintf("button %q in %s to be disabled", name, s.where()), func() (string, bool) {
-		info, err := eval[controlInfo](s.tb, s.expr("button?", name))
-		if err != nil {
-			return errString(err), false
-		}
+	waitProbe(s, fmt.Sprintf("button %q in %s to be disabled", name, s.where()), "button?", name, func(info controlInfo) (string, bool) {
 		return fmt.Sprintf("%d match(es), %d enabled; the buttons there: %q", info.Matches, info.Enabled, info.Names),
 			info.Matches == 1 && info.Enabled == 0
 	})

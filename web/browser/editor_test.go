@@ -71,9 +71,7 @@ func dropExistsCheck(ed scope) {
 // The change shows as a diff, in words; Reset to original brings the check
 // back, and the original then answers 0 and writes nothing.
 func TestEditorDropExistsWritesTheDuplicateTwice(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	ed := tb.in(editorSection)
 
 	ed.wantText(editorState, "unchanged")
@@ -136,9 +134,7 @@ func TestEditorDropExistsWritesTheDuplicateTwice(t *testing.T) {
 // it names; so does an error while running, and what the script wrote
 // before it stays.
 func TestEditorErrors(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	ed := tb.in(editorSection)
 	ed.choose("A new script")
 	ed.fill("KEYS", "scratch")
@@ -167,9 +163,7 @@ func TestEditorErrors(t *testing.T) {
 // and the page says so in words. The engine runs in a Web Worker, so while
 // the script is still running, a click on another widget is answered.
 func TestEditorRunawayKeepsThePageResponsive(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	ed := tb.in(editorSection)
 	st := tb.in("#stepper")
 	ed.choose("A new script")
@@ -215,9 +209,7 @@ func TestEditorRunawayKeepsThePageResponsive(t *testing.T) {
 // as the lesson's stepper walks the original: the line that ran, the
 // command and its reply, and the keys with what is new.
 func TestEditorStepsAnEditedScript(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	ed := tb.in(editorSection)
 	dropExistsCheck(ed)
 
@@ -266,9 +258,7 @@ func TestEditorStepsAnEditedScript(t *testing.T) {
 // TestEditorKeyboard: Tab in the script indents; Esc then Tab leaves it,
 // so the keyboard is never trapped.
 func TestEditorKeyboard(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	ed := tb.in(editorSection)
 	ed.choose("A new script")
 	ed.fill("Script", "x")
@@ -290,9 +280,7 @@ func TestEditorKeyboard(t *testing.T) {
 // view was tampered with (wrong types, too many keys) opens with the
 // original script and no run, rather than failing.
 func TestEditorPermalink(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	ed := tb.in(editorSection)
 	dropExistsCheck(ed)
 	edited := ed.value("Script")
@@ -333,7 +321,7 @@ func TestEditorPermalink(t *testing.T) {
 		"base": "<img src=x>", "source": 42, "keys": many, "argv": "JOB-1", "step": "all",
 	}
 	tampered := newTab(t)
-	tampered.open("/" + encodeLink(t, state))
+	tampered.open("/" + linkFragment(t, state))
 	tampered.whole().click("Run it and open the link")
 	ready(tampered)
 	x := tampered.in(editorSection)

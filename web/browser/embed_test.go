@@ -2,53 +2,26 @@ package browser
 
 import (
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
-	"echomq.dev/playground/web/server"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
-// coursePage is a course author's page, as the README's snippet tells
-// them to write it: the playground's files copied under /echomq/, one
-// iframe per widget, and embed.js to fit each frame to its content. No
-// inline script or style anywhere.
-const coursePage = `<!DOCTYPE html>
-<html lang="en">
-<head><meta charset="utf-8"><title>A course page</title><link rel="icon" href="/echomq/favicon.svg"></head>
-<body>
-<h1>Dive 1: Enqueue &amp; claim</h1>
-<p>Try the round trip:</p>
+// coursePage is the body of a course author's page, as the README's
+// snippet tells them to write it: the playground's files copied under
+// /echomq/, one iframe per widget, and embed.js (which courseWith adds) to
+// fit each frame to its content. No inline script or style anywhere.
+const coursePage = `<p>Try the round trip:</p>
 <iframe src="/echomq/embed/roundtrip.html?%s" title="Enqueue, then claim: the round trip" data-echomq></iframe>
-<p>The end of the lesson.</p>
-<script src="/echomq/embed.js" defer></script>
-</body>
-</html>`
+<p>The end of the lesson.</p>`
 
-// courseServer serves coursePage at /course.html and the built site under
-// /echomq/, every response with the strict Content-Security-Policy.
+// courseServer serves coursePage, its iframe's address carrying query, at
+// /course.html and the built site under /echomq/ (see courseWith).
 func courseServer(t *testing.T, query string) string {
 	t.Helper()
-	site, err := server.New(harness.static, server.Options{CSP: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mux := http.NewServeMux()
-	mux.Handle("/echomq/", http.StripPrefix("/echomq", site))
-	mux.HandleFunc("/course.html", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Security-Policy", server.CSP)
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(w, coursePage, query)
-	})
-	srv := httptest.NewServer(mux)
-	t.Cleanup(func() {
-		srv.Close()
-		site.Close()
-	})
-	return srv.URL
+	return courseWith(t, fmt.Sprintf(coursePage, query))
 }
 
 // frameEval evaluates an expression inside the course page's iframe.

@@ -9,13 +9,9 @@ const claimExplain = "#roundtrip-claim-explain"
 // the job stays in active until something reclaims it, as the active
 // table does; it never keeps saying "in 30 s".
 func TestLastClaimFollowsTheClock(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	r := tb.in("#roundtrip")
-	r.fill("Job id", "JOB-7")
-	r.click("Enqueue")
-	r.wantText(enqueueResult, "{:ok, :enqueued}")
+	enqueueJob(r, "JOB-7", "{:ok, :enqueued}")
 	r.fill("Lease (ms)", "30000")
 	r.click("Claim")
 	r.wantText(claimResult, `{:ok, {"JOB-7"`)

@@ -1,11 +1,6 @@
 package browser
 
-import (
-	"net/url"
-	"os"
-	"path/filepath"
-	"testing"
-)
+import "testing"
 
 // TestOfflineLesson opens static/lesson.html from disk, as a learner who
 // downloaded it does, in a tab with no network at all: any request but the
@@ -13,27 +8,7 @@ import (
 // round trip enqueues and claims, with the same verdicts and keys as the
 // served page.
 func TestOfflineLesson(t *testing.T) {
-	src := filepath.Join(harness.static, "lesson.html")
-	if _, err := os.Stat(src); err != nil {
-		t.Fatalf("the build wrote no lesson.html: %v", err)
-	}
-	// A copy alone in its own directory: nothing next to it to lean on.
-	dir := t.TempDir()
-	data, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lesson := filepath.Join(dir, "lesson.html")
-	if err := os.WriteFile(lesson, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	fileURL := (&url.URL{Scheme: "file", Path: lesson}).String()
-
-	tb := newTab(t).allowFile(fileURL)
-	tb.offline()
-	tb.openURL(fileURL)
-	ready(tb)
-
+	tb := openOffline(t)
 	r := tb.in("#roundtrip")
 	r.fill("Job id", "JOB-1")
 	r.fill("Payload", `{"offline":true}`)

@@ -16,6 +16,16 @@ var widgetNames = []string{"stepper", "beats", "verdicts", "roundtrip", "editor"
 // is up.
 const statusLine = "[role=status]"
 
+// openReady opens path in a new tab for t and waits until the engine is
+// up, as a learner waits for "Ready" before clicking anything.
+func openReady(t *testing.T, path string) *tab {
+	t.Helper()
+	tb := newTab(t)
+	tb.open(path)
+	ready(tb)
+	return tb
+}
+
 // ready waits until the engine is up and the status line says exactly
 // Ready.
 func ready(tb *tab) {
@@ -37,9 +47,7 @@ func ready(tb *tab) {
 // downloads and starts, the status line says Ready, and the seven widgets
 // are there, each a region named by its heading, with every control usable.
 func TestPageLoads(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	for _, name := range widgetNames {
 		w := tb.in("#" + name)
 		heading := w.text("h2")
@@ -90,9 +98,7 @@ func TestLoading(t *testing.T) {
 func TestEmbedPages(t *testing.T) {
 	for _, name := range widgetNames {
 		t.Run(name, func(t *testing.T) {
-			tb := newTab(t)
-			tb.open("/embed/" + name + ".html")
-			ready(tb)
+			tb := openReady(t, "/embed/"+name+".html")
 			w := tb.in("#" + name)
 			if heading := w.text("h2"); w.label() != heading {
 				t.Errorf("the widget is labelled %q; want its heading %q", w.label(), heading)

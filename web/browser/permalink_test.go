@@ -50,9 +50,7 @@ func copyLink(w scope, widget string) string {
 // keyspace, the same clock, the stepper at the same move, and the page
 // scrolled to the stepper.
 func TestPermalinkRoundTrip(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	r := tb.in("#roundtrip")
 	enqueueTwoClaimOne(r, "30000")
 	r.fill("Advance by (ms)", "5000")
@@ -110,9 +108,7 @@ func TestPermalinkCorrupt(t *testing.T) {
 		"bad argument": {linkFragment(t, map[string]any{"v": 1, "widget": "stepper", "ops": [][]any{{"advance", "soon"}}, "views": map[string]any{}}), "wrong kind"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			tb := newTab(t)
-			tb.open("/" + c.fragment)
-			ready(tb)
+			tb := openReady(t, "/"+c.fragment)
 			tb.whole().wantText("#notice", c.want, "default state")
 			tb.in("#roundtrip").wantRows(pendingKey, nil)
 			tb.in("#roundtrip").wantText(clock, startMS)
@@ -135,25 +131,27 @@ func TestPermalinkWithLua(t *testing.T) {
 		"views": map[string]any{},
 	})
 
-	t.Run("declined", func(t *testing.T) {
-		tb := newTab(t)
-		tb.open("/" + fragment)
-		review := tb.in("#link-review")
-		review.wantText("pre", script)
-		review.click("Start without it")
-		ready(tb)
-		tb.whole().wantText("#notice", "were not run")
-		tb.in("#roundtrip").wantRows(pendingKey, nil)
-	})
-	t.Run("accepted", func(t *testing.T) {
-		tb := newTab(t)
-		tb.open("/" + fragment)
-		review := tb.in("#link-review")
-		review.wantText("pre", script)
-		review.click("Run it and open the link")
-		ready(tb)
-		tb.in("#roundtrip").wantRows(pendingKey, [][]string{{"JOB-9", "0"}, {"JOB-LUA", "0"}})
-	})
+	for _, tc := range []struct {
+		name, button string
+		notice       string // what the notices say after it, or "" to read none
+		pending      [][]string
+	}{
+		{"declined", "Start without it", "were not run", nil},
+		{"accepted", "Run it and open the link", "", [][]string{{"JOB-9", "0"}, {"JOB-LUA", "0"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tb := newTab(t)
+			tb.open("/" + fragment)
+			review := tb.in("#link-review")
+			review.wantText("pre", script)
+			review.click(tc.button)
+			ready(tb)
+			if tc.notice != "" {
+				tb.whole().wantText("#notice", tc.notice)
+			}
+			tb.in("#roundtrip").wantRows(pendingKey, tc.pending)
+		})
+	}
 }
 
 // TestPermalinkReadouts: a learner enqueues and claims in the round trip,
@@ -163,9 +161,7 @@ func TestPermalinkWithLua(t *testing.T) {
 // and reply, and what "Enqueue it again" will send), replayed by the
 // engine, and the focus is on the round trip the link was copied from.
 func TestPermalinkReadouts(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	r, v := tb.in("#roundtrip"), tb.in("#verdicts")
 	enqueueTwoClaimOne(r, "20000")
 	v.click("Enqueue a job")
@@ -207,9 +203,7 @@ func TestPermalinkReadouts(t *testing.T) {
 func enqueueTwoClaimOne(r scope, lease string) {
 	r.tb.t.Helper()
 	for _, id := range []string{"JOB-1", "JOB-2"} {
-		r.fill("Job id", id)
-		r.click("Enqueue")
-		r.wantText(enqueueResult, "{:ok, :enqueued}")
+		enqueueJob(r, id, "{:ok, :enqueued}")
 	}
 	r.fill("Lease (ms)", lease)
 	r.click("Claim")

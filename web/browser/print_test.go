@@ -46,9 +46,7 @@ func (tb *tab) printed() []string {
 // carry their addresses, and no control, status line or copy-link button
 // made it onto paper.
 func TestPrintedHandout(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	s := tb.in("#stepper")
 	s.click("Step")
 	s.click("Step")

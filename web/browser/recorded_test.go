@@ -5,6 +5,18 @@ import (
 	"testing"
 )
 
+// openRecorded opens path with the engine's download held back, so that
+// the page works from its recording until release lets the engine arrive
+// (at the latest when the test ends).
+func openRecorded(t *testing.T, path string) (tb *tab, release func()) {
+	t.Helper()
+	tb = newTab(t)
+	release = tb.holdRequests(".wasm")
+	t.Cleanup(release)
+	tb.open(path)
+	return tb, release
+}
+
 // TestStepperRecordedRun holds the engine's download back and opens the
 // stepper's embed page: it says it shows a recorded run, and Step walks
 // that run (the real script's moves, commands and replies) while the
@@ -12,10 +24,7 @@ import (
 // calls and answers each exactly as recorded (the page compares the JSON
 // text); the stepper stays where it was, and Step goes on, live.
 func TestStepperRecordedRun(t *testing.T) {
-	tb := newTab(t)
-	release := tb.holdRequests(".wasm")
-	defer release()
-	tb.open("/embed/stepper.html")
+	tb, release := openRecorded(t, "/embed/stepper.html")
 	page, s := tb.whole(), tb.in("#stepper")
 	page.wantText(statusLine, "Loading (recorded run shown)")
 	page.wantText("#recorded-note", "recording", "The live engine is on its way")
@@ -50,10 +59,7 @@ func TestStepperRecordedRun(t *testing.T) {
 // recording, and the engine, when it arrives, answers the same calls the
 // same, byte for byte, with the widget unchanged.
 func TestVerdictsRecorded(t *testing.T) {
-	tb := newTab(t)
-	release := tb.holdRequests(".wasm")
-	defer release()
-	tb.open("/embed/verdicts.html")
+	tb, release := openRecorded(t, "/embed/verdicts.html")
 	page, v := tb.whole(), tb.in("#verdicts")
 	page.wantText(statusLine, "Loading (recorded run shown)")
 	v.click("Enqueue a job")
@@ -86,10 +92,7 @@ func TestVerdictsRecorded(t *testing.T) {
 // answers match, the rest of the page starts, and the round trip shows
 // the jobs the recorded runs wrote.
 func TestPageRecorded(t *testing.T) {
-	tb := newTab(t)
-	release := tb.holdRequests(".wasm")
-	defer release()
-	tb.open("/")
+	tb, release := openRecorded(t, "/")
 	page, s, v := tb.whole(), tb.in("#stepper"), tb.in("#verdicts")
 	page.wantText(statusLine, "Loading (recorded run shown)")
 	s.click("Step")

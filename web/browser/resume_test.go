@@ -63,9 +63,7 @@ func (tb *tab) offerShown() bool {
 // with the lease they typed. Start afresh forgets it; a damaged saved
 // state is reported like a damaged link.
 func TestResumeAfterAReload(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	if _, err := eval[bool](tb, "(localStorage.clear(), true)"); err != nil {
 		t.Fatal(err)
 	}
@@ -76,9 +74,7 @@ func TestResumeAfterAReload(t *testing.T) {
 	}
 
 	r := tb.in("#roundtrip")
-	r.fill("Job id", "JOB-41")
-	r.click("Enqueue")
-	r.wantText(enqueueResult, "{:ok, :enqueued}")
+	enqueueJob(r, "JOB-41", "{:ok, :enqueued}")
 	first := tb.saved("the page to save the enqueue", func(v string) bool { return v != "" })
 	// A typed field is view state, saved as it is typed.
 	r.fill("Lease (ms)", "12345")
@@ -146,13 +142,9 @@ func TestResumeAfterAReload(t *testing.T) {
 // TestEmbedsNeitherSaveNorOffer: an embed is one widget in someone else's
 // page; it keeps nothing and offers nothing.
 func TestEmbedsNeitherSaveNorOffer(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/embed/roundtrip.html")
-	ready(tb)
+	tb := openReady(t, "/embed/roundtrip.html")
 	r := tb.in("#roundtrip")
-	r.fill("Job id", "JOB-7")
-	r.click("Enqueue")
-	r.wantText(enqueueResult, "{:ok, :enqueued}")
+	enqueueJob(r, "JOB-7", "{:ok, :enqueued}")
 	tb.reload()
 	ready(tb)
 	if tb.offerShown() {
@@ -165,16 +157,9 @@ func TestEmbedsNeitherSaveNorOffer(t *testing.T) {
 
 // TestOfflineLessonResumes: lesson.html opened from disk remembers too.
 func TestOfflineLessonResumes(t *testing.T) {
-	needBrowser(t)
-	fileURL := offlineLesson(t)
-	tb := newTab(t).allowFile(fileURL)
-	tb.offline()
-	tb.openURL(fileURL)
-	ready(tb)
+	tb := openOffline(t)
 	r := tb.in("#roundtrip")
-	r.fill("Job id", "JOB-52")
-	r.click("Enqueue")
-	r.wantText(enqueueResult, "{:ok, :enqueued}")
+	enqueueJob(r, "JOB-52", "{:ok, :enqueued}")
 	tb.saved("the lesson to save the enqueue", func(v string) bool { return v != "" })
 	tb.reload()
 	ready(tb)

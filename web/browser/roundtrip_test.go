@@ -34,9 +34,7 @@ const (
 // paused queue answers :empty without touching pending, and a lease
 // expires when the clock moves past it.
 func TestRoundTrip(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	r := tb.in("#roundtrip")
 	r.wantText(clock, startMS)
 	r.wantText(queueState, "Running")
@@ -66,13 +64,8 @@ func TestRoundTrip(t *testing.T) {
 	r.wantRows(activeKey, [][]string{{"JOB-7", deadline, "in 30 s"}})
 
 	// Paused, a claim answers :empty and leaves pending alone.
-	r.fill("Job id", "JOB-8")
-	r.click("Enqueue")
-	r.wantText(enqueueResult, "{:ok, :enqueued}")
-	r.click("Pause")
-	r.wantText(queueState, "Paused")
-	r.click("Claim")
-	r.wantText(claimResult, ":empty")
+	enqueueJob(r, "JOB-8", "{:ok, :enqueued}")
+	claimPaused(r)
 	r.wantRows(pendingKey, [][]string{{"JOB-8", "0"}})
 	wantInOrder(t, "the newest call on the wire", r.texts(wireCalls)[0], "claim", ":empty")
 	wantExchanges(t, "a claim on a paused queue", r.texts(newestExchanges))
@@ -154,9 +147,7 @@ func wantInOrder(t *testing.T, what, text string, wants ...string) {
 // TestBeats reads the two beats: the Elixir handle, and the body read from
 // the engine with its SHA1.
 func TestBeats(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	b := tb.in("#beats")
 	// The body on the page is the script in lua/, line for line.
 	b.wantText(beatsSource, scriptLine(t, "string.sub"), scriptLine(t, "ZADD"))
@@ -201,9 +192,7 @@ const (
 // amount the page accepts but the engine refuses (past the year 9999) is
 // reported there too, and a good amount moves the clock and clears it all.
 func TestRoundTripAdvanceChecksTheField(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	r := tb.in("#roundtrip")
 	c := tb.in(clockPanel)
 	r.wantText(clock, startMS)

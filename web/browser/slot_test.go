@@ -8,9 +8,7 @@ import "testing"
 // keys without the tag in two slots, which a cluster refuses with
 // CROSSSLOT. The console's CLUSTER KEYSLOT gives the same slot.
 func TestRoundTripShowsTheQueuesSlot(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/?queue=emails")
-	ready(tb)
+	tb := openReady(t, "/?queue=emails")
 	rt := tb.in("#roundtrip")
 	rt.wantText("[data-testid=slot-line]",
 		"All 4 keys hash to slot 3728 through the {emails} tag: emq:{emails}:job:…, emq:{emails}:pending, emq:{emails}:active and emq:{emails}:paused.",

@@ -73,9 +73,7 @@ func wantMove(st scope, n, total int, m move, id string) {
 // TestStepperFreshID steps the four moves of @enqueue for a fresh id,
 // reading the keyspace after each, then steps back through them.
 func TestStepperFreshID(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	st := tb.in("#stepper")
 	st.choose("A fresh id")
 	if got := st.value("Job id"); got != "JOB-1" {
@@ -123,9 +121,7 @@ func TestStepperFreshID(t *testing.T) {
 
 // TestStepperTypedID runs @enqueue with an id the learner types.
 func TestStepperTypedID(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	st := tb.in("#stepper")
 	st.fill("Job id", "JOB-42")
 	st.click("Step")
@@ -141,9 +137,7 @@ func TestStepperTypedID(t *testing.T) {
 // at move 2, where EXISTS finds the row, and returns 0; moves 3 and 4
 // never run and nothing is written.
 func TestStepperDuplicate(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	st := tb.in("#stepper")
 	// No job exists yet, so the page enqueues one first, and says so.
 	st.choose("A duplicate")
@@ -171,9 +165,7 @@ func TestStepperDuplicate(t *testing.T) {
 // TestStepperMalformed runs @enqueue with an id that is not JOB-branded: the
 // gate refuses it at move 1 with EMQKIND, before any key is read or written.
 func TestStepperMalformed(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	st := tb.in("#stepper")
 	st.choose("No JOB prefix")
 	id := st.value("Job id")
@@ -192,9 +184,7 @@ func TestStepperMalformed(t *testing.T) {
 // TestStepperKeyboard steps with the keyboard only: Tab into the widget,
 // then → and ←. In the Job id field the arrows move the caret instead.
 func TestStepperKeyboard(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	st := tb.in("#stepper")
 
 	f := st.tabInto(40, func(f focusInfo) bool { return f.Tag == "input" && f.Type == "text" })
@@ -219,9 +209,7 @@ func TestStepperKeyboard(t *testing.T) {
 // End runs @enqueue and jumps to its last move; then Home goes back to
 // before move 1 and End to the end again. The page says which keys do what.
 func TestStepperHomeEnd(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	st := tb.in("#stepper")
 
 	f := st.tabInto(40, func(f focusInfo) bool { return f.Tag == "button" })

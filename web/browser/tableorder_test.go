@@ -11,9 +11,7 @@ const editorOrderNote = "[data-testid=editor-order-note]"
 // order is Lua's to choose and how the note was found; taking pairs out
 // takes the note away.
 func TestEditorNotesPairsOrder(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	ed := tb.in(editorSection)
 
 	ed.wantNoText(editorOrderNote, "pairs or next")

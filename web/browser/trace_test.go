@@ -37,9 +37,7 @@ func wantNoStaleNote(t *testing.T, st scope, after string) {
 // two workers' own queue change none of the stepper's keys and the notice
 // stays away; an enqueue into the pending set it shows brings it up.
 func TestStepperNoticeOnlyWhenAShownKeyChanged(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	st := tb.in("#stepper")
 	st.choose("A fresh id")
 	stepRun(st, 4)
@@ -53,13 +51,8 @@ func TestStepperNoticeOnlyWhenAShownKeyChanged(t *testing.T) {
 	wantNoStaleNote(t, st, "PING and GET nothing at the console")
 
 	r := tb.in("#roundtrip")
-	r.fill("Job id", "job-5")
-	r.click("Enqueue")
-	r.wantText(enqueueResult, "{:error, :kind}")
-	r.click("Pause")
-	r.wantText(queueState, "Paused")
-	r.click("Claim")
-	r.wantText(claimResult, ":empty")
+	enqueueJob(r, "job-5", "{:error, :kind}")
+	claimPaused(r)
 	fillRace(tb.in("#workers"))
 	typeLine(c, "PING")
 	wantOut(c, "PONG")
@@ -68,9 +61,7 @@ func TestStepperNoticeOnlyWhenAShownKeyChanged(t *testing.T) {
 
 	r.click("Resume")
 	r.wantText(queueState, "Running")
-	r.fill("Job id", "JOB-5")
-	r.click("Enqueue")
-	r.wantText(enqueueResult, "{:ok, :enqueued}")
+	enqueueJob(r, "JOB-5", "{:ok, :enqueued}")
 	st.wantText(staleNote, "The keyspace has changed since this run was recorded")
 }
 
@@ -78,17 +69,13 @@ func TestStepperNoticeOnlyWhenAShownKeyChanged(t *testing.T) {
 // server knows @enqueue, as after an EVAL, so the round trip's first
 // enqueue is one EVALSHA, answered without NOSCRIPT.
 func TestStepperCachesTheScriptForTheRoundTrip(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	st := tb.in("#stepper")
 	st.choose("A fresh id")
 	stepRun(st, 4)
 
 	r := tb.in("#roundtrip")
-	r.fill("Job id", "JOB-2")
-	r.click("Enqueue")
-	r.wantText(enqueueResult, "{:ok, :enqueued}")
+	enqueueJob(r, "JOB-2", "{:ok, :enqueued}")
 	wantInOrder(t, "the newest call on the wire", r.texts(wireCalls)[0], "enqueue", "{:ok, :enqueued}")
 	exchanges := r.texts(newestExchanges)
 	wantExchanges(t, "the round trip's enqueue after the stepper's run", exchanges, []string{"EVALSHA ", "(integer) 1"})

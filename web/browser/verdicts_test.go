@@ -15,9 +15,7 @@ const (
 // the handle's three verdicts, with the pending set and the rows beside
 // them: admitted writes both keys, a duplicate and a refused id neither.
 func TestVerdicts(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	v := tb.in("#verdicts")
 	v.wantRows(pendingKey, nil)
 	v.wantRows(rowsKey, nil)
@@ -65,9 +63,7 @@ func TestVerdicts(t *testing.T) {
 // the learner sees the duplicate verdict for a job they watched being
 // admitted.
 func TestVerdictsAgainRepeatsThisWidgetsJob(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	v := tb.in("#verdicts")
 
 	v.wantDisabled("Enqueue it again")

@@ -96,9 +96,7 @@ func takeTurns(w scope, n int) []string {
 // two attempts, and JOB-2 and JOB-3 are still pending. The lesson's queue
 // is not touched.
 func TestWorkersSplitClaimDoubleClaims(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	w := tb.in(workers)
 	w.choose(splitMode)
 	fillRace(w)
@@ -145,9 +143,7 @@ func TestWorkersSplitClaimDoubleClaims(t *testing.T) {
 // instead of acting, and switching back to the split claim starts a new
 // round on a refilled queue.
 func TestWorkersAtomicClaimNeverDoubleClaims(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	w := tb.in(workers)
 	fillRace(w)
 	w.choose(atomicMode)
@@ -195,9 +191,7 @@ func TestWorkersAtomicClaimNeverDoubleClaims(t *testing.T) {
 // never does, and with @claim the two orders are the same order. The A
 // and B keys step a worker, as the buttons do.
 func TestWorkersPresets(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	w := tb.in(workers)
 
 	w.click("Play: take turns")
@@ -272,9 +266,7 @@ func TestWorkersNarrow(t *testing.T) {
 // with (a step out of order) rebuilds the keyspace, and the widget shows
 // no round rather than one that never happened.
 func TestWorkersPermalink(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	w := tb.in(workers)
 	w.click("Play: take turns")
 	w.wantText(workersVerdict, doubleClaimJob1)
@@ -306,9 +298,7 @@ func TestWorkersPermalink(t *testing.T) {
 	state := decodeLink(t, link[strings.Index(link, "#"):])
 	round := state["views"].(map[string]any)["workers"].(map[string]any)["round"].([]any)
 	round[1], round[3] = round[3], round[1]
-	tampered := newTab(t)
-	tampered.open("/" + encodeLink(t, state))
-	ready(tampered)
+	tampered := openReady(t, "/"+linkFragment(t, state))
 	x := tampered.in(workers)
 	x.wantRows(raceActive, [][]string{{"JOB-1", deadline, "in 30 s"}})
 	x.wantText(workersVerdict, "No step yet.")
@@ -334,33 +324,12 @@ func decodeLink(t *testing.T, fragment string) map[string]any {
 	return state
 }
 
-// encodeLink writes state as a permalink's fragment.
-func encodeLink(t *testing.T, state map[string]any) string {
-	t.Helper()
-	raw, err := json.Marshal(state)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	zw, err := flate.NewWriter(&buf, flate.BestCompression)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zw.Write(raw)
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return "#v1." + base64.RawURLEncoding.EncodeToString(buf.Bytes())
-}
-
 // TestLeaseOptionReachesEveryClaim opens the page as a course author embeds
 // it, with ?lease=5000: the two workers lease for 5 s, the editor's claim
 // starts with 5000 as its lease argument, and the round trip's lease field
 // says 5000.
 func TestLeaseOptionReachesEveryClaim(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/?lease=5000")
-	ready(tb)
+	tb := openReady(t, "/?lease=5000")
 
 	if got := tb.in("#roundtrip").value("Lease (ms)"); got != "5000" {
 		t.Errorf("the round trip's lease field says %q, want 5000", got)
@@ -394,9 +363,7 @@ const optimisticMode = "Optimistic: WATCH, then MULTI … EXEC"
 // claim: each row counts one attempt, and the cost panel counts the
 // commands and round trips each worker paid, B's retry included.
 func TestWorkersOptimisticClaimRetriesInsteadOfDoubleClaiming(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	w := tb.in(workers)
 	w.choose(optimisticMode)
 	wantPlans(w, "optimistic")
@@ -444,9 +411,7 @@ func TestWorkersOptimisticClaimRetriesInsteadOfDoubleClaiming(t *testing.T) {
 // turns": the preset keeps giving B steps after its EXEC answered nil,
 // until both workers hold a job of their own.
 func TestWorkersOptimisticPlayTurnsEndsWithBothClaims(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	w := tb.in(workers)
 	w.choose(optimisticMode)
 	wantPlans(w, "optimistic")
@@ -475,9 +440,7 @@ func TestWorkersOptimisticPlayTurnsEndsWithBothClaims(t *testing.T) {
 // transactions are open again, with their watches: A's EXEC claims JOB-1,
 // and B's answers nil.
 func TestWorkersOptimisticPermalinkKeepsTheOpenTransactions(t *testing.T) {
-	tb := newTab(t)
-	tb.open("/")
-	ready(tb)
+	tb := openReady(t, "/")
 	w := tb.in(workers)
 	w.choose(optimisticMode)
 	wantPlans(w, "optimistic")

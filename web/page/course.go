@@ -1,5 +1,7 @@
 package page
 
+import "github.com/a-h/templ"
+
 // The course's own sections, around the widgets: the lesson page follows
 // the course page's order, so a learner with no network reads the whole
 // lesson, not just its widgets. The prose is the playground's, written
@@ -50,6 +52,73 @@ var CourseSections = []Section{
 	{PartID(WidgetEditor), "Edit a script"},
 	{PartID(WidgetConsole), "Console"},
 	{PartID(WidgetWorkers), "Two workers"},
+}
+
+// courseProse are the course's sections that are not widgets, by id.
+var courseProse = map[string]templ.Component{
+	SectionOpening:    opening(),
+	SectionFlatClaim:  flatClaim(),
+	SectionPattern:    pattern(),
+	SectionRecap:      recap(),
+	SectionReferences: references(),
+	SectionNext:       next(),
+	SectionFurther:    further(),
+}
+
+// leads and takeaways are the course's prose before and after a widget,
+// inside its part; a widget with none has a component that writes nothing.
+var (
+	leads = withNone(map[string]templ.Component{
+		WidgetBeats:    beatsLead(),
+		WidgetVerdicts: verdictsLead(),
+	})
+	takeaways = withNone(map[string]templ.Component{
+		WidgetBeats:     beatsTakeaway(),
+		WidgetVerdicts:  verdictsTakeaway(),
+		WidgetRoundTrip: roundtripTakeaway(),
+	})
+)
+
+// withNone fills in templ.NopComponent for every widget m does not name.
+func withNone(m map[string]templ.Component) map[string]templ.Component {
+	for _, name := range WidgetNames {
+		if m[name] == nil {
+			m[name] = templ.NopComponent
+		}
+	}
+	return m
+}
+
+// coursePart is one of CourseSections: its prose, or a widget's part.
+func coursePart(id string, w Widgets) templ.Component {
+	if c, ok := courseProse[id]; ok {
+		return c
+	}
+	for _, name := range WidgetNames {
+		if PartID(name) == id {
+			return part(name, w)
+		}
+	}
+	return templ.NopComponent
+}
+
+// widgetViews render each widget, by name.
+var widgetViews = map[string]func(Widgets) templ.Component{
+	WidgetStepper:   stepper,
+	WidgetBeats:     beats,
+	WidgetVerdicts:  verdicts,
+	WidgetRoundTrip: roundtrip,
+	WidgetEditor:    editor,
+	WidgetConsole:   console,
+	WidgetWorkers:   workers,
+}
+
+// widget renders one widget by name, and nothing for a name it does not know.
+func widget(name string, w Widgets) templ.Component {
+	if v, ok := widgetViews[name]; ok {
+		return v(w)
+	}
+	return templ.NopComponent
 }
 
 // CourseWidgets are the widgets the course itself holds, and FurtherWidgets

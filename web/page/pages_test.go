@@ -60,27 +60,46 @@ func render(t *testing.T, c templ.Component) []byte {
 	return buf.Bytes()
 }
 
+// cardsMark stands in a page's golden file where the page carries the
+// command cards. Every page carries them byte for byte, so one golden file,
+// testdata/command-cards.html, pins them once, and each page's golden holds
+// only what is its own.
+const cardsMark = "<!-- the command cards, as in command-cards.html -->"
+
 func TestGolden(t *testing.T) {
+	cards := render(t, commandCards())
+	t.Run("command cards", func(t *testing.T) {
+		checkGolden(t, "command-cards.html", cards)
+	})
 	for _, p := range allPages() {
 		t.Run(p.name, func(t *testing.T) {
 			got := render(t, p.c)
-			path := filepath.Join("testdata", p.golden)
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				t.Logf("updated %s", path)
-				return
+			if n := bytes.Count(got, cards); n != 1 {
+				t.Errorf("%s carries the command cards %d times, want once", p.name, n)
 			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run `go test ./web/page -update` to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs from %s (run `go test ./web/page -update` if the change is intended):\n%s",
-					p.name, path, diff(tagLines(string(want)), tagLines(string(got))))
-			}
+			checkGolden(t, p.golden, bytes.Replace(got, cards, []byte(cardsMark), 1))
 		})
+	}
+}
+
+// checkGolden compares got with testdata/golden, or rewrites the file under -update.
+func checkGolden(t *testing.T, golden string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", golden)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("updated %s", path)
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run `go test ./web/page -update` to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("the rendering differs from %s (run `go test ./web/page -update` if the change is intended):\n%s",
+			path, diff(tagLines(string(want)), tagLines(string(got))))
 	}
 }
 

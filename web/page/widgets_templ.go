@@ -210,20 +210,11 @@ func stepper(w Widgets) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "<div class=\"table-wrap\"><table class=\"kv\" id=\"stepper-row\"><caption><code class=\"key\" id=\"stepper-row-key\">")
+		templ_7745c5c3_Err = keyTable("stepper-row", keyOf(w.Queue, "job:…"), "the row (hash)", []string{"Field", "Value"}).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var14 string
-		templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs(keyOf(w.Queue, "job:…"))
-		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 95, Col: 80}
-		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var14))
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "</code> <span class=\"caption-note\">the row (hash)</span></caption> <thead><tr><th scope=\"col\">Field</th><th scope=\"col\">Value</th></tr></thead> <tbody><tr class=\"placeholder\"><td colspan=\"2\" data-waiting>Waiting for the engine…</td></tr></tbody></table></div></div><aside class=\"atomic\" aria-labelledby=\"stepper-atomic-heading\"><h3 id=\"stepper-atomic-heading\">One atomic step — all four, or none</h3><p>All four moves ran inside a single script call. Redis finishes a script before it serves anyone else, so no other client could ever see the row without its pending entry. The in-between states you step through here existed only inside the script: the stepper replays the moves it recorded, it does not pause the server. And since every check comes before the first write, the script cannot stop half-way: both writes land, or neither does.</p></aside><p class=\"visually-hidden\" id=\"stepper-live\" aria-live=\"polite\"></p></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "</div><aside class=\"atomic\" aria-labelledby=\"stepper-atomic-heading\"><h3 id=\"stepper-atomic-heading\">One atomic step — all four, or none</h3><p>All four moves ran inside a single script call. Redis finishes a script before it serves anyone else, so no other client could ever see the row without its pending entry. The in-between states you step through here existed only inside the script: the stepper replays the moves it recorded, it does not pause the server. And since every check comes before the first write, the script cannot stop half-way: both writes land, or neither does.</p></aside><p class=\"visually-hidden\" id=\"stepper-live\" aria-live=\"polite\"></p></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -252,7 +243,7 @@ func beats(w Widgets) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "<section id=\"beats\" class=\"widget beats\" aria-labelledby=\"beats-heading\" tabindex=\"-1\"><header class=\"widget-head\"><p class=\"kicker\">Two beats</p><h2 id=\"beats-heading\">Handle, then body</h2><p class=\"widget-lede\">Every EchoMQ transition reads in two parts. The handle is ordinary client code: it builds the keys and calls the script. The body is the script itself, and it is where the rules live, so every client in every language meets the same ones.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<section id=\"beats\" class=\"widget beats\" aria-labelledby=\"beats-heading\" tabindex=\"-1\"><header class=\"widget-head\"><p class=\"kicker\">Two beats</p><h2 id=\"beats-heading\">Handle, then body</h2><p class=\"widget-lede\">Every EchoMQ transition reads in two parts. The handle is ordinary client code: it builds the keys and calls the script. The body is the script itself, and it is where the rules live, so every client in every language meets the same ones.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -260,7 +251,7 @@ func beats(w Widgets) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "</header><div class=\"beats-grid\"><figure class=\"beat\"><figcaption id=\"beats-handle-caption\"><span class=\"beat-n\">Beat one · the handle</span> <code>EchoMQ.Jobs.enqueue/4</code> <span class=\"lang\">Elixir</span></figcaption><p class=\"beat-note\">It declares both keys the script will touch, the row and the pending set, and passes the id and the payload as arguments. The reply, 1, 0 or an <code>EMQKIND</code> error, becomes a verdict.</p><pre class=\"code\" tabindex=\"0\" role=\"region\" aria-labelledby=\"beats-handle-caption\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "</header><div class=\"beats-grid\"><figure class=\"beat\"><figcaption id=\"beats-handle-caption\"><span class=\"beat-n\">Beat one · the handle</span> <code>EchoMQ.Jobs.enqueue/4</code> <span class=\"lang\">Elixir</span></figcaption><p class=\"beat-note\">It declares both keys the script will touch, the row and the pending set, and passes the id and the payload as arguments. The reply, 1, 0 or an <code>EMQKIND</code> error, becomes a verdict.</p><pre class=\"code\" tabindex=\"0\" role=\"region\" aria-labelledby=\"beats-handle-caption\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -268,7 +259,7 @@ func beats(w Widgets) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "</pre></figure><figure class=\"beat\"><figcaption id=\"beats-body-caption\"><span class=\"beat-n\">Beat two · the body</span> <code>enqueue.lua</code> <span class=\"lang\">Lua</span> <span class=\"sha\" id=\"beats-sha\"></span></figcaption><p class=\"beat-note\">The script, exactly as the engine runs it. <code>KEYS[1]</code> is the row and <code>KEYS[2]</code> the pending set; <code>ARGV[1]</code> is the id and <code>ARGV[2]</code> the payload.</p><pre class=\"code\" id=\"beats-source\" data-testid=\"beats-source\" tabindex=\"0\" role=\"region\" aria-labelledby=\"beats-body-caption\"><code data-waiting>Loading the script from the engine…</code></pre></figure></div><p class=\"widget-foot\">Nothing in the body depends on Elixir: a client in any language sends the same two keys and two arguments, and gets the same three answers.</p></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "</pre></figure><figure class=\"beat\"><figcaption id=\"beats-body-caption\"><span class=\"beat-n\">Beat two · the body</span> <code>enqueue.lua</code> <span class=\"lang\">Lua</span> <span class=\"sha\" id=\"beats-sha\"></span></figcaption><p class=\"beat-note\">The script, exactly as the engine runs it. <code>KEYS[1]</code> is the row and <code>KEYS[2]</code> the pending set; <code>ARGV[1]</code> is the id and <code>ARGV[2]</code> the payload.</p><pre class=\"code\" id=\"beats-source\" data-testid=\"beats-source\" tabindex=\"0\" role=\"region\" aria-labelledby=\"beats-body-caption\"><code data-waiting>Loading the script from the engine…</code></pre></figure></div><p class=\"widget-foot\">Nothing in the body depends on Elixir: a client in any language sends the same two keys and two arguments, and gets the same three answers.</p></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -295,46 +286,46 @@ func verdicts(w Widgets) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "<section id=\"verdicts\" class=\"widget verdicts\" aria-labelledby=\"verdicts-heading\" tabindex=\"-1\" data-queue=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "<section id=\"verdicts\" class=\"widget verdicts\" aria-labelledby=\"verdicts-heading\" tabindex=\"-1\" data-queue=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var16 string
+		templ_7745c5c3_Var16, templ_7745c5c3_Err = templruntime.NewAttributeExpression(w.Queue).Resolve(ctx)
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 166, Col: 22}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var16)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "\" data-payload=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var17 string
-		templ_7745c5c3_Var17, templ_7745c5c3_Err = templruntime.NewAttributeExpression(w.Queue).Resolve(ctx)
+		templ_7745c5c3_Var17, templ_7745c5c3_Err = templruntime.NewAttributeExpression(w.Verdicts.Payload).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 181, Col: 22}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 167, Col: 35}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var17)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "\" data-payload=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "\"><header class=\"widget-head\"><p class=\"kicker\">Run <code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var18 string
-		templ_7745c5c3_Var18, templ_7745c5c3_Err = templruntime.NewAttributeExpression(w.Verdicts.Payload).Resolve(ctx)
+		templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs("@enqueue")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 182, Col: 35}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 170, Col: 43}
 		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var18)
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "\"><header class=\"widget-head\"><p class=\"kicker\">Run <code>")
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var18))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var19 string
-		templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs("@enqueue")
-		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 185, Col: 43}
-		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var19))
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "</code></p><h2 id=\"verdicts-heading\">Three verdicts</h2><p class=\"widget-lede\">The script can answer in three ways, and the handle turns each into a verdict. Enqueue a job, send that same id a second time with <strong>Enqueue it again</strong>, then try an id that is not JOB-branded, and watch which keys appear.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "</code></p><h2 id=\"verdicts-heading\">Three verdicts</h2><p class=\"widget-lede\">The script can answer in three ways, and the handle turns each into a verdict. Enqueue a job, send that same id a second time with <strong>Enqueue it again</strong>, then try an id that is not JOB-branded, and watch which keys appear.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -342,7 +333,7 @@ func verdicts(w Widgets) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "</header><div class=\"controls\"><div class=\"field\"><label for=\"verdicts-id\">Job id</label> <input id=\"verdicts-id\" name=\"verdicts-id\" type=\"text\" autocomplete=\"off\" spellcheck=\"false\" aria-describedby=\"verdicts-id-hint\" disabled><p id=\"verdicts-id-hint\" class=\"hint\">Suggested from the keyspace; type any id to try it.</p></div><div class=\"actions-block\"><div class=\"actions\"><button type=\"button\" id=\"enqueue\" class=\"primary\" disabled>Enqueue a job</button> <button type=\"button\" id=\"verdicts-again\" aria-describedby=\"verdicts-again-hint\" disabled>Enqueue it again</button> <button type=\"button\" id=\"verdicts-malformed\" disabled>Try a malformed id</button></div><p id=\"verdicts-again-hint\" class=\"hint\" data-testid=\"again-hint\">Enqueue a job first: <strong>Enqueue it again</strong> then sends its id once more.</p></div></div><section class=\"result\" aria-labelledby=\"verdicts-result-heading\"><h3 id=\"verdicts-result-heading\">Latest verdict</h3><p class=\"call\"><code id=\"verdicts-call\" data-testid=\"verdict-call\"></code></p><p class=\"verdict\" id=\"verdict\" data-testid=\"verdict\"></p><p class=\"raw\"><span class=\"raw-label\">Script reply</span> <code id=\"verdicts-reply\" data-testid=\"verdict-reply\"></code></p><p class=\"explain\" id=\"verdicts-explain\">Press a button to call <code>enqueue/4</code>.</p></section><div class=\"keyspace-grid\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "</header><div class=\"controls\"><div class=\"field\"><label for=\"verdicts-id\">Job id</label> <input id=\"verdicts-id\" name=\"verdicts-id\" type=\"text\" autocomplete=\"off\" spellcheck=\"false\" aria-describedby=\"verdicts-id-hint\" disabled><p id=\"verdicts-id-hint\" class=\"hint\">Suggested from the keyspace; type any id to try it.</p></div><div class=\"actions-block\"><div class=\"actions\"><button type=\"button\" id=\"enqueue\" class=\"primary\" disabled>Enqueue a job</button> <button type=\"button\" id=\"verdicts-again\" aria-describedby=\"verdicts-again-hint\" disabled>Enqueue it again</button> <button type=\"button\" id=\"verdicts-malformed\" disabled>Try a malformed id</button></div><p id=\"verdicts-again-hint\" class=\"hint\" data-testid=\"again-hint\">Enqueue a job first: <strong>Enqueue it again</strong> then sends its id once more.</p></div></div><section class=\"result\" aria-labelledby=\"verdicts-result-heading\"><h3 id=\"verdicts-result-heading\">Latest verdict</h3><p class=\"call\"><code id=\"verdicts-call\" data-testid=\"verdict-call\"></code></p><p class=\"verdict\" id=\"verdict\" data-testid=\"verdict\"></p><p class=\"raw\"><span class=\"raw-label\">Script reply</span> <code id=\"verdicts-reply\" data-testid=\"verdict-reply\"></code></p><p class=\"explain\" id=\"verdicts-explain\">Press a button to call <code>enqueue/4</code>.</p></section><div class=\"keyspace-grid\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -354,7 +345,7 @@ func verdicts(w Widgets) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, "</div><p class=\"widget-foot\">The row and the pending entry always move together: an admitted job gets both, a duplicate and a refused id get neither.</p><p class=\"visually-hidden\" id=\"verdicts-live\" aria-live=\"polite\"></p></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "</div><p class=\"widget-foot\">The row and the pending entry always move together: an admitted job gets both, a duplicate and a refused id get neither.</p><p class=\"visually-hidden\" id=\"verdicts-live\" aria-live=\"polite\"></p></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -381,33 +372,33 @@ func roundtrip(w Widgets) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "<section id=\"roundtrip\" class=\"widget roundtrip\" aria-labelledby=\"roundtrip-heading\" tabindex=\"-1\" data-queue=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, "<section id=\"roundtrip\" class=\"widget roundtrip\" aria-labelledby=\"roundtrip-heading\" tabindex=\"-1\" data-queue=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var20 string
+		templ_7745c5c3_Var20, templ_7745c5c3_Err = templruntime.NewAttributeExpression(w.Queue).Resolve(ctx)
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 221, Col: 22}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var20)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "\"><header class=\"widget-head\"><p class=\"kicker\">Enqueue, then claim</p><h2 id=\"roundtrip-heading\">The round trip</h2><p class=\"widget-lede\">Claiming mirrors enqueueing. <code>claim/3</code> first checks the queue's pause flag; a paused queue answers <code>:empty</code> and nothing runs. Otherwise the flat <code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var21 string
-		templ_7745c5c3_Var21, templ_7745c5c3_Err = templruntime.NewAttributeExpression(w.Queue).Resolve(ctx)
+		templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs("@claim")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 236, Col: 22}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 228, Col: 85}
 		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var21)
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, "\"><header class=\"widget-head\"><p class=\"kicker\">Enqueue, then claim</p><h2 id=\"roundtrip-heading\">The round trip</h2><p class=\"widget-lede\">Claiming mirrors enqueueing. <code>claim/3</code> first checks the queue's pause flag; a paused queue answers <code>:empty</code> and nothing runs. Otherwise the flat <code>")
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var21))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var22 string
-		templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinStringErrs("@claim")
-		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 243, Col: 85}
-		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var22))
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, "</code> script pops the oldest pending id, adds one to its attempts, marks the row active, and files the id in the active set with its lease deadline, read from the server's clock, as the score.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, "</code> script pops the oldest pending id, adds one to its attempts, marks the row active, and files the id in the active set with its lease deadline, read from the server's clock, as the score.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -415,59 +406,59 @@ func roundtrip(w Widgets) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, "</header><div class=\"panels\"><fieldset class=\"panel\"><legend>Producer · <code>enqueue/4</code></legend><div class=\"field\"><label for=\"roundtrip-id\">Job id</label> <input id=\"roundtrip-id\" name=\"roundtrip-id\" type=\"text\" autocomplete=\"off\" spellcheck=\"false\" disabled></div><div class=\"field\"><label for=\"roundtrip-payload\">Payload</label> <input id=\"roundtrip-payload\" name=\"roundtrip-payload\" type=\"text\" value=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, "</header><div class=\"panels\"><fieldset class=\"panel\"><legend>Producer · <code>enqueue/4</code></legend><div class=\"field\"><label for=\"roundtrip-id\">Job id</label> <input id=\"roundtrip-id\" name=\"roundtrip-id\" type=\"text\" autocomplete=\"off\" spellcheck=\"false\" disabled></div><div class=\"field\"><label for=\"roundtrip-payload\">Payload</label> <input id=\"roundtrip-payload\" name=\"roundtrip-payload\" type=\"text\" value=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var22 string
+		templ_7745c5c3_Var22, templ_7745c5c3_Err = templruntime.NewAttributeExpression(w.RoundTrip.Payload).Resolve(ctx)
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 243, Col: 99}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var22)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, "\" autocomplete=\"off\" spellcheck=\"false\" disabled></div><div class=\"actions\"><button type=\"button\" id=\"roundtrip-enqueue\" disabled>Enqueue</button> <button type=\"button\" id=\"roundtrip-enqueue-many\" aria-describedby=\"roundtrip-bulk-hint\" disabled>Enqueue 1,000</button></div></fieldset><fieldset class=\"panel\"><legend>Worker · <code>claim/3</code></legend><div class=\"field\"><label for=\"roundtrip-lease\">Lease (ms)</label> <input id=\"roundtrip-lease\" name=\"roundtrip-lease\" data-option=\"lease\" type=\"text\" inputmode=\"numeric\" value=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var23 string
-		templ_7745c5c3_Var23, templ_7745c5c3_Err = templruntime.NewAttributeExpression(w.RoundTrip.Payload).Resolve(ctx)
+		templ_7745c5c3_Var23, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(w.RoundTrip.LeaseMS)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 258, Col: 99}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 254, Col: 141}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var23)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "\" autocomplete=\"off\" spellcheck=\"false\" disabled></div><div class=\"actions\"><button type=\"button\" id=\"roundtrip-enqueue\" disabled>Enqueue</button> <button type=\"button\" id=\"roundtrip-enqueue-many\" aria-describedby=\"roundtrip-bulk-hint\" disabled>Enqueue 1,000</button></div></fieldset><fieldset class=\"panel\"><legend>Worker · <code>claim/3</code></legend><div class=\"field\"><label for=\"roundtrip-lease\">Lease (ms)</label> <input id=\"roundtrip-lease\" name=\"roundtrip-lease\" data-option=\"lease\" type=\"text\" inputmode=\"numeric\" value=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "\" autocomplete=\"off\" aria-describedby=\"roundtrip-lease-hint\" disabled><p id=\"roundtrip-lease-hint\" class=\"hint\">claim/3 takes only a positive integer: anything else fails its guard, and nothing is sent.</p></div><div class=\"actions\"><button type=\"button\" id=\"claim\" class=\"primary\" disabled>Claim</button> <button type=\"button\" id=\"roundtrip-claim-all\" aria-describedby=\"roundtrip-bulk-hint\" disabled>Claim all</button></div></fieldset><fieldset class=\"panel\"><legend>Queue flag</legend><p class=\"queue-state\" id=\"roundtrip-state\" data-testid=\"queue-state\" data-state=\"unknown\">Unknown</p><div class=\"actions\"><button type=\"button\" id=\"roundtrip-pause\" disabled>Pause</button> <button type=\"button\" id=\"roundtrip-resume\" disabled>Resume</button></div></fieldset><fieldset class=\"panel\" id=\"roundtrip-clock-panel\"><legend>Server clock</legend><p class=\"clock\" id=\"roundtrip-clock\" data-testid=\"clock\">—</p><div class=\"field\"><label for=\"roundtrip-advance-ms\">Advance by (ms)</label> <input id=\"roundtrip-advance-ms\" name=\"roundtrip-advance-ms\" type=\"text\" inputmode=\"numeric\" value=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var24 string
-		templ_7745c5c3_Var24, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(w.RoundTrip.LeaseMS)).Resolve(ctx)
+		templ_7745c5c3_Var24, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(w.RoundTrip.AdvanceMS)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 269, Col: 141}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 275, Col: 133}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var24)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 33, "\" autocomplete=\"off\" aria-describedby=\"roundtrip-lease-hint\" disabled><p id=\"roundtrip-lease-hint\" class=\"hint\">claim/3 takes only a positive integer: anything else fails its guard, and nothing is sent.</p></div><div class=\"actions\"><button type=\"button\" id=\"claim\" class=\"primary\" disabled>Claim</button> <button type=\"button\" id=\"roundtrip-claim-all\" aria-describedby=\"roundtrip-bulk-hint\" disabled>Claim all</button></div></fieldset><fieldset class=\"panel\"><legend>Queue flag</legend><p class=\"queue-state\" id=\"roundtrip-state\" data-testid=\"queue-state\" data-state=\"unknown\">Unknown</p><div class=\"actions\"><button type=\"button\" id=\"roundtrip-pause\" disabled>Pause</button> <button type=\"button\" id=\"roundtrip-resume\" disabled>Resume</button></div></fieldset><fieldset class=\"panel\" id=\"roundtrip-clock-panel\"><legend>Server clock</legend><p class=\"clock\" id=\"roundtrip-clock\" data-testid=\"clock\">—</p><div class=\"field\"><label for=\"roundtrip-advance-ms\">Advance by (ms)</label> <input id=\"roundtrip-advance-ms\" name=\"roundtrip-advance-ms\" type=\"text\" inputmode=\"numeric\" value=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 33, "\" autocomplete=\"off\" spellcheck=\"false\" aria-describedby=\"roundtrip-advance-hint roundtrip-clock-status\" disabled><p id=\"roundtrip-advance-hint\" class=\"hint\">A whole number of milliseconds, 0 or more.</p></div><button type=\"button\" id=\"roundtrip-advance\" disabled>Advance</button><p class=\"clock-status\" id=\"roundtrip-clock-status\" data-testid=\"clock-status\" role=\"status\" aria-live=\"polite\"></p></fieldset></div><div class=\"results\"><section class=\"result\" aria-labelledby=\"roundtrip-enqueue-heading\"><h3 id=\"roundtrip-enqueue-heading\">Last enqueue</h3><p class=\"verdict\" id=\"roundtrip-enqueue-result\" data-testid=\"enqueue-result\"></p></section><section class=\"result\" aria-labelledby=\"roundtrip-claim-heading\"><h3 id=\"roundtrip-claim-heading\">Last claim</h3><p class=\"verdict\" id=\"roundtrip-claim-result\" data-testid=\"claim-result\"></p><p class=\"explain\" id=\"roundtrip-claim-explain\"></p></section><section class=\"result result-bulk\" aria-labelledby=\"roundtrip-bulk-heading\"><h3 id=\"roundtrip-bulk-heading\">Last bulk run</h3><p class=\"measurement\" id=\"roundtrip-bulk-result\" data-testid=\"bulk-result\" role=\"status\" aria-live=\"polite\"></p><p class=\"hint\" id=\"roundtrip-bulk-hint\"><strong>Enqueue 1,000</strong> and <strong>Claim all</strong> make one call per job, one <code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var25 string
-		templ_7745c5c3_Var25, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(w.RoundTrip.AdvanceMS)).Resolve(ctx)
+		templ_7745c5c3_Var25, templ_7745c5c3_Err = templ.JoinStringErrs("@enqueue")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 290, Col: 133}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 297, Col: 27}
 		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var25)
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 34, "\" autocomplete=\"off\" spellcheck=\"false\" aria-describedby=\"roundtrip-advance-hint roundtrip-clock-status\" disabled><p id=\"roundtrip-advance-hint\" class=\"hint\">A whole number of milliseconds, 0 or more.</p></div><button type=\"button\" id=\"roundtrip-advance\" disabled>Advance</button><p class=\"clock-status\" id=\"roundtrip-clock-status\" data-testid=\"clock-status\" role=\"status\" aria-live=\"polite\"></p></fieldset></div><div class=\"results\"><section class=\"result\" aria-labelledby=\"roundtrip-enqueue-heading\"><h3 id=\"roundtrip-enqueue-heading\">Last enqueue</h3><p class=\"verdict\" id=\"roundtrip-enqueue-result\" data-testid=\"enqueue-result\"></p></section><section class=\"result\" aria-labelledby=\"roundtrip-claim-heading\"><h3 id=\"roundtrip-claim-heading\">Last claim</h3><p class=\"verdict\" id=\"roundtrip-claim-result\" data-testid=\"claim-result\"></p><p class=\"explain\" id=\"roundtrip-claim-explain\"></p></section><section class=\"result result-bulk\" aria-labelledby=\"roundtrip-bulk-heading\"><h3 id=\"roundtrip-bulk-heading\">Last bulk run</h3><p class=\"measurement\" id=\"roundtrip-bulk-result\" data-testid=\"bulk-result\" role=\"status\" aria-live=\"polite\"></p><p class=\"hint\" id=\"roundtrip-bulk-hint\"><strong>Enqueue 1,000</strong> and <strong>Claim all</strong> make one call per job, one <code>")
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var25))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var26 string
-		templ_7745c5c3_Var26, templ_7745c5c3_Err = templ.JoinStringErrs("@enqueue")
-		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/widgets.templ`, Line: 312, Col: 23}
-		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var26))
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "</code> or one <code>claim/3</code> each, as a producer or a worker would, and time them inside the engine. At depth the tables show each list's first and last 25 entries and count the rest.</p></section></div><div class=\"keyspace-grid three\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 34, "</code> or one <code>claim/3</code> each, as a producer or a worker would, and time them inside the engine. At depth the tables show each list's first and last 25 entries and count the rest.</p></section></div><div class=\"keyspace-grid three\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -483,7 +474,7 @@ func roundtrip(w Widgets) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, "</div><p class=\"slot-line\" id=\"roundtrip-slot\" data-testid=\"slot-line\"></p><section class=\"wire\" aria-labelledby=\"roundtrip-wire-heading\"><h3 id=\"roundtrip-wire-heading\">On the wire</h3><p class=\"hint\">The connector sends <code>EVALSHA</code> first. A server that has not seen the script answers <code>NOSCRIPT</code>, and the connector sends the whole script once with <code>EVAL</code>; from then on the SHA is enough. Newest call first.</p><ol class=\"wire-log\" id=\"roundtrip-wire\" data-testid=\"wire\"></ol></section><p class=\"visually-hidden\" id=\"roundtrip-live\" aria-live=\"polite\"></p></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "</div><p class=\"slot-line\" id=\"roundtrip-slot\" data-testid=\"slot-line\"></p><section class=\"wire\" aria-labelledby=\"roundtrip-wire-heading\"><h3 id=\"roundtrip-wire-heading\">On the wire</h3><p class=\"hint\">The connector sends <code>EVALSHA</code> first. A server that has not seen the script answers <code>NOSCRIPT</code>, and the connector sends the whole script once with <code>EVAL</code>; from then on the SHA is enough. Newest call first.</p><ol class=\"wire-log\" id=\"roundtrip-wire\" data-testid=\"wire\"></ol></section><p class=\"visually-hidden\" id=\"roundtrip-live\" aria-live=\"polite\"></p></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -71,5 +71,26 @@ func (w Workers) jobWords() string {
 	}
 }
 
+// Plan is one way a worker claims, as its panel lists it: the mode the
+// radios choose it by, the word the list's label uses, and its steps.
+type Plan struct {
+	Mode  string // split, optimistic or atomic, as in data-mode
+	Words string // "non-atomic", "optimistic", "atomic"
+	Steps []SplitStep
+}
+
+// plans are the three claims every worker's panel lists, in the radios'
+// order; the page shows the first until the learner picks another. The
+// atomic claim is one step: the whole of @claim.
+func (w Workers) plans() []Plan {
+	return []Plan{
+		{Mode: "split", Words: "non-atomic", Steps: w.Split},
+		{Mode: "optimistic", Words: "optimistic", Steps: w.Optimistic},
+		{Mode: "atomic", Words: "atomic", Steps: []SplitStep{
+			{N: 1, Name: "claim", Sends: "EVALSHA @claim", Does: "Pop, count, mark and lease, in one script."},
+		}},
+	}
+}
+
 // workerID is the id of a part of worker a's or b's panel.
 func workerID(worker, part string) string { return "workers-" + worker + "-" + part }

@@ -20,7 +20,6 @@ import (
 	"cmp"
 	"compress/gzip"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -33,6 +32,8 @@ import (
 	"time"
 
 	"github.com/andybalholm/brotli"
+
+	"echomq.dev/playground/internal/cmdline"
 )
 
 // compressible are the extensions that get siblings.
@@ -49,28 +50,15 @@ var encodings = []struct {
 }
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "compress:", err)
-		}
-		os.Exit(2)
-	}
+	cmdline.Main("compress", 2, run)
 }
 
 func run(args []string, stdout, stderr io.Writer) error {
-	fl := flag.NewFlagSet("compress", flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	fl := cmdline.Flags("compress", stderr)
 	dir := fl.String("dir", "", "site directory to precompress (required)")
 	force := fl.Bool("force", false, "compress every file, even when its siblings are up to date")
-	if err := fl.Parse(args); err != nil {
+	if err := cmdline.Parse(fl, args, "dir"); err != nil {
 		return err
-	}
-	if fl.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fl.Args())
-	}
-	if *dir == "" {
-		fl.Usage()
-		return errors.New("-dir is required")
 	}
 	if fi, err := os.Stat(*dir); err != nil {
 		return err

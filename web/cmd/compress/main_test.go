@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/andybalholm/brotli"
+
+	"echomq.dev/playground/internal/filetest"
 )
 
 func TestCompress(t *testing.T) {
@@ -29,7 +31,7 @@ func TestCompress(t *testing.T) {
 		"wasm_exec.js.tmp": "not a compressible extension",
 	}
 	for name, data := range files {
-		mustWrite(t, filepath.Join(dir, name), data)
+		filetest.Write(t, filepath.Join(dir, name), data)
 	}
 
 	if err := run([]string{"-dir", dir}, io.Discard, io.Discard); err != nil {
@@ -68,20 +70,20 @@ func TestCompress(t *testing.T) {
 func TestCompressIsDeterministicAndIncremental(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "app.js")
-	mustWrite(t, src, strings.Repeat("let x = 1;\n", 50))
+	filetest.Write(t, src, strings.Repeat("let x = 1;\n", 50))
 	if err := run([]string{"-dir", dir}, io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	first := mustRead(t, src+".gz")
+	first := filetest.Read(t, src+".gz")
 
 	// A second run leaves a sibling that already decodes to the source
 	// alone. Replace the gzip sibling with another valid encoding of the
 	// same bytes (different level) so we can tell whether it was rewritten.
 	var other bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&other, gzip.BestSpeed)
-	zw.Write([]byte(mustRead(t, src)))
+	zw.Write([]byte(filetest.Read(t, src)))
 	zw.Close()
-	mustWrite(t, src+".gz", other.String())
+	filetest.Write(t, src+".gz", other.String())
 	past := time.Now().Add(-time.Hour)
 	if err := os.Chtimes(src+".gz", past, past); err != nil {
 		t.Fatal(err)
@@ -89,7 +91,7 @@ func TestCompressIsDeterministicAndIncremental(t *testing.T) {
 	if err := run([]string{"-dir", dir}, io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	if got := mustRead(t, src+".gz"); got != other.String() {
+	if got := filetest.Read(t, src+".gz"); got != other.String() {
 		t.Errorf("an up-to-date sibling was rewritten")
 	}
 	if s, o := modTime(t, src+".gz"), modTime(t, src); s.Before(o) {
@@ -100,14 +102,14 @@ func TestCompressIsDeterministicAndIncremental(t *testing.T) {
 	if err := run([]string{"-dir", dir, "-force"}, io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	if got := mustRead(t, src+".gz"); got != first {
+	if got := filetest.Read(t, src+".gz"); got != first {
 		t.Errorf("gzip output differs between runs")
 	}
 
 	// A changed source is compressed again, and so is a corrupt sibling,
 	// whatever the file times say.
-	mustWrite(t, src, "let y = 2;\n")
-	mustWrite(t, src+".br", "corrupt")
+	filetest.Write(t, src, "let y = 2;\n")
+	filetest.Write(t, src+".br", "corrupt")
 	if err := run([]string{"-dir", dir}, io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +123,7 @@ func TestCompressIsDeterministicAndIncremental(t *testing.T) {
 
 func TestCompressFlags(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "f")
-	mustWrite(t, file, "x")
+	filetest.Write(t, file, "x")
 	for _, args := range [][]string{nil, {"-dir", file}, {"-dir", filepath.Join(t.TempDir(), "missing")}, {"-dir", t.TempDir(), "extra"}} {
 		if err := run(args, io.Discard, io.Discard); err == nil {
 			t.Errorf("run(%q) succeeded, want an error", args)
@@ -140,7 +142,7 @@ func modTime(t *testing.T, path string) time.Time {
 
 func gunzip(t *testing.T, path string) string {
 	t.Helper()
-	zr, err := gzip.NewReader(bytes.NewReader([]byte(mustRead(t, path))))
+	zr, err := gzip.NewReader(bytes.NewReader([]byte(filetest.Read(t, path))))
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
@@ -156,28 +158,9 @@ func gunzip(t *testing.T, path string) string {
 
 func unbrotli(t *testing.T, path string) string {
 	t.Helper()
-	b, err := io.ReadAll(brotli.NewReader(bytes.NewReader([]byte(mustRead(t, path)))))
+	b, err := io.ReadAll(brotli.NewReader(bytes.NewReader([]byte(filetest.Read(t, path)))))
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
-	}
-	return string(b)
-}
-
-func mustWrite(t *testing.T, path, data string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func mustRead(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
 	}
 	return string(b)
 }

@@ -19,7 +19,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -29,36 +28,24 @@ import (
 
 	"github.com/a-h/templ"
 
+	"echomq.dev/playground/internal/cmdline"
 	"echomq.dev/playground/web/lesson"
 	"echomq.dev/playground/web/page"
 	"echomq.dev/playground/web/recording"
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "render:", err)
-		}
-		os.Exit(2)
-	}
+	cmdline.Main("render", 2, run)
 }
 
 func run(args []string, stdout, stderr io.Writer) error {
-	fl := flag.NewFlagSet("render", flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	fl := cmdline.Flags("render", stderr)
 	out := fl.String("out", "", "site directory to write into (required)")
 	assets := fl.String("assets", "", "directory whose files are copied into -out (required)")
 	wasm := fl.String("wasm", "", "the built echomq.wasm, for its size and the offline lesson (default: echomq.wasm in -out)")
 	wasmExec := fl.String("wasm-exec", "", "Go's wasm_exec.js, for the offline lesson (default: wasm_exec.js in -out)")
-	if err := fl.Parse(args); err != nil {
+	if err := cmdline.Parse(fl, args, "out", "assets"); err != nil {
 		return err
-	}
-	if fl.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fl.Args())
-	}
-	if *out == "" || *assets == "" {
-		fl.Usage()
-		return errors.New("-out and -assets are required")
 	}
 	if *wasm == "" {
 		*wasm = filepath.Join(*out, "echomq.wasm")

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"echomq.dev/playground/internal/filetest"
 	"echomq.dev/playground/web/page"
 )
 
@@ -18,15 +19,15 @@ func TestRender(t *testing.T) {
 	assets := t.TempDir()
 	out := filepath.Join(t.TempDir(), "static") // created by render
 	const appJS = "import { h } from \"./dom.js\";\nconsole.log(h);\n"
-	mustWrite(t, filepath.Join(assets, "app.js"), appJS)
-	mustWrite(t, filepath.Join(assets, "dom.js"), "export const h = 1;\n")
-	mustWrite(t, filepath.Join(assets, "embed.js"), "/* the course host's */\n")
+	filetest.Write(t, filepath.Join(assets, "app.js"), appJS)
+	filetest.Write(t, filepath.Join(assets, "dom.js"), "export const h = 1;\n")
+	filetest.Write(t, filepath.Join(assets, "embed.js"), "/* the course host's */\n")
 	for _, css := range page.Styles {
-		mustWrite(t, filepath.Join(assets, css), "body{}\n")
+		filetest.Write(t, filepath.Join(assets, css), "body{}\n")
 	}
-	mustWrite(t, filepath.Join(assets, "worker.js"), "self.onmessage = null;\n")
-	mustWrite(t, filepath.Join(assets, "favicon.svg"), "<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n")
-	mustWrite(t, filepath.Join(assets, ".swp"), "editor junk")
+	filetest.Write(t, filepath.Join(assets, "worker.js"), "self.onmessage = null;\n")
+	filetest.Write(t, filepath.Join(assets, "favicon.svg"), "<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n")
+	filetest.Write(t, filepath.Join(assets, ".swp"), "editor junk")
 	if err := os.Mkdir(filepath.Join(assets, "sub"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -43,11 +44,11 @@ func TestRender(t *testing.T) {
 		t.Run(tc.desc, func(t *testing.T) {
 			wasmName := "echomq.wasm"
 			if tc.wasm != "" {
-				mustWrite(t, filepath.Join(out, "echomq.wasm"), tc.wasm)
-				mustWrite(t, filepath.Join(out, "wasm_exec.js"), "globalThis.Go = class {};\n")
+				filetest.Write(t, filepath.Join(out, "echomq.wasm"), tc.wasm)
+				filetest.Write(t, filepath.Join(out, "wasm_exec.js"), "globalThis.Go = class {};\n")
 				// A hashed copy from an earlier build, and its brotli sibling.
-				mustWrite(t, filepath.Join(out, "echomq.0123456789ab.wasm"), "old")
-				mustWrite(t, filepath.Join(out, "echomq.0123456789ab.wasm.br"), "old")
+				filetest.Write(t, filepath.Join(out, "echomq.0123456789ab.wasm"), "old")
+				filetest.Write(t, filepath.Join(out, "echomq.0123456789ab.wasm.br"), "old")
 				sum := sha256.Sum256([]byte(tc.wasm))
 				wasmName = "echomq." + hex.EncodeToString(sum[:6]) + ".wasm"
 			}
@@ -55,7 +56,7 @@ func TestRender(t *testing.T) {
 			if err := run([]string{"-out", out, "-assets", assets}, &stdout, io.Discard); err != nil {
 				t.Fatal(err)
 			}
-			index := mustRead(t, filepath.Join(out, "index.html"))
+			index := filetest.Read(t, filepath.Join(out, "index.html"))
 			names := hashedFiles(t, out)
 			if !strings.HasPrefix(index, "<!doctype html>") {
 				t.Errorf("index.html starts %.40q", index)
@@ -67,7 +68,7 @@ func TestRender(t *testing.T) {
 				t.Errorf("index.html lacks %s", tc.wantHint)
 			}
 			for _, w := range page.WidgetNames {
-				embed := mustRead(t, filepath.Join(out, "embed", w+".html"))
+				embed := filetest.Read(t, filepath.Join(out, "embed", w+".html"))
 				if !strings.HasPrefix(embed, "<!doctype html>") {
 					t.Errorf("embed/%s.html starts %.40q", w, embed)
 				}
@@ -84,7 +85,7 @@ func TestRender(t *testing.T) {
 			// The engine's files are also written under their content's
 			// hash, which the pages load; older hashed copies go.
 			if tc.wasm != "" {
-				if got := mustRead(t, filepath.Join(out, wasmName)); got != tc.wasm {
+				if got := filetest.Read(t, filepath.Join(out, wasmName)); got != tc.wasm {
 					t.Errorf("%s holds %d bytes, not the program's", wasmName, len(got))
 				}
 				for _, stale := range []string{"echomq.0123456789ab.wasm", "echomq.0123456789ab.wasm.br"} {
@@ -96,7 +97,7 @@ func TestRender(t *testing.T) {
 			if !strings.Contains(index, `data-wasm-url="`+wasmName+`"`) || !regexp.MustCompile(`data-worker-url="worker\.[0-9a-f]{12}\.js"`).MatchString(index) {
 				t.Errorf("index.html does not load the hashed engine files (%s, worker.<hash>.js)", wasmName)
 			}
-			if got := mustRead(t, filepath.Join(out, "app.js")); got != appJS {
+			if got := filetest.Read(t, filepath.Join(out, "app.js")); got != appJS {
 				t.Errorf("app.js = %q, want %q", got, appJS)
 			}
 			// Every file the pages load has a hashed name, but embed.js,
@@ -115,7 +116,7 @@ func TestRender(t *testing.T) {
 					t.Errorf("index.html lacks %s", want)
 				}
 			}
-			if app := mustRead(t, filepath.Join(out, names["app.js"])); !strings.Contains(app, `from "./`+names["dom.js"]+`"`) {
+			if app := filetest.Read(t, filepath.Join(out, names["app.js"])); !strings.Contains(app, `from "./`+names["dom.js"]+`"`) {
 				t.Errorf("%s = %q; want it to import %s", names["app.js"], app, names["dom.js"])
 			}
 			// The offline lesson needs the engine, so it comes with it.
@@ -162,9 +163,9 @@ func hashedFiles(t *testing.T, dir string) map[string]string {
 // renames both, so a page never loads a new module beside an old one.
 func TestHashedNamesFollowImports(t *testing.T) {
 	assets, out := t.TempDir(), t.TempDir()
-	mustWrite(t, filepath.Join(assets, "app.js"), "import { h } from \"./dom.js\";\n")
-	mustWrite(t, filepath.Join(assets, "dom.js"), "export const h = 1;\n")
-	mustWrite(t, filepath.Join(assets, "other.js"), "export const o = 1;\n")
+	filetest.Write(t, filepath.Join(assets, "app.js"), "import { h } from \"./dom.js\";\n")
+	filetest.Write(t, filepath.Join(assets, "dom.js"), "export const h = 1;\n")
+	filetest.Write(t, filepath.Join(assets, "other.js"), "export const o = 1;\n")
 	before, err := hashNames(assets, filepath.Join(out, "none.wasm"), filepath.Join(out, "none.js"), out, io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -174,7 +175,7 @@ func TestHashedNamesFollowImports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustWrite(t, filepath.Join(assets, "dom.js"), "export const h = 2;\n")
+	filetest.Write(t, filepath.Join(assets, "dom.js"), "export const h = 2;\n")
 	after, err := hashNames(assets, filepath.Join(out, "none.wasm"), filepath.Join(out, "none.js"), out, io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -190,7 +191,7 @@ func TestHashedNamesFollowImports(t *testing.T) {
 	if got := hashedFiles(t, out); got["dom.js"] != after["dom.js"] || got["app.js"] != after["app.js"] {
 		t.Errorf("the directory holds %v; want only the new copies %v", got, after)
 	}
-	mustWrite(t, filepath.Join(assets, "dom.js"), "import { h } from \"./app.js\";\n")
+	filetest.Write(t, filepath.Join(assets, "dom.js"), "import { h } from \"./app.js\";\n")
 	if _, err := hashNames(assets, filepath.Join(out, "none.wasm"), filepath.Join(out, "none.js"), out, io.Discard); err == nil || !strings.Contains(err.Error(), "imports itself") {
 		t.Errorf("modules that import each other: err = %v; want one that says so", err)
 	}
@@ -214,23 +215,4 @@ func TestRenderFlags(t *testing.T) {
 			}
 		})
 	}
-}
-
-func mustWrite(t *testing.T, path, data string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func mustRead(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }

@@ -12,7 +12,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log"
@@ -24,38 +23,26 @@ import (
 	"syscall"
 	"time"
 
+	"echomq.dev/playground/internal/cmdline"
 	"echomq.dev/playground/web/server"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr, nil); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "serve:", err)
-		}
-		os.Exit(2)
-	}
+	cmdline.Exit("serve", 2, run(ctx, os.Args[1:], os.Stdout, os.Stderr, nil))
 }
 
 // run serves until ctx is done. If ready is not nil it receives the base
 // URL once the listener is open (tests use it).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready chan<- string) error {
-	fl := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	fl := cmdline.Flags("serve", stderr)
 	addr := fl.String("addr", "127.0.0.1:8080", "loopback `host:port` to listen on (port 0 picks a free one)")
 	dir := fl.String("dir", "", "site `directory` to serve (required)")
 	csp := fl.Bool("csp", false, "send the playground's Content-Security-Policy header")
 	quiet := fl.Bool("quiet", false, "do not log requests")
-	if err := fl.Parse(args); err != nil {
+	if err := cmdline.Parse(fl, args, "dir"); err != nil {
 		return err
-	}
-	if fl.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fl.Args())
-	}
-	if *dir == "" {
-		fl.Usage()
-		return errors.New("-dir is required")
 	}
 	if err := checkLoopback(*addr); err != nil {
 		return err
