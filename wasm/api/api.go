@@ -30,10 +30,11 @@ import (
 const Version = "0.1.0 (Redis " + engine.RedisVersion + " replies)"
 
 // Methods lists the functions of globalThis.echomq, in the order the
-// contract documents them. Playground.call's switch, wasm/echomq.d.ts and
-// web/assets/permalink.js each name them again; methods_test.go fails when
-// one of them has a method the others lack.
-var Methods = []string{"scripts", "exec", "cli", "enqueue", "claim", "enqueueMany", "claimMany", "pause", "resume", "snapshot", "trace", "changed", "entries", "now", "setNow", "advance", "reset"}
+// contract documents them: the names of the methods table, which is what
+// Playground.call runs. wasm/echomq.d.ts and web/assets/permalink.js name
+// them again; methods_test.go fails when one of them has a method the
+// others lack.
+var Methods = methodNames()
 
 // Playground is one engine and the handles over it: what one page holds.
 type Playground struct {
@@ -149,195 +150,182 @@ func errorObject(err error) Object {
 	return Object{"error": "internal", "message": err.Error()}
 }
 
-func (p *Playground) call(method string, args []any) (any, error) {
-	switch method {
-	case "scripts":
-		if err := arity(method, "", args, 0, 0); err != nil {
-			return nil, err
-		}
-		return p.scripts(), nil
-	case "exec":
-		if err := arity(method, "args, connection", args, 1, 2); err != nil {
-			return nil, err
-		}
-		cmd, err := stringList(args, 0, "args")
-		if err != nil {
-			return nil, err
-		}
-		if len(cmd) == 0 {
-			return nil, argsf("exec(args): args must name a command, got an empty array")
-		}
-		if len(args) == 2 && args[1] != nil {
-			name, err := str(args, 1, "connection")
-			if err != nil {
-				return nil, err
-			}
-			c, err := p.connection(name)
-			if err != nil {
-				return nil, err
-			}
-			r, _ := c.Do(cmd...)
-			return replyJSON(r)
-		}
-		r, _ := p.engine.Do(cmd...)
-		return replyJSON(r)
-	case "cli":
-		if err := arity(method, "line", args, 1, 1); err != nil {
-			return nil, err
-		}
-		line, err := str(args, 0, "line")
-		if err != nil {
-			return nil, err
+// method is one function of globalThis.echomq: its parameters, as its
+// arity errors name them and as its arguments' errors name each one, and
+// what it runs once the count of arguments is right.
+type method struct {
+	name string
+	// params names the parameters, comma-separated; the last ones from
+	// index need on may be left out (or passed as null).
+	params string
+	need   int
+	run    func(p *Playground, a *params) (any, error)
+}
+
+// methods is every function of globalThis.echomq, in the contract's order.
+var methods = []method{
+	{"scripts", "", 0, func(p *Playground, a *params) (any, error) { return p.scripts(), nil }},
+	{"exec", "args, connection", 1, (*Playground).exec},
+	{"cli", "line", 1, func(p *Playground, a *params) (any, error) {
+		line := a.str(0)
+		if a.err != nil {
+			return nil, a.err
 		}
 		return p.cli(line), nil
-	case "enqueue":
-		if err := arity(method, "queue, id, payload", args, 3, 3); err != nil {
-			return nil, err
-		}
-		queue, err := str(args, 0, "queue")
-		if err != nil {
-			return nil, err
-		}
-		// enqueue/4's guard: is_binary(job_id) and is_binary(payload).
-		// Anything but a string is refused the way the Elixir handle
-		// refuses it, before a command is sent.
-		id, idOK := args[1].(string)
-		payload, payloadOK := args[2].(string)
-		if !idOK || !payloadOK {
-			return nil, &emq.GuardError{Function: emq.EnqueueFunction, Reason: "the id and the payload must be binaries (strings)"}
-		}
-		o, err := p.jobs.Enqueue(queue, id, payload)
-		if err == nil && o.Verdict == emq.Enqueued {
-			p.minted(queue, id)
-		}
-		return outcomeJSON(o), err
-	case "claim":
-		if err := arity(method, "queue, leaseMs", args, 2, 2); err != nil {
-			return nil, err
-		}
-		queue, err := str(args, 0, "queue")
-		if err != nil {
-			return nil, err
-		}
-		lease, err := leaseArg(args[1])
-		if err != nil {
-			return nil, err
+	}},
+	{"enqueue", "queue, id, payload", 3, (*Playground).enqueue},
+	{"claim", "queue, leaseMs", 2, func(p *Playground, a *params) (any, error) {
+		queue, lease := a.str(0), a.lease(1)
+		if a.err != nil {
+			return nil, a.err
 		}
 		o, err := p.claim(queue, lease)
 		return outcomeJSON(o), err
-	case "enqueueMany":
-		if err := arity(method, "queue, count, payload", args, 3, 3); err != nil {
-			return nil, err
-		}
-		queue, err := str(args, 0, "queue")
-		if err != nil {
-			return nil, err
-		}
-		n, err := count(args[1], "count")
-		if err != nil {
-			return nil, err
-		}
-		payload, err := str(args, 2, "payload")
-		if err != nil {
-			return nil, err
+	}},
+	{"enqueueMany", "queue, count, payload", 3, func(p *Playground, a *params) (any, error) {
+		queue, n, payload := a.str(0), a.count(1), a.str(2)
+		if a.err != nil {
+			return nil, a.err
 		}
 		return p.enqueueMany(queue, n, payload)
-	case "claimMany":
-		if err := arity(method, "queue, leaseMs, max", args, 3, 3); err != nil {
-			return nil, err
-		}
-		queue, err := str(args, 0, "queue")
-		if err != nil {
-			return nil, err
-		}
-		lease, err := leaseArg(args[1])
-		if err != nil {
-			return nil, err
-		}
-		n, err := count(args[2], "max")
-		if err != nil {
-			return nil, err
+	}},
+	{"claimMany", "queue, leaseMs, max", 3, func(p *Playground, a *params) (any, error) {
+		queue, lease, n := a.str(0), a.lease(1), a.count(2)
+		if a.err != nil {
+			return nil, a.err
 		}
 		return p.claimMany(queue, lease, n)
-	case "pause", "resume":
-		if err := arity(method, "queue", args, 1, 1); err != nil {
-			return nil, err
+	}},
+	{"pause", "queue", 1, onQueue((*emq.Jobs).Pause)},
+	{"resume", "queue", 1, onQueue((*emq.Jobs).Resume)},
+	{"snapshot", "queue, limit", 1, func(p *Playground, a *params) (any, error) {
+		queue, limit := a.str(0), 0
+		if a.given(1) {
+			limit = a.count(1)
 		}
-		queue, err := str(args, 0, "queue")
-		if err != nil {
-			return nil, err
-		}
-		var o emq.Outcome
-		if method == "pause" {
-			o, err = p.jobs.Pause(queue)
-		} else {
-			o, err = p.jobs.Resume(queue)
-		}
-		return outcomeJSON(o), err
-	case "snapshot":
-		if err := arity(method, "queue, limit", args, 1, 2); err != nil {
-			return nil, err
-		}
-		queue, err := str(args, 0, "queue")
-		if err != nil {
-			return nil, err
-		}
-		limit := 0
-		if len(args) > 1 && args[1] != nil {
-			if limit, err = count(args[1], "limit"); err != nil {
-				return nil, err
-			}
+		if a.err != nil {
+			return nil, a.err
 		}
 		return p.snapshot(queue, limit)
-	case "trace":
-		return p.trace(args)
-	case "changed":
-		return p.changed(args)
-	case "entries":
-		if err := arity(method, "keys", args, 1, 1); err != nil {
-			return nil, err
-		}
-		keys, err := stringList(args, 0, "keys")
-		if err != nil {
-			return nil, err
+	}},
+	{"trace", "script, keys, argv", 1, (*Playground).trace},
+	{"changed", "stamps", 1, (*Playground).changed},
+	{"entries", "keys", 1, func(p *Playground, a *params) (any, error) {
+		keys := a.strings(0)
+		if a.err != nil {
+			return nil, a.err
 		}
 		return Object{"entries": p.engine.Entries(keys)}, nil
-	case "now":
-		if err := arity(method, "", args, 0, 0); err != nil {
-			return nil, err
-		}
-		return Object{"now": p.engine.Now()}, nil
-	case "setNow":
-		if err := arity(method, "ms", args, 1, 1); err != nil {
-			return nil, err
-		}
-		ms, err := millis(args[0], "ms", 0)
-		if err != nil {
-			return nil, err
+	}},
+	{"now", "", 0, func(p *Playground, a *params) (any, error) { return Object{"now": p.engine.Now()}, nil }},
+	{"setNow", "ms", 1, func(p *Playground, a *params) (any, error) {
+		ms := a.millis(0)
+		if a.err != nil {
+			return nil, a.err
 		}
 		p.engine.SetNow(ms)
 		return Object{"now": p.engine.Now()}, nil
-	case "advance":
-		if err := arity(method, "ms", args, 1, 1); err != nil {
-			return nil, err
-		}
-		ms, err := millis(args[0], "ms", 0)
-		if err != nil {
-			return nil, err
+	}},
+	{"advance", "ms", 1, func(p *Playground, a *params) (any, error) {
+		ms := a.millis(0)
+		if a.err != nil {
+			return nil, a.err
 		}
 		if p.engine.Now()+ms > maxClock {
 			return nil, argsf("advance(ms): the clock would pass %d (the year 9999)", maxClock)
 		}
 		return Object{"now": p.engine.Advance(ms)}, nil
-	case "reset":
-		if err := arity(method, "", args, 0, 0); err != nil {
-			return nil, err
-		}
+	}},
+	{"reset", "", 0, func(p *Playground, a *params) (any, error) {
 		p.engine.Reset()
 		p.highest = nil
 		return Object{"reset": true, "now": p.engine.Now()}, nil
+	}},
+}
+
+func methodNames() []string {
+	names := make([]string, len(methods))
+	for i, m := range methods {
+		names[i] = m.name
 	}
-	return nil, argsf("echomq has no method %q", method)
+	return names
+}
+
+// call runs the method called name: its count of arguments checked here,
+// once for all, and each argument read by name by the method itself.
+func (p *Playground) call(name string, args []any) (any, error) {
+	for _, m := range methods {
+		if m.name != name {
+			continue
+		}
+		var names []string
+		if m.params != "" {
+			names = strings.Split(m.params, ", ")
+		}
+		if err := arity(m.name, m.params, args, m.need, len(names)); err != nil {
+			return nil, err
+		}
+		return m.run(p, &params{names: names, args: args})
+	}
+	return nil, argsf("echomq has no method %q", name)
+}
+
+// onQueue is a method of one argument, a queue, that runs a handle's call
+// on it: pause and resume.
+func onQueue(run func(*emq.Jobs, string) (emq.Outcome, error)) func(*Playground, *params) (any, error) {
+	return func(p *Playground, a *params) (any, error) {
+		queue := a.str(0)
+		if a.err != nil {
+			return nil, a.err
+		}
+		o, err := run(p.jobs, queue)
+		return outcomeJSON(o), err
+	}
+}
+
+// exec sends one command, on the connection it names or on exec's own.
+func (p *Playground) exec(a *params) (any, error) {
+	cmd := a.strings(0)
+	if a.err != nil {
+		return nil, a.err
+	}
+	if len(cmd) == 0 {
+		return nil, argsf("exec(args): args must name a command, got an empty array")
+	}
+	if !a.given(1) {
+		r, _ := p.engine.Do(cmd...)
+		return replyJSON(r)
+	}
+	name := a.str(1)
+	if a.err != nil {
+		return nil, a.err
+	}
+	c, err := p.connection(name)
+	if err != nil {
+		return nil, err
+	}
+	r, _ := c.Do(cmd...)
+	return replyJSON(r)
+}
+
+// enqueue runs enqueue/4 after its guard: is_binary(job_id) and
+// is_binary(payload). Anything but a string is refused the way the Elixir
+// handle refuses it, before a command is sent.
+func (p *Playground) enqueue(a *params) (any, error) {
+	queue := a.str(0)
+	if a.err != nil {
+		return nil, a.err
+	}
+	id, idOK := a.args[1].(string)
+	payload, payloadOK := a.args[2].(string)
+	if !idOK || !payloadOK {
+		return nil, &emq.GuardError{Function: emq.EnqueueFunction, Reason: "the id and the payload must be binaries (strings)"}
+	}
+	o, err := p.jobs.Enqueue(queue, id, payload)
+	if err == nil && o.Verdict == emq.Enqueued {
+		p.minted(queue, id)
+	}
+	return outcomeJSON(o), err
 }
 
 // maxClock is the last millisecond of the year 9999: a clock beyond it
@@ -428,25 +416,19 @@ func stoppedByBudget(args []string, r resp.Reply, took time.Duration) bool {
 // stopped, and the engine gives one that ran out of time.
 const killedPrefix = "ERR Script killed by user with SCRIPT KILL..."
 
-func (p *Playground) trace(args []any) (any, error) {
-	if err := arity("trace", "script, keys, argv", args, 1, 3); err != nil {
-		return nil, err
-	}
-	script, err := str(args, 0, "script")
-	if err != nil {
-		return nil, err
-	}
+func (p *Playground) trace(a *params) (any, error) {
+	script := a.str(0)
 	var keys, argv []string
-	if len(args) > 1 && args[1] != nil {
-		if keys, err = stringList(args, 1, "keys"); err != nil {
-			return nil, err
-		}
+	if a.given(1) {
+		keys = a.strings(1)
 	}
-	if len(args) > 2 && args[2] != nil {
-		if argv, err = stringList(args, 2, "argv"); err != nil {
-			return nil, err
-		}
+	if a.given(2) {
+		argv = a.strings(2)
 	}
+	if a.err != nil {
+		return nil, a.err
+	}
+	var err error
 	src := script
 	if s, ok := lua.Get(script); ok {
 		src = s.Source
@@ -499,13 +481,10 @@ func verdictJSON(o emq.Outcome, err error) Object {
 
 // changed names the keys of stamps (as a trace returned them) that were
 // written since: what the stepper's "changed" notice asks.
-func (p *Playground) changed(args []any) (any, error) {
-	if err := arity("changed", "stamps", args, 1, 1); err != nil {
-		return nil, err
-	}
-	m, ok := args[0].(map[string]any)
+func (p *Playground) changed(a *params) (any, error) {
+	m, ok := a.args[0].(map[string]any)
 	if !ok {
-		return nil, argsf("stamps must be an object of key to stamp, as trace() returns, got %s", typeName(args[0]))
+		return nil, argsf("stamps must be an object of key to stamp, as trace() returns, got %s", typeName(a.args[0]))
 	}
 	stamps := make(map[string]string, len(m))
 	for k, v := range m {
@@ -649,34 +628,52 @@ func arity(method, params string, args []any, min, max int) error {
 	return argsf("%s(%s) takes %s, got %d", method, params, want, len(args))
 }
 
-func strings3(method, params string, args []any) ([3]string, error) {
-	var out [3]string
-	if err := arity(method, params, args, 3, 3); err != nil {
-		return out, err
-	}
-	names := strings.Split(params, ", ")
-	for i := range out {
-		s, err := str(args, i, names[i])
-		if err != nil {
-			return out, err
-		}
-		out[i] = s
-	}
-	return out, nil
+// params reads one call's arguments, each by its parameter's name, and
+// keeps the first mistake: after it every read gives the zero value, so a
+// method reads all it needs, then checks err once.
+type params struct {
+	names []string
+	args  []any
+	err   error
 }
 
-func str(args []any, i int, name string) (string, error) {
-	s, ok := args[i].(string)
+// read is one argument read by f, unless an earlier one was wrong.
+func read[T any](a *params, i int, f func(v any, name string) (T, error)) T {
+	var v T
+	if a.err == nil {
+		v, a.err = f(a.args[i], a.names[i])
+	}
+	return v
+}
+
+// given reports whether the optional argument i was passed, and not null.
+func (a *params) given(i int) bool { return len(a.args) > i && a.args[i] != nil }
+
+func (a *params) str(i int) string       { return read(a, i, text) }
+func (a *params) strings(i int) []string { return read(a, i, stringList) }
+func (a *params) count(i int) int        { return read(a, i, count) }
+func (a *params) millis(i int) int64     { return read(a, i, millis) }
+
+// lease reads claim's leaseMs, whose errors name it themselves.
+func (a *params) lease(i int) lease {
+	return read(a, i, func(v any, _ string) (lease, error) { return leaseArg(v) })
+}
+
+func str(args []any, i int, name string) (string, error) { return text(args[i], name) }
+
+// text is the argument v, called name, that must be a string.
+func text(v any, name string) (string, error) {
+	s, ok := v.(string)
 	if !ok {
-		return "", argsf("%s must be a string, got %s", name, typeName(args[i]))
+		return "", argsf("%s must be a string, got %s", name, typeName(v))
 	}
 	return s, nil
 }
 
-func stringList(args []any, i int, name string) ([]string, error) {
-	list, ok := args[i].([]any)
+func stringList(v any, name string) ([]string, error) {
+	list, ok := v.([]any)
 	if !ok {
-		return nil, argsf("%s must be an array of strings, got %s", name, typeName(args[i]))
+		return nil, argsf("%s must be an array of strings, got %s", name, typeName(v))
 	}
 	out := make([]string, len(list))
 	for j, v := range list {
@@ -748,13 +745,14 @@ func leaseArg(v any) (lease, error) {
 	return lease{}, argsf("leaseMs must be a number or a string, got %s", typeName(v))
 }
 
-func millis(v any, name string, min int64) (int64, error) {
+// millis is a clock argument: whole milliseconds from 0 to maxClock.
+func millis(v any, name string) (int64, error) {
 	f, ok := v.(float64)
 	if !ok {
 		return 0, argsf("%s must be a number of milliseconds, got %s", name, typeName(v))
 	}
-	if math.IsNaN(f) || math.IsInf(f, 0) || f != math.Trunc(f) || f < float64(min) || f > maxClock {
-		return 0, argsf("%s must be a whole number of milliseconds from %d to %d, got %v", name, min, int64(maxClock), f)
+	if math.IsNaN(f) || math.IsInf(f, 0) || f != math.Trunc(f) || f < 0 || f > maxClock {
+		return 0, argsf("%s must be a whole number of milliseconds from 0 to %d, got %v", name, int64(maxClock), f)
 	}
 	return int64(f), nil
 }

@@ -82,17 +82,9 @@ func (s *splitter) token() (string, error) {
 			// sdssplitargs ends an unquoted stretch on these four only; a
 			// vertical tab or form feed belongs to the argument.
 			return string(out), nil
-		case '"':
+		case '"', '\'':
 			s.i++
-			part, err := s.doubleQuoted()
-			if err != nil {
-				return "", err
-			}
-			out = append(out, part...)
-			return string(out), nil
-		case '\'':
-			s.i++
-			part, err := s.singleQuoted()
+			part, err := s.quoted(c)
 			if err != nil {
 				return "", err
 			}
@@ -105,49 +97,53 @@ func (s *splitter) token() (string, error) {
 	}
 }
 
-// doubleQuoted reads from just after an opening " to just after the
-// closing one.
-func (s *splitter) doubleQuoted() ([]byte, error) {
+// quoted reads from just after an opening quote q (" or ') to just after
+// the closing one, with the escapes that quote knows.
+func (s *splitter) quoted(q byte) ([]byte, error) {
+	escape := s.doubleEscape
+	if q == '\'' {
+		escape = s.singleEscape
+	}
 	var out []byte
 	for {
 		c := s.at(s.i)
-		switch {
-		case c == 0:
+		if c == 0 {
 			return nil, ErrInvalid // the line ended inside the quotes
-		case c == '\\' && s.at(s.i+1) == 'x' && isHex(s.at(s.i+2)) && isHex(s.at(s.i+3)):
-			out = append(out, unhex(s.at(s.i+2))<<4|unhex(s.at(s.i+3)))
-			s.i += 4
-		case c == '\\' && s.at(s.i+1) != 0:
-			out = append(out, unescape(s.at(s.i+1)))
-			s.i += 2
-		case c == '"':
-			return out, s.closeQuote()
-		default:
-			out = append(out, c)
-			s.i++
 		}
+		if b, n := escape(); n > 0 {
+			out = append(out, b)
+			s.i += n
+			continue
+		}
+		if c == q {
+			return out, s.closeQuote()
+		}
+		out = append(out, c)
+		s.i++
 	}
 }
 
-// singleQuoted reads from just after an opening ' to just after the
-// closing one. Only \' is an escape; every other backslash is kept.
-func (s *splitter) singleQuoted() ([]byte, error) {
-	var out []byte
-	for {
-		c := s.at(s.i)
-		switch {
-		case c == 0:
-			return nil, ErrInvalid
-		case c == '\\' && s.at(s.i+1) == '\'':
-			out = append(out, '\'')
-			s.i += 2
-		case c == '\'':
-			return out, s.closeQuote()
-		default:
-			out = append(out, c)
-			s.i++
-		}
+// doubleEscape is the byte the escape at s.i inside double quotes stands
+// for, and its length; 0 when no escape starts there.
+func (s *splitter) doubleEscape() (byte, int) {
+	switch {
+	case s.at(s.i) != '\\':
+		return 0, 0
+	case s.at(s.i+1) == 'x' && isHex(s.at(s.i+2)) && isHex(s.at(s.i+3)):
+		return unhex(s.at(s.i+2))<<4 | unhex(s.at(s.i+3)), 4
+	case s.at(s.i+1) != 0:
+		return unescape(s.at(s.i + 1)), 2
 	}
+	return 0, 0
+}
+
+// singleEscape is doubleEscape inside single quotes, where only \' is an
+// escape; every other backslash is kept.
+func (s *splitter) singleEscape() (byte, int) {
+	if s.at(s.i) == '\\' && s.at(s.i+1) == '\'' {
+		return '\'', 2
+	}
+	return 0, 0
 }
 
 // closeQuote steps over a closing quote, which must end the argument:

@@ -2,9 +2,11 @@ package engine
 
 import (
 	"bufio"
+	_ "embed"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/alicebob/miniredis/v2/server"
 
@@ -168,7 +170,7 @@ func (e *Engine) enqueue(t *transaction, c *command, args []string) resp.Reply {
 		t.abort = true
 		return resp.ErrorReply(msg)
 	}
-	if _, known := redisArity[c.upper]; !known {
+	if _, known := redisArity()[c.upper]; !known {
 		t.abort = true
 		return unknownCommand(args)
 	}
@@ -209,10 +211,50 @@ func (e *Engine) touched(t *transaction) bool {
 	return false
 }
 
-// arity is a command's arity in Redis's table (see arity_table.go).
+// arity is a command's arity in Redis's table (see arity.txt).
 type arity struct {
 	n    int
 	subs map[string]int // a container's subcommands and their arities
+}
+
+// arityText is each Redis 7.0 command's arity, as COMMAND reports it, one
+// "name arity" a line ("get 2", "client|setname 3"). It is data that
+// wasm/fidelity's TestArityTableIsRedis writes from a real server and
+// holds to it, kept as text and read on first use so that a module that
+// starts pays nothing for it.
+//
+//go:embed arity.txt
+var arityText string
+
+// redisArity is arityText's table, read on first use.
+var redisArity = sync.OnceValue(func() map[string]arity { return readArity(arityText) })
+
+// readArity reads a table of arities, as arity.txt holds it, into arities
+// by upper-case command name.
+func readArity(text string) map[string]arity {
+	table := map[string]arity{}
+	for line := range strings.Lines(text) {
+		name, n, ok := strings.Cut(strings.TrimSuffix(line, "\n"), " ")
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		v, err := strconv.Atoi(n)
+		if !ok || err != nil {
+			panic("engine: arity.txt: a line is not \"name arity\": " + line)
+		}
+		base, sub, isSub := strings.Cut(strings.ToUpper(name), "|")
+		a := table[base]
+		switch {
+		case !isSub:
+			a.n = v
+		case a.subs == nil:
+			a.subs = map[string]int{sub: v}
+		default:
+			a.subs[sub] = v
+		}
+		table[base] = a
+	}
+	return table
 }
 
 // arityError is Redis's error for a command it would refuse before running
@@ -220,7 +262,7 @@ type arity struct {
 // container command; "" when there is none. A command Redis does not know
 // is not this function's to judge.
 func arityError(upper string, args []string) string {
-	a, ok := redisArity[upper]
+	a, ok := redisArity()[upper]
 	if !ok {
 		return ""
 	}
@@ -248,7 +290,7 @@ func arityError(upper string, args []string) string {
 // It is there so a test can hold the table to a real server.
 func CommandArity(name string) (int, bool) {
 	base, sub, isSub := strings.Cut(strings.ToUpper(name), "|")
-	a, ok := redisArity[base]
+	a, ok := redisArity()[base]
 	if !ok || !isSub {
 		return a.n, ok
 	}
@@ -260,7 +302,7 @@ func CommandArity(name string) (int, bool) {
 // COMMAND's spelling ("get", "client|setname").
 func CommandNames() []string {
 	var out []string
-	for name, a := range redisArity {
+	for name, a := range redisArity() {
 		out = append(out, strings.ToLower(name))
 		for sub := range a.subs {
 			out = append(out, strings.ToLower(name+"|"+sub))

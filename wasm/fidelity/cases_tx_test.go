@@ -5,6 +5,8 @@ package fidelity
 // that a WATCH can meet another client's write and a key's expiry.
 
 import (
+	"fmt"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -230,30 +232,57 @@ func prefixed(cmds [][]string) [][]string {
 	return out
 }
 
+// arityPath is the engine's arity table, which this test writes.
+const arityPath = "../engine/arity.txt"
+
 // TestArityTableIsRedis holds the engine's arity table, which decides what
-// MULTI refuses to queue, to COMMAND of a real server.
+// MULTI refuses to queue, to COMMAND of a real server: wasm/engine's
+// arity.txt must be the table COMMAND gives, and the engine must read it
+// as COMMAND means it. With -update against redis-server it writes the
+// file instead.
 func TestArityTableIsRedis(t *testing.T) {
 	srv := startReal(t)
 	all := srv.Must(t, "COMMAND")
-	seen := map[string]bool{}
-	check := func(n redisdiff.Node) {
-		name, want := n.Elems[0].S, n.Elems[1].S
-		seen[name] = true
-		got, ok := engine.CommandArity(name)
-		if !ok || strconv.Itoa(got) != want {
-			t.Errorf("%s: the engine's table has arity %d (known %v), redis-server %s", name, got, ok, want)
-		}
+	want := map[string]string{}
+	var names []string
+	add := func(n redisdiff.Node) {
+		name := n.Elems[0].S
+		want[name] = n.Elems[1].S
+		names = append(names, name)
 	}
 	for _, c := range all.Elems {
-		check(c)
+		add(c)
 		if len(c.Elems) > 9 {
 			for _, sub := range c.Elems[9].Elems {
-				check(sub)
+				add(sub)
 			}
 		}
 	}
+	slices.Sort(names)
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Each command's arity in redis-server %s, as COMMAND reports it: n means\n", srv.Version)
+	b.WriteString("# exactly n arguments counting the name, -n at least n; a subcommand's\n")
+	b.WriteString("# counts its own name too. Written by wasm/fidelity's TestArityTableIsRedis\n")
+	b.WriteString("# (go test -run TestArityTableIsRedis -update against redis-server).\n")
+	for _, name := range names {
+		fmt.Fprintf(&b, "%s %s\n", name, want[name])
+	}
+	if redisdiff.Update() && srv.Live() {
+		if err := os.WriteFile(arityPath, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %s", arityPath)
+	} else if got, err := os.ReadFile(arityPath); err != nil || string(got) != b.String() {
+		t.Errorf("%s is not COMMAND's table (read error %v); run go test -run TestArityTableIsRedis -update against redis-server", arityPath, err)
+	}
+	for _, name := range names {
+		got, ok := engine.CommandArity(name)
+		if !ok || strconv.Itoa(got) != want[name] {
+			t.Errorf("%s: the engine's table has arity %d (known %v), redis-server %s", name, got, ok, want[name])
+		}
+	}
 	for _, name := range engine.CommandNames() {
-		if !seen[name] {
+		if _, ok := want[name]; !ok {
 			t.Errorf("the engine's table has %s, which redis-server does not know", name)
 		}
 	}

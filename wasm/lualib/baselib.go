@@ -149,14 +149,9 @@ func tableForeach(L *lua.LState) int {
 	t := checkTable(L, 1)
 	f := checkFunction(L, 2)
 	for k, v := t.Next(lua.LNil); k != lua.LNil; k, v = t.Next(k) {
-		L.Push(f)
-		L.Push(k)
-		L.Push(v)
-		L.Call(2, 1)
-		if r := L.Get(-1); r != lua.LNil {
+		if foreachStops(L, f, k, v) {
 			return 1
 		}
-		L.Pop(1)
 	}
 	return 0
 }
@@ -166,16 +161,26 @@ func tableForeachi(L *lua.LState) int {
 	f := checkFunction(L, 2)
 	n := luaLen(t)
 	for i := 1; i <= n; i++ {
-		L.Push(f)
-		L.Push(lua.LNumber(i))
-		L.Push(t.RawGetInt(i))
-		L.Call(2, 1)
-		if r := L.Get(-1); r != lua.LNil {
+		if foreachStops(L, f, lua.LNumber(i), t.RawGetInt(i)) {
 			return 1
 		}
-		L.Pop(1)
 	}
 	return 0
+}
+
+// foreachStops calls f(k, v) for table.foreach and table.foreachi: a
+// result other than nil stops the walk and is left on the stack as the
+// walk's result; nil is popped and the walk goes on.
+func foreachStops(L *lua.LState, f, k, v lua.LValue) bool {
+	L.Push(f)
+	L.Push(k)
+	L.Push(v)
+	L.Call(2, 1)
+	if L.Get(-1) != lua.LNil {
+		return true
+	}
+	L.Pop(1)
+	return false
 }
 
 // baseAssert is assert(v [, message]): a number message is its text, and

@@ -51,6 +51,16 @@ var mathFuncs = map[string]struct {
 	"rad":   {func(x float64) float64 { return x * (math.Pi / 180) }, negNaN},
 }
 
+// mathBinary is a two-argument function of numbers whose NaN made from
+// numbers is -nan, as glibc makes it for fmod, pow and atan2.
+func mathBinary(f func(a, b float64) float64) lua.LGFunction {
+	return func(L *lua.LState) int {
+		a, b := checkNumber(L, 1), checkNumber(L, 2)
+		L.Push(lua.LNumber(nanLike(f(a, b), negNaN, a, b)))
+		return 1
+	}
+}
+
 func openMathNaN(L *lua.LState, t *lua.LTable) {
 	for name, fn := range mathFuncs {
 		fn := fn
@@ -61,21 +71,9 @@ func openMathNaN(L *lua.LState, t *lua.LTable) {
 		}))
 	}
 	setFuncs(L, t, map[string]lua.LGFunction{
-		"fmod": func(L *lua.LState) int {
-			x, y := checkNumber(L, 1), checkNumber(L, 2)
-			L.Push(lua.LNumber(nanLike(math.Mod(x, y), negNaN, x, y)))
-			return 1
-		},
-		"pow": func(L *lua.LState) int {
-			x, y := checkNumber(L, 1), checkNumber(L, 2)
-			L.Push(lua.LNumber(nanLike(math.Pow(x, y), negNaN, x, y)))
-			return 1
-		},
-		"atan2": func(L *lua.LState) int {
-			y, x := checkNumber(L, 1), checkNumber(L, 2)
-			L.Push(lua.LNumber(nanLike(math.Atan2(y, x), negNaN, y, x)))
-			return 1
-		},
+		"fmod":  mathBinary(math.Mod),
+		"pow":   mathBinary(math.Pow),
+		"atan2": mathBinary(math.Atan2),
 		// ldexp's exponent is a C int, as luaL_checkint makes it (-inf is 0).
 		"ldexp": func(L *lua.LState) int {
 			x, e := checkNumber(L, 1), checkInt(L, 2)

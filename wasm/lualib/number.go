@@ -147,19 +147,7 @@ func strtod(s string) (float64, int) {
 		}
 		return signed(0, neg), i + 1 // just the "0"
 	}
-	j := i
-	digits := 0
-	for j < len(s) && isDigit(s[j]) {
-		j++
-		digits++
-	}
-	if j < len(s) && s[j] == '.' {
-		j++
-		for j < len(s) && isDigit(s[j]) {
-			j++
-			digits++
-		}
-	}
+	j, digits := mantissa(s, i, isDigit)
 	if digits == 0 {
 		return 0, 0
 	}
@@ -169,6 +157,23 @@ func strtod(s string) (float64, int) {
 		return 0, 0
 	}
 	return signed(f, neg), j
+}
+
+// mantissa is where the digits of a number from i end, with at most one
+// point among them, and how many digits there are (none: not a number).
+func mantissa(s string, i int, digit func(byte) bool) (end, digits int) {
+	j := i
+	for j < len(s) && digit(s[j]) {
+		j++
+	}
+	if j < len(s) && s[j] == '.' {
+		j++
+		for j < len(s) && digit(s[j]) {
+			j++
+		}
+		return j, j - i - 1
+	}
+	return j, j - i
 }
 
 // exponent extends a number that ends at j over an exponent marked by
@@ -191,18 +196,7 @@ func exponent(s string, j int, letter byte) int {
 
 // hexFloat parses the part of a C99 hex float after "0x".
 func hexFloat(s string) (float64, int) {
-	j, digits := 0, 0
-	for j < len(s) && isHexDigit(s[j]) {
-		j++
-		digits++
-	}
-	if j < len(s) && s[j] == '.' {
-		j++
-		for j < len(s) && isHexDigit(s[j]) {
-			j++
-			digits++
-		}
-	}
+	j, digits := mantissa(s, 0, isHexDigit)
 	if digits == 0 {
 		return 0, 0
 	}
