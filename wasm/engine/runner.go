@@ -109,7 +109,7 @@ func (r *runner) flush() {
 // string and math libraries, cjson, the redis table, no file or module
 // loading, and globals that cannot be created or read before they exist.
 func (r *runner) newState() *glua.LState {
-	L := glua.NewState(glua.Options{SkipOpenLibs: true, CallStackSize: luaCallDepth, MinimizeStackMemory: true, RegistrySize: 1024 * 16, RegistryGrowStep: 1024 * 16, RegistryMaxSize: 1024 * 1024})
+	L := glua.NewState(glua.Options{SkipOpenLibs: true, CallStackSize: luaCallDepth, RegistrySize: 1024 * 16, RegistryGrowStep: 1024 * 16, RegistryMaxSize: 1024 * 1024})
 	lualib.OpenGopherLibs(L, glua.BaseLibName, glua.TabLibName, glua.MathLibName, glua.CoroutineLibName)
 	// Lua 5.1's number conversions, string.format, byte-wise case mapping,
 	// Redis's math.random, and the bit, struct, cmsgpack and cjson libraries.
