@@ -154,9 +154,17 @@ function connect(port, errors, o, kind) {
     // sent anything, pingAt when the unanswered ping went (0: none).
     let lastHeard = performance.now();
     let pingAt = 0;
+    let lastTick = lastHeard;
     const heartbeat = setInterval(() => {
       if (dead) return clearInterval(heartbeat);
       const now = performance.now();
+      // A tick that comes far too late means the page itself was held
+      // (a frozen background tab, a laptop asleep): a pong may be queued
+      // behind this tick, so the silence says nothing about the worker.
+      // Ask again instead of calling it stopped.
+      const held = now - lastTick > SILENCE_MS;
+      lastTick = now;
+      if (held) pingAt = 0;
       if (pingAt === 0) {
         pingAt = now;
         port.postMessage({ type: "ping" });
