@@ -474,22 +474,26 @@ function oncePerQueue() {
  * views are put back there (links.js), so no widget is ever on screen
  * with the link's keyspace but its own default fields.
  */
-async function startWidgets(then) {
-  const snapshotOf = oncePerQueue();
-  for (const [name, w] of widgets) {
-    started.add(w);
-    await w.start(w.queue ? await snapshotOf(w.queue) : null);
-    if (then) await then(name, w);
-  }
+function startWidgets(then) {
+  return startEach(() => true, then);
 }
 
 /** Starts the widgets that did not start on the recording. */
-async function startTheRest() {
+function startTheRest() {
+  return startEach((w) => !started.has(w));
+}
+
+/**
+ * Starts, in the page's order, each widget that which(widget) picks, with
+ * one snapshot per queue among them, and runs then(name, widget) after each.
+ */
+async function startEach(which, then) {
   const snapshotOf = oncePerQueue();
-  for (const w of widgets.values()) {
-    if (started.has(w)) continue;
+  for (const [name, w] of widgets) {
+    if (!which(w)) continue;
     started.add(w);
     await w.start(w.queue ? await snapshotOf(w.queue) : null);
+    if (then) await then(name, w);
   }
 }
 
