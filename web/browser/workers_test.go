@@ -199,8 +199,7 @@ func TestWorkersPresets(t *testing.T) {
 	w.wantText(workersVerdict, doubleClaimJob1)
 
 	// A new round replaces the last one: wait for its verdict, then read it.
-	w.click("Play: A, then B")
-	w.wantText(workersVerdict, "No double claim: A holds JOB-1, B holds JOB-2.")
+	w.clickShows("Play: A, then B", workersVerdict, "No double claim: A holds JOB-1, B holds JOB-2.")
 	steps := wantSteps(w, 6)
 	wantInOrder(t, "A, then B", strings.Join(steps, "\n"), "1. A", "2. A", "3. A", "4. B", "5. B", "6. B")
 	w.wantRows(raceRows, [][]string{
@@ -268,8 +267,7 @@ func TestWorkersNarrow(t *testing.T) {
 func TestWorkersPermalink(t *testing.T) {
 	tb := openReady(t, "/")
 	w := tb.in(workers)
-	w.click("Play: take turns")
-	w.wantText(workersVerdict, doubleClaimJob1)
+	w.clickShows("Play: take turns", workersVerdict, doubleClaimJob1)
 	steps := wantSteps(w, 6)
 	link := copyLink(w, "workers")
 
@@ -416,8 +414,7 @@ func TestWorkersOptimisticPlayTurnsEndsWithBothClaims(t *testing.T) {
 	w.choose(optimisticMode)
 	wantPlans(w, "optimistic")
 	waitFreshRound(w)
-	w.click("Play: take turns")
-	w.wantText(workersVerdict, "No double claim: A holds JOB-1, B holds JOB-2.")
+	w.clickShows("Play: take turns", workersVerdict, "No double claim: A holds JOB-1, B holds JOB-2.")
 	wantSteps(w, 12)
 	w.wantRows(raceRows, [][]string{
 		{"JOB-1", "active", "1", racePayload},
