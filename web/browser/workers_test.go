@@ -107,6 +107,15 @@ func wantPlans(w scope, mode string) {
 	w.wantAttrs("ol.plan", "data-mode", mode, mode)
 }
 
+// switchMode chooses the claim labelled label and waits for the new
+// mode's round: both workers show mode's plan, on a refilled queue.
+func switchMode(w scope, label, mode string) {
+	w.tb.t.Helper()
+	w.choose(label)
+	wantPlans(w, mode)
+	waitFreshRound(w)
+}
+
 // takeTurns clicks A's and B's step buttons in turn, n clicks in all,
 // waiting for each step to reach the timeline before the next click.
 func takeTurns(w scope, n int) []string {
@@ -171,9 +180,7 @@ func TestWorkersAtomicClaimNeverDoubleClaims(t *testing.T) {
 	tb := openReady(t, "/")
 	w := tb.in(workers)
 	fillRace(w)
-	w.choose(atomicMode)
-	wantPlans(w, "atomic")
-	waitFreshRound(w)
+	switchMode(w, atomicMode, "atomic")
 
 	steps := takeTurns(w, 2)
 	w.wantText(workersVerdict, "No double claim: A holds JOB-1, B holds JOB-2.")
@@ -200,9 +207,7 @@ func TestWorkersAtomicClaimNeverDoubleClaims(t *testing.T) {
 	wantSteps(w, 2)
 	w.screenshot("workers-atomic")
 
-	w.choose(splitMode)
-	wantPlans(w, "split")
-	waitFreshRound(w)
+	switchMode(w, splitMode, "split")
 }
 
 // TestWorkersPresets plays the two orders the widget offers, in both
@@ -223,9 +228,7 @@ func TestWorkersPresets(t *testing.T) {
 	wantInOrder(t, "A, then B", strings.Join(steps, "\n"), "1. A", "2. A", "3. A", "4. B", "5. B", "6. B")
 	w.wantRows(raceRows, oneJobEachRows)
 
-	w.choose(atomicMode)
-	wantPlans(w, "atomic")
-	waitFreshRound(w)
+	switchMode(w, atomicMode, "atomic")
 	w.click("Play: take turns")
 	wantSteps(w, 2)
 	w.wantText(workersVerdict, "No double claim: A holds JOB-1, B holds JOB-2.")
@@ -344,9 +347,7 @@ func TestLeaseOptionReachesEveryClaim(t *testing.T) {
 
 	w := tb.in(workers)
 	fillRace(w)
-	w.choose(atomicMode)
-	wantPlans(w, "atomic")
-	waitFreshRound(w)
+	switchMode(w, atomicMode, "atomic")
 	steps := takeTurns(w, 1)
 	wantInOrder(t, "timeline step 1", steps[0], "1. A step 1 of 1", "emq:{race}:job: 5000", `1) "JOB-1"`)
 	w.wantRows(raceActive, [][]string{{"JOB-1", "1767225605000", "in 5 s"}})
@@ -372,9 +373,7 @@ const optimisticMode = "Optimistic: WATCH, then MULTI … EXEC"
 func TestWorkersOptimisticClaimRetriesInsteadOfDoubleClaiming(t *testing.T) {
 	tb := openReady(t, "/")
 	w := tb.in(workers)
-	w.choose(optimisticMode)
-	wantPlans(w, "optimistic")
-	waitFreshRound(w)
+	switchMode(w, optimisticMode, "optimistic")
 
 	steps := takeTurns(w, 8)
 	w.wantAttrs(workersVerdict, "data-verdict", "retry")
@@ -414,9 +413,7 @@ func TestWorkersOptimisticClaimRetriesInsteadOfDoubleClaiming(t *testing.T) {
 func TestWorkersOptimisticPlayTurnsEndsWithBothClaims(t *testing.T) {
 	tb := openReady(t, "/")
 	w := tb.in(workers)
-	w.choose(optimisticMode)
-	wantPlans(w, "optimistic")
-	waitFreshRound(w)
+	switchMode(w, optimisticMode, "optimistic")
 	w.clickShows("Play: take turns", workersVerdict, "No double claim: A holds JOB-1, B holds JOB-2.")
 	wantSteps(w, 12)
 	w.wantRows(raceRows, oneJobEachRows)
@@ -438,9 +435,7 @@ func TestWorkersOptimisticPlayTurnsEndsWithBothClaims(t *testing.T) {
 func TestWorkersOptimisticPermalinkKeepsTheOpenTransactions(t *testing.T) {
 	tb := openReady(t, "/")
 	w := tb.in(workers)
-	w.choose(optimisticMode)
-	wantPlans(w, "optimistic")
-	waitFreshRound(w)
+	switchMode(w, optimisticMode, "optimistic")
 	takeTurns(w, 6)
 	w.wantText(workerBHolds, "Queued the claim of JOB-1; next it sends EXEC")
 	link := copyLink(w, "workers")
