@@ -10,6 +10,8 @@ package cli
 import (
 	"errors"
 	"strings"
+
+	"echomq.dev/playground/wasm/cescape"
 )
 
 // ErrInvalid is returned by Split for a line redis-cli refuses to send: an
@@ -156,19 +158,12 @@ func (s *splitter) closeQuote() error {
 	return nil
 }
 
-// unescape is the byte a backslash escape inside double quotes stands for.
+// unescape is the byte a backslash escape inside double quotes stands for:
+// one of the C letters redis-cli knows (no \f and no \v), or else the
+// character itself.
 func unescape(c byte) byte {
-	switch c {
-	case 'n':
-		return '\n'
-	case 'r':
-		return '\r'
-	case 't':
-		return '\t'
-	case 'b':
-		return '\b'
-	case 'a':
-		return '\a'
+	if l, ok := cescape.Letter(c, "abnrt"); ok {
+		return l
 	}
 	return c
 }

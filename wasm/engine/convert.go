@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"math"
-
 	glua "github.com/yuin/gopher-lua"
 
 	"echomq.dev/playground/wasm/lualib"
@@ -66,7 +64,7 @@ type pendingReply struct {
 func scalarReply(v glua.LValue, resp3 bool) resp.Reply {
 	switch v := v.(type) {
 	case glua.LNumber:
-		return resp.IntReply(truncate(float64(v)))
+		return resp.IntReply(lualib.CInt64(float64(v)))
 	case glua.LString:
 		return resp.BulkReply(string(v))
 	case glua.LBool:
@@ -156,16 +154,6 @@ func nilIfEmpty(elems []resp.Reply) []resp.Reply {
 		return nil
 	}
 	return elems
-}
-
-// truncate converts a Lua number to an integer reply the way Redis's C cast
-// does on x86-64: toward zero, with NaN and out-of-range values becoming
-// the minimum int64 (so `return 1/0` replies -9223372036854775808).
-func truncate(f float64) int64 {
-	if math.IsNaN(f) || f >= 9223372036854775808.0 || f < -9223372036854775808.0 {
-		return math.MinInt64
-	}
-	return int64(f)
 }
 
 // replyToLua converts a command's reply into the value redis.call returns:

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	lua "github.com/yuin/gopher-lua"
+
+	"echomq.dev/playground/wasm/cescape"
 )
 
 // cjson as Redis ships it (lua-cjson 2.1.0). Each module table (cjson
@@ -546,6 +548,10 @@ func (d *cjsonDecoder) numberToken() token {
 	return t
 }
 
+// jsonLetters are the one-letter escapes JSON takes from C (RFC 8259):
+// no \a and no \v.
+const jsonLetters = "bfnrt"
+
 func (d *cjsonDecoder) stringToken() token {
 	start := d.pos
 	d.pos++ // the opening quote
@@ -559,27 +565,22 @@ func (d *cjsonDecoder) stringToken() token {
 			return d.errToken("unexpected end of string")
 		}
 		if c == '\\' {
-			switch e := d.at(d.pos + 1); e {
-			case '"', '\\', '/':
-				c = e
-			case 'b':
-				c = '\b'
-			case 'f':
-				c = '\f'
-			case 'n':
-				c = '\n'
-			case 'r':
-				c = '\r'
-			case 't':
-				c = '\t'
-			case 'u':
-				var ok bool
-				if b, ok = d.unicodeEscape(b); !ok {
-					return d.errToken("invalid unicode escape code")
+			e := d.at(d.pos + 1)
+			if l, ok := cescape.Letter(e, jsonLetters); ok {
+				c = l
+			} else {
+				switch e {
+				case '"', '\\', '/':
+					c = e
+				case 'u':
+					var ok bool
+					if b, ok = d.unicodeEscape(b); !ok {
+						return d.errToken("invalid unicode escape code")
+					}
+					continue
+				default:
+					return d.errToken("invalid escape code")
 				}
-				continue
-			default:
-				return d.errToken("invalid escape code")
 			}
 			d.pos++
 		}

@@ -91,7 +91,7 @@ func runHere(L *lua.LState, c luaCase) resp.Reply {
 func toReply(v lua.LValue) resp.Reply {
 	switch v := v.(type) {
 	case lua.LNumber:
-		return resp.IntReply(cInt64(float64(v)))
+		return resp.IntReply(CInt64(float64(v)))
 	case lua.LString:
 		return resp.BulkReply(string(v))
 	case lua.LBool:

@@ -225,7 +225,7 @@ func checkNumber(L *lua.LState, n int) float64 {
 // checkInteger is luaL_checkinteger: the number truncated as C's cast to
 // a 64-bit integer does on x86-64.
 func checkInteger(L *lua.LState, n int) int64 {
-	return cInt64(checkNumber(L, n))
+	return CInt64(checkNumber(L, n))
 }
 
 // checkInt is luaL_checkint: luaL_checkinteger cut to a C int.
@@ -269,10 +269,13 @@ func checkAny(L *lua.LState, n int) {
 	}
 }
 
-// cInt64 converts as x86-64's cvttsd2si does: toward zero, with NaN and
+// CInt64 converts as x86-64's cvttsd2si does: toward zero, with NaN and
 // values out of range becoming the minimum int64. Go leaves this case to
-// the platform (wasm answers differently), so it is spelled out.
-func cInt64(f float64) int64 {
+// the platform (wasm answers differently), so it is spelled out. Redis's C
+// casts a double so wherever it does: here, and when the engine turns a
+// script's number into an integer reply (`return 1/0` replies
+// -9223372036854775808).
+func CInt64(f float64) int64 {
 	if f != f || f >= 9223372036854775808.0 || f < -9223372036854775808.0 {
 		return math.MinInt64
 	}
@@ -292,9 +295,9 @@ func cInt32(f float64) int32 {
 // becomes 0xffffffffffffffff), larger ones are offset by 2^63 first.
 func cUint64(f float64) uint64 {
 	if f >= 9223372036854775808.0 {
-		return uint64(cInt64(f-9223372036854775808.0)) ^ (1 << 63)
+		return uint64(CInt64(f-9223372036854775808.0)) ^ (1 << 63)
 	}
-	return uint64(cInt64(f))
+	return uint64(CInt64(f))
 }
 
 // luaLen is lua_objlen of a table: its border, without __len.

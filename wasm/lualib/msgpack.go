@@ -60,8 +60,8 @@ func msgpackEncode(b []byte, v lua.LValue, level int, m *meter) []byte {
 		return append(b, 0xc2)
 	case lua.LNumber:
 		f := float64(v)
-		if !math.IsInf(f, 0) && float64(cInt64(f)) == f {
-			return msgpackInt(b, cInt64(f))
+		if !math.IsInf(f, 0) && float64(CInt64(f)) == f {
+			return msgpackInt(b, CInt64(f))
 		}
 		if float64(float32(f)) == f {
 			return binary.BigEndian.AppendUint32(append(b, 0xca), math.Float32bits(float32(f)))

@@ -240,7 +240,7 @@ func strFormat(L *lua.LState) int {
 		case 'c':
 			b.WriteString(cString(sp.pad("", "", string([]byte{byte(cInt32(checkNumber(L, arg)))}), false)))
 		case 'd', 'i':
-			b.WriteString(sp.signedInt(cInt64(checkNumber(L, arg))))
+			b.WriteString(sp.signedInt(CInt64(checkNumber(L, arg))))
 		case 'o', 'u', 'x', 'X':
 			b.WriteString(sp.unsignedInt(cUint64(checkNumber(L, arg)), conv))
 		case 'e', 'E', 'f', 'g', 'G':

@@ -157,7 +157,7 @@ func structPack(L *lua.LState) int {
 			arg++
 			var v uint64
 			if n < 0 {
-				v = uint64(cInt64(n))
+				v = uint64(CInt64(n))
 			} else {
 				v = cUint64(n)
 			}

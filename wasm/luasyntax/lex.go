@@ -3,6 +3,8 @@ package luasyntax
 import (
 	"strconv"
 	"strings"
+
+	"echomq.dev/playground/wasm/cescape"
 )
 
 // tokenKind is a token as Lua 5.1's lexer numbers them: a character token
@@ -436,6 +438,10 @@ func isNumber(s string) bool {
 	return some && exponent(i, 'e')
 }
 
+// luaLetters are the one-letter escapes Lua 5.1's lexer takes from C: all
+// seven of them.
+const luaLetters = "abfnrtv"
+
 // stringText is what Lua 5.1's buffer holds for a quoted string read up
 // to the end of raw: the opening quote and the characters the escapes
 // stand for. An error shows it up to its first NUL, as C prints it.
@@ -451,21 +457,12 @@ func stringText(raw string) string {
 		if i == len(raw) {
 			break
 		}
-		switch c = raw[i]; c {
-		case 'a':
-			c = '\a'
-		case 'b':
-			c = '\b'
-		case 'f':
-			c = '\f'
-		case 'n':
-			c = '\n'
-		case 'r':
-			c = '\r'
-		case 't':
-			c = '\t'
-		case 'v':
-			c = '\v'
+		c = raw[i]
+		if l, ok := cescape.Letter(c, luaLetters); ok {
+			b = append(b, l)
+			continue
+		}
+		switch c {
 		case '\n', '\r':
 			i += breakLen(raw[i:]) - 1
 			c = '\n'

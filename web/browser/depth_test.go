@@ -63,8 +63,7 @@ func TestAtDepth(t *testing.T) {
 	r := tb.in("#roundtrip")
 	r.fill("Payload", `{"bulk":1}`)
 	for k := 1; k <= 10; k++ {
-		r.click("Enqueue 1,000")
-		r.wantText(bulkResult, fmt.Sprintf("JOB-%d … JOB-%d: 1,000 enqueues in ", k*1000-999, k*1000), " a second.")
+		r.clickShows("Enqueue 1,000", bulkResult, fmt.Sprintf("JOB-%d … JOB-%d: 1,000 enqueues in ", k*1000-999, k*1000), " a second.")
 	}
 	ids := byteOrder(10000)
 	pending := r.wantRows(pendingKey, ends(ids, func(id string) []string { return []string{id, "0"} }))
@@ -90,8 +89,7 @@ func TestAtDepth(t *testing.T) {
 	r.wantRows(rowsKey, ends(ids, func(id string) []string { return []string{id, "active", "1", `{"bulk":1}`} }))
 
 	// Nothing is left: Claim all says so.
-	r.click("Claim all")
-	r.wantText(bulkResult, "Nothing claimed: @claim found nothing pending.")
+	r.clickShows("Claim all", bulkResult, "Nothing claimed: @claim found nothing pending.")
 	r.screenshot("depth-drained")
 }
 
@@ -100,13 +98,10 @@ func TestAtDepth(t *testing.T) {
 func TestBulkPermalink(t *testing.T) {
 	tb := openReady(t, "/")
 	r := tb.in("#roundtrip")
-	r.click("Enqueue 1,000")
-	r.wantText(bulkResult, "JOB-1 … JOB-1000: 1,000 enqueues in ")
-	r.click("Enqueue 1,000")
-	r.wantText(bulkResult, "JOB-1001 … JOB-2000: 1,000 enqueues in ")
+	r.clickShows("Enqueue 1,000", bulkResult, "JOB-1 … JOB-1000: 1,000 enqueues in ")
+	r.clickShows("Enqueue 1,000", bulkResult, "JOB-1001 … JOB-2000: 1,000 enqueues in ")
 	r.fill("Lease (ms)", "30000")
-	r.click("Claim")
-	r.wantText(claimResult, `{:ok, {"JOB-1", `)
+	r.clickShows("Claim", claimResult, `{:ok, {"JOB-1", `)
 	before := fmt.Sprintf("%q %q %q", r.table(pendingKey).Rows, r.table(activeKey).Rows, r.table(rowsKey).Rows)
 
 	link := copyLink(r, "roundtrip")

@@ -256,6 +256,14 @@ func (s scope) click(name string) {
 	s.tb.run(fmt.Sprintf("click %q in %s", name, s.where()), chromedp.Click(chromedp.JSPath(s.expr("button", name))))
 }
 
+// clickShows is the step a learner takes most: click the button named name,
+// then read sel until it says each of wants (see click and wantText).
+func (s scope) clickShows(name, sel string, wants ...string) {
+	s.tb.t.Helper()
+	s.click(name)
+	s.wantText(sel, wants...)
+}
+
 // clickAnyway clicks the one visible button whose name is name even when it
 // says it does nothing (aria-disabled="true"): a learner may click a
 // greyed-out button, and the page must answer in words, not act.

@@ -92,8 +92,7 @@ func TestEditorDropExistsWritesTheDuplicateTwice(t *testing.T) {
 		t.Errorf("the diff's removed lines are %q; want five, the third reading %q: the EXISTS check, marked in words", removed, want)
 	}
 
-	ed.click("Run")
-	ed.wantText(editorOutcome, "The script returned 1.", "It wrote: HSET emq:{q}:job:JOB-1", "ZADD emq:{q}:pending")
+	ed.clickShows("Run", editorOutcome, "The script returned 1.", "It wrote: HSET emq:{q}:job:JOB-1", "ZADD emq:{q}:pending")
 	row := [][]string{{"state", "pending"}, {"attempts", "0"}, {"payload", editorPayload}}
 	ed.wantRows("emq:{q}:job:JOB-1", row)
 	ed.wantRows(pendingKey, [][]string{{"JOB-1", "0"}})
@@ -118,16 +117,14 @@ func TestEditorDropExistsWritesTheDuplicateTwice(t *testing.T) {
 	ed.screenshot("editor-duplicate")
 
 	// Reset to original: the check is back, and the same call is a duplicate.
-	ed.click("Reset to original")
-	ed.wantText(editorState, "unchanged")
+	ed.clickShows("Reset to original", editorState, "unchanged")
 	ed.wantText(diffSummary, "No changes")
 	if _, check := scriptLineAt(t, "EXISTS"); !strings.Contains(ed.value("Script"), check) {
 		src := ed.value("Script")
 		t.Errorf("after Reset to original the script has no EXISTS check:\n%s", src)
 	}
 	ed.wantAnnounced("Back to enqueue.lua as it was")
-	ed.click("Run")
-	ed.wantText(editorOutcome, "The script returned 0.", "It wrote nothing.")
+	ed.clickShows("Run", editorOutcome, "The script returned 0.", "It wrote nothing.")
 }
 
 // TestEditorErrors: a syntax error shows Redis's message and marks the line
@@ -151,8 +148,7 @@ func TestEditorErrors(t *testing.T) {
 	// Editing clears the mark: the line may have moved.
 	ed.fill("Script", "redis.call('SET', KEYS[1], 'written first')\nreturn redis.call('HGET', KEYS[1], 'f')")
 	ed.wantAttrs(editorError, "data-line")
-	ed.click("Run")
-	ed.wantText(editorProblem, "Runtime error on line 2", "WRONGTYPE Operation against a key holding the wrong kind of value", "@user_script:2")
+	ed.clickShows("Run", editorProblem, "Runtime error on line 2", "WRONGTYPE Operation against a key holding the wrong kind of value", "@user_script:2")
 	ed.wantAttrs(editorError, "data-line", "2")
 	ed.wantText(editorOutcome, "It failed on line 2", "SET scratch", "those writes stay")
 	ed.wantRows("scratch", [][]string{{"string", "written first"}})
@@ -171,8 +167,7 @@ func TestEditorRunawayKeepsThePageResponsive(t *testing.T) {
 	ed.fill("Script", "redis.call('SET', KEYS[1], 'before the loop')\nwhile true do end")
 
 	started := time.Now()
-	ed.click("Run")
-	ed.wantText(editorPosition, "Running the script")
+	ed.clickShows("Run", editorPosition, "Running the script")
 
 	// The lesson's stepper answers its Back button while the engine is busy.
 	st.clickAnyway("Back")
@@ -213,15 +208,13 @@ func TestEditorStepsAnEditedScript(t *testing.T) {
 	ed := tb.in(editorSection)
 	dropExistsCheck(ed)
 
-	ed.click("Step")
-	ed.wantText(editorPosition, "Step 1 of 3 · move 1 · gate · line 10")
+	ed.clickShows("Step", editorPosition, "Step 1 of 3 · move 1 · gate · line 10")
 	ed.wantAttrs(editorRunning, "data-line", "10")
 	ed.wantText(editorCommand, "(no command in this move)")
 	ed.wantText(editorOutcome, "the script goes on to move 3 · row")
 	ed.wantRows("emq:{q}:job:JOB-1", nil)
 
-	ed.click("Step")
-	ed.wantText(editorPosition, "Step 2 of 3 · move 3 · row · line 15")
+	ed.clickShows("Step", editorPosition, "Step 2 of 3 · move 3 · row · line 15")
 	ed.wantAttrs(editorRunning, "data-line", "15")
 	ed.wantText(editorCommand, `HSET emq:{q}:job:JOB-1 state pending attempts 0 payload "{\"task\":\"edit\"}"`)
 	ed.wantText(editorReply, "(integer) 3")
@@ -232,15 +225,13 @@ func TestEditorStepsAnEditedScript(t *testing.T) {
 		}
 	}
 
-	ed.click("Step")
-	ed.wantText(editorPosition, "Step 3 of 3 · move 4 · pending · line 18")
+	ed.clickShows("Step", editorPosition, "Step 3 of 3 · move 4 · pending · line 18")
 	ed.wantText(editorCommand, "ZADD emq:{q}:pending 0 JOB-1")
 	ed.wantRows(pendingKey, [][]string{{"JOB-1", "0"}})
 	ed.wantText(editorOutcome, "The script returned 1.")
 	ed.wantDisabled("Step")
 
-	ed.click("Back")
-	ed.wantText(editorPosition, "Step 2 of 3")
+	ed.clickShows("Back", editorPosition, "Step 2 of 3")
 	ed.wantRows(pendingKey, nil)
 
 	// The keys, from a button of the widget.
@@ -284,12 +275,9 @@ func TestEditorPermalink(t *testing.T) {
 	ed := tb.in(editorSection)
 	dropExistsCheck(ed)
 	edited := ed.value("Script")
-	ed.click("Run")
-	ed.wantText(editorOutcome, "The script returned 1.")
-	ed.click("Run")
-	ed.wantText(editorOutcome, "Run 1 had the same KEYS and ARGV")
-	ed.click("Back")
-	ed.wantText(editorPosition, "Step 2 of 3 · move 3 · row · line 15 · run 2")
+	ed.clickShows("Run", editorOutcome, "The script returned 1.")
+	ed.clickShows("Run", editorOutcome, "Run 1 had the same KEYS and ARGV")
+	ed.clickShows("Back", editorPosition, "Step 2 of 3 · move 3 · row · line 15 · run 2")
 	link := copyLink(ed, "editor")
 
 	opened := newTab(t)
@@ -345,8 +333,7 @@ func TestEditorNarrow(t *testing.T) {
 	ed := tb.in(editorSection)
 	dropExistsCheck(ed)
 	ed.click("Step")
-	ed.click("Step")
-	ed.wantText(editorPosition, "Step 2 of 3")
+	ed.clickShows("Step", editorPosition, "Step 2 of 3")
 	overflow, err := eval[float64](tb, "document.documentElement.scrollWidth - document.documentElement.clientWidth")
 	if err != nil {
 		t.Fatal(err)

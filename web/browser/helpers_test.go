@@ -7,16 +7,13 @@ package browser
 func enqueueJob(r scope, id, want string) {
 	r.tb.t.Helper()
 	r.fill("Job id", id)
-	r.click("Enqueue")
-	r.wantText(enqueueResult, want)
+	r.clickShows("Enqueue", enqueueResult, want)
 }
 
 // claimPaused pauses the queue and presses Claim: claim/3 reads the pause
 // flag first and answers :empty without running @claim.
 func claimPaused(r scope) {
 	r.tb.t.Helper()
-	r.click("Pause")
-	r.wantText(queueState, "Paused")
-	r.click("Claim")
-	r.wantText(claimResult, ":empty")
+	r.clickShows("Pause", queueState, "Paused")
+	r.clickShows("Claim", claimResult, ":empty")
 }

@@ -13,8 +13,7 @@ func TestLastClaimFollowsTheClock(t *testing.T) {
 	r := tb.in("#roundtrip")
 	enqueueJob(r, "JOB-7", "{:ok, :enqueued}")
 	r.fill("Lease (ms)", "30000")
-	r.click("Claim")
-	r.wantText(claimResult, `{:ok, {"JOB-7"`)
+	r.clickShows("Claim", claimResult, `{:ok, {"JOB-7"`)
 	r.wantText(claimExplain, "Leased JOB-7 until "+deadline, "the lease ends in 30 s on the server clock")
 
 	r.fill("Advance by (ms)", "35000")

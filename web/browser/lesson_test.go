@@ -12,19 +12,16 @@ func TestOfflineLesson(t *testing.T) {
 	r := tb.in("#roundtrip")
 	r.fill("Job id", "JOB-1")
 	r.fill("Payload", `{"offline":true}`)
-	r.click("Enqueue")
-	r.wantText(enqueueResult, "{:ok, :enqueued}")
+	r.clickShows("Enqueue", enqueueResult, "{:ok, :enqueued}")
 	r.wantRows(pendingKey, [][]string{{"JOB-1", "0"}})
 	r.fill("Lease (ms)", "30000")
-	r.click("Claim")
-	r.wantText(claimResult, `{:ok, {"JOB-1", "{\"offline\":true}", 1}}`)
+	r.clickShows("Claim", claimResult, `{:ok, {"JOB-1", "{\"offline\":true}", 1}}`)
 	r.wantRows(activeKey, [][]string{{"JOB-1", deadline, "in 30 s"}})
 	r.wantRows(rowsKey, [][]string{{"JOB-1", "active", "1", `{"offline":true}`}})
 
 	// The other widgets run too: the stepper records a real trace.
 	s := tb.in("#stepper")
-	s.click("Step")
-	s.wantText(stepPosition, "Move 1 of 4")
+	s.clickShows("Step", stepPosition, "Move 1 of 4")
 	tb.whole().wantNoText("footer", "embed/")
 	tb.whole().screenshot("lesson-offline")
 }

@@ -111,27 +111,21 @@ func TestEmbedPages(t *testing.T) {
 			// One thing a learner does there, to see the engine answer.
 			switch name {
 			case "stepper":
-				w.click("Step")
-				w.wantText(stepPosition, "Move 1 of 4")
+				w.clickShows("Step", stepPosition, "Move 1 of 4")
 			case "beats":
 				w.wantText(beatsSource, scriptLine(t, "ZADD"))
 			case "verdicts":
-				w.click("Enqueue a job")
-				w.wantText(verdict, "{:ok, :enqueued}")
+				w.clickShows("Enqueue a job", verdict, "{:ok, :enqueued}")
 			case "roundtrip":
-				w.click("Claim")
-				w.wantText(claimResult, ":empty")
+				w.clickShows("Claim", claimResult, ":empty")
 			case "editor":
-				w.click("Run")
-				w.wantText("[data-testid=editor-reply]", "(integer) 1")
+				w.clickShows("Run", "[data-testid=editor-reply]", "(integer) 1")
 			case "console":
 				w.fill("Command", "ZCARD "+pendingKey)
-				w.click("Run")
-				w.wantText("[data-testid=console-log]", "(integer) 0")
+				w.clickShows("Run", "[data-testid=console-log]", "(integer) 0")
 			case "workers":
 				w.click("Fill the queue")
-				w.click("A: next step")
-				w.wantText("[data-testid=workers-timeline]", "ZRANGE")
+				w.clickShows("A: next step", "[data-testid=workers-timeline]", "ZRANGE")
 			}
 			w.screenshot("embed-" + name)
 		})

@@ -31,8 +31,7 @@ func linkFragment(t *testing.T, state any) string {
 // address bar) whether or not the clipboard took it.
 func copyLink(w scope, widget string) string {
 	w.tb.t.Helper()
-	w.click("Copy link")
-	w.wantText(".permalink-status", "address bar")
+	w.clickShows("Copy link", ".permalink-status", "address bar")
 	link, err := eval[string](w.tb, `document.getElementById(`+jsArgs(widget+"-link")+`).value`)
 	if err != nil {
 		w.tb.t.Fatal(err)
@@ -54,13 +53,11 @@ func TestPermalinkRoundTrip(t *testing.T) {
 	r := tb.in("#roundtrip")
 	enqueueTwoClaimOne(r, "30000")
 	r.fill("Advance by (ms)", "5000")
-	r.click("Advance")
-	r.wantText(clock, "1767225605000")
+	r.clickShows("Advance", clock, "1767225605000")
 
 	s := tb.in("#stepper")
 	s.click("Step")
-	s.click("Step")
-	s.wantText(stepPosition, "Move 2 of 4")
+	s.clickShows("Step", stepPosition, "Move 2 of 4")
 	// The change marks say what the last action did, so only the rows
 	// themselves must come back.
 	rows := func(tbl table) string { return fmt.Sprintf("%q", tbl.Rows) }
@@ -164,8 +161,7 @@ func TestPermalinkReadouts(t *testing.T) {
 	tb := openReady(t, "/")
 	r, v := tb.in("#roundtrip"), tb.in("#verdicts")
 	enqueueTwoClaimOne(r, "20000")
-	v.click("Enqueue a job")
-	v.wantText(verdict, "{:ok, :enqueued}")
+	v.clickShows("Enqueue a job", verdict, "{:ok, :enqueued}")
 	v.wantText(againHint, "JOB-3")
 
 	readouts := []struct {
@@ -206,6 +202,5 @@ func enqueueTwoClaimOne(r scope, lease string) {
 		enqueueJob(r, id, "{:ok, :enqueued}")
 	}
 	r.fill("Lease (ms)", lease)
-	r.click("Claim")
-	r.wantText(claimResult, `{:ok, {"JOB-1"`)
+	r.clickShows("Claim", claimResult, `{:ok, {"JOB-1"`)
 }

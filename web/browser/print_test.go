@@ -49,8 +49,7 @@ func TestPrintedHandout(t *testing.T) {
 	tb := openReady(t, "/")
 	s := tb.in("#stepper")
 	s.click("Step")
-	s.click("Step")
-	s.wantText(stepPosition, "Move 2 of 4")
+	s.clickShows("Step", stepPosition, "Move 2 of 4")
 
 	lines := tb.printed()
 	all := strings.Join(strings.Fields(strings.Join(lines, " ")), " ")

@@ -29,10 +29,8 @@ func TestStepperRecordedRun(t *testing.T) {
 	page.wantText(statusLine, "Loading (recorded run shown)")
 	page.wantText("#recorded-note", "recording", "The live engine is on its way")
 
-	s.click("Step")
-	s.wantText(stepPosition, "Move 1 of 4")
-	s.click("Step")
-	s.wantText(stepPosition, "Move 2 of 4")
+	s.clickShows("Step", stepPosition, "Move 1 of 4")
+	s.clickShows("Step", stepPosition, "Move 2 of 4")
 	before := []string{s.text(stepPosition), s.text(stepCommand), s.text(stepReply), s.text(stepOutcome)}
 	if off, err := eval[bool](tb, `document.getElementById("stepper-reset").disabled`); err != nil || !off {
 		t.Errorf("Reset works before the engine is there (%v); it must wait for the live engine", err)
@@ -48,10 +46,8 @@ func TestStepperRecordedRun(t *testing.T) {
 		t.Errorf("the stepper jumped when the engine took over:\n%q\nwant, as before:\n%q", after, before)
 	}
 	page.wantNoText("#notice", "otherwise")
-	s.click("Step")
-	s.wantText(stepPosition, "Move 3 of 4")
-	s.click("Reset")
-	s.wantText(stepPosition, "Before move 1 · not run yet")
+	s.clickShows("Step", stepPosition, "Move 3 of 4")
+	s.clickShows("Reset", stepPosition, "Before move 1 · not run yet")
 }
 
 // TestVerdictsRecorded holds the engine's download back and opens the
@@ -62,12 +58,9 @@ func TestVerdictsRecorded(t *testing.T) {
 	tb, release := openRecorded(t, "/embed/verdicts.html")
 	page, v := tb.whole(), tb.in("#verdicts")
 	page.wantText(statusLine, "Loading (recorded run shown)")
-	v.click("Enqueue a job")
-	v.wantText(verdict, "{:ok, :enqueued}")
-	v.click("Enqueue it again")
-	v.wantText(verdict, "{:ok, :duplicate}")
-	v.click("Try a malformed id")
-	v.wantText(verdict, "{:error, :kind}")
+	v.clickShows("Enqueue a job", verdict, "{:ok, :enqueued}")
+	v.clickShows("Enqueue it again", verdict, "{:ok, :duplicate}")
+	v.clickShows("Try a malformed id", verdict, "{:error, :kind}")
 	v.wantText(verdictReply, "EMQKIND")
 	before := v.table(pendingKey).String()
 
@@ -80,8 +73,7 @@ func TestVerdictsRecorded(t *testing.T) {
 		t.Errorf("the pending table changed when the engine took over:\n%s\nwant:\n%s", after, before)
 	}
 	v.wantText(verdict, "{:error, :kind}")
-	v.click("Enqueue a job")
-	v.wantText(verdict, "{:ok, :enqueued}")
+	v.clickShows("Enqueue a job", verdict, "{:ok, :enqueued}")
 	v.wantRows(pendingKey, [][]string{{"JOB-1", "0"}, {"JOB-2", "0"}})
 }
 
@@ -95,10 +87,8 @@ func TestPageRecorded(t *testing.T) {
 	tb, release := openRecorded(t, "/")
 	page, s, v := tb.whole(), tb.in("#stepper"), tb.in("#verdicts")
 	page.wantText(statusLine, "Loading (recorded run shown)")
-	s.click("Step")
-	s.wantText(stepPosition, "Move 1 of 4")
-	v.click("Enqueue a job")
-	v.wantText(verdict, "{:ok, :enqueued}")
+	s.clickShows("Step", stepPosition, "Move 1 of 4")
+	v.clickShows("Enqueue a job", verdict, "{:ok, :enqueued}")
 	v.wantText("[data-testid=verdict-call]", `"JOB-2"`)
 	if off, _ := eval[bool](tb, `document.getElementById("roundtrip-enqueue").disabled`); !off {
 		t.Error("the round trip's Enqueue works before the engine is there")

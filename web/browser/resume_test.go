@@ -105,8 +105,7 @@ func TestResumeAfterAReload(t *testing.T) {
 	if f := r.focus(); !f.Inside || f.Tag != "section" {
 		t.Errorf("after Resume the focus is on %s; want the round trip, where the learner left off", f)
 	}
-	r.click("Claim")
-	r.wantText(newestWireCall, "claim, lease 12345 ms")
+	r.clickShows("Claim", newestWireCall, "claim, lease 12345 ms")
 	r.wantText(claimExplain, "Leased JOB-41 until 1767225612345")
 	tb.slowCPU(1)
 	if tb.offerShown() {

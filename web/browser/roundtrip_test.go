@@ -41,14 +41,12 @@ func TestRoundTrip(t *testing.T) {
 
 	r.fill("Job id", "JOB-7")
 	r.fill("Payload", `{"task":"resize"}`)
-	r.click("Enqueue")
-	r.wantText(enqueueResult, "{:ok, :enqueued}")
+	r.clickShows("Enqueue", enqueueResult, "{:ok, :enqueued}")
 	r.wantRows(pendingKey, [][]string{{"JOB-7", "0"}})
 	r.wantRows(activeKey, nil)
 
 	r.fill("Lease (ms)", "30000")
-	r.click("Claim")
-	r.wantText(claimResult, `{:ok, {"JOB-7", "{\"task\":\"resize\"}", 1}}`)
+	r.clickShows("Claim", claimResult, `{:ok, {"JOB-7", "{\"task\":\"resize\"}", 1}}`)
 	r.wantRows(pendingKey, nil)
 	r.wantRows(activeKey, [][]string{{"JOB-7", deadline, "in 30 s"}})
 	r.wantRows(rowsKey, [][]string{{"JOB-7", "active", "1", `{"task":"resize"}`}})
@@ -59,8 +57,7 @@ func TestRoundTrip(t *testing.T) {
 		[]string{"EVALSHA ", "NOSCRIPT", "cache miss"},
 		[]string{"EVAL ‹the @claim source", `"JOB-7"`})
 
-	r.click("Claim")
-	r.wantText(claimResult, ":empty")
+	r.clickShows("Claim", claimResult, ":empty")
 	r.wantRows(activeKey, [][]string{{"JOB-7", deadline, "in 30 s"}})
 
 	// Paused, a claim answers :empty and leaves pending alone.
@@ -70,10 +67,8 @@ func TestRoundTrip(t *testing.T) {
 	wantInOrder(t, "the newest call on the wire", r.texts(wireCalls)[0], "claim", ":empty")
 	wantExchanges(t, "a claim on a paused queue", r.texts(newestExchanges))
 
-	r.click("Resume")
-	r.wantText(queueState, "Running")
-	r.click("Claim")
-	r.wantText(claimResult, `{:ok, {"JOB-8", "{\"task\":\"resize\"}", 1}}`)
+	r.clickShows("Resume", queueState, "Running")
+	r.clickShows("Claim", claimResult, `{:ok, {"JOB-8", "{\"task\":\"resize\"}", 1}}`)
 	r.wantRows(pendingKey, nil)
 	r.wantRows(activeKey, [][]string{{"JOB-7", deadline, "in 30 s"}, {"JOB-8", deadline, "in 30 s"}})
 	// Now the server has the script: EVALSHA alone, a hit.
@@ -90,8 +85,7 @@ func TestRoundTrip(t *testing.T) {
 	r.wantRows(pendingKey, [][]string{{"JOB-9", "0"}})
 	for _, lease := range []string{"abc", "0", "-5"} {
 		r.fill("Lease (ms)", lease)
-		r.click("Claim")
-		r.wantText(claimResult, "** (FunctionClauseError) no function clause matching in EchoMQ.Jobs.claim/3")
+		r.clickShows("Claim", claimResult, "** (FunctionClauseError) no function clause matching in EchoMQ.Jobs.claim/3")
 		r.wantText(newestWireCall, "claim, lease", "Nothing was sent: claim/3's guard refused the lease.")
 		if sent := r.texts(newestExchanges); len(sent) != 0 {
 			t.Errorf("a lease of %q that fails the guard sent %q", lease, sent)
@@ -103,8 +97,7 @@ func TestRoundTrip(t *testing.T) {
 
 	// The clock moves 31 s: both leases are over.
 	r.fill("Advance by (ms)", "31000")
-	r.click("Advance")
-	r.wantText(clock, "1767225631000")
+	r.clickShows("Advance", clock, "1767225631000")
 	r.wantRows(activeKey, [][]string{{"JOB-7", deadline, "expired 1 s ago"}, {"JOB-8", deadline, "expired 1 s ago"}})
 	r.screenshot("roundtrip")
 }
@@ -230,8 +223,7 @@ func TestRoundTripAdvanceChecksTheField(t *testing.T) {
 	r.wantNoText(".results", "9999")
 
 	r.fill("Advance by (ms)", "31000")
-	r.click("Advance")
-	r.wantText(clock, "1767225631000")
+	r.clickShows("Advance", clock, "1767225631000")
 	c.wantText(clockStatus, "moved 31 s forward")
 	c.wantAnnounced("moved 31 s forward")
 	r.wantAttrs("#roundtrip-advance-ms", "aria-invalid", "")

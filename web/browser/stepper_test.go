@@ -98,8 +98,7 @@ func TestStepperFreshID(t *testing.T) {
 		st.click("Back")
 		wantMove(st, i+1, 4, freshMoves[i], "JOB-1")
 	}
-	st.click("Back")
-	st.wantText(stepPosition, "Before move 1")
+	st.clickShows("Back", stepPosition, "Before move 1")
 	st.wantRows(pendingKey, nil)
 	st.wantRows(rowKey("JOB-1"), nil)
 	st.wantDisabled("Back")
@@ -110,8 +109,7 @@ func TestStepperFreshID(t *testing.T) {
 
 	// Reset gets ready for a new run: JOB-1 is taken now, so a fresh id
 	// is JOB-2, and the tables show the keyspace as it is.
-	st.click("Reset")
-	st.wantText(stepPosition, "Before move 1")
+	st.clickShows("Reset", stepPosition, "Before move 1")
 	if got := st.value("Job id"); got != "JOB-2" {
 		t.Errorf("after Reset, a fresh id is %q; want JOB-2", got)
 	}

@@ -18,8 +18,7 @@ const staleNote = "#stepper-stale"
 func stepRun(st scope, moves int) {
 	st.tb.t.Helper()
 	for i := 1; i <= moves; i++ {
-		st.click("Step")
-		st.wantText(stepPosition, fmt.Sprintf("Move %d of 4", i))
+		st.clickShows("Step", stepPosition, fmt.Sprintf("Move %d of 4", i))
 	}
 }
 
@@ -59,8 +58,7 @@ func TestStepperNoticeOnlyWhenAShownKeyChanged(t *testing.T) {
 	// The pause flag and emq:{race} are not the stepper's keys either.
 	wantNoStaleNote(t, st, "a refused id, Pause, a paused claim and the workers' Fill the queue")
 
-	r.click("Resume")
-	r.wantText(queueState, "Running")
+	r.clickShows("Resume", queueState, "Running")
 	enqueueJob(r, "JOB-5", "{:ok, :enqueued}")
 	st.wantText(staleNote, "The keyspace has changed since this run was recorded")
 }
@@ -99,8 +97,7 @@ func TestStepperAtDepth(t *testing.T) {
 	ready(tb)
 	r := tb.in("#roundtrip")
 	for k := 1; k <= 10; k++ {
-		r.click("Enqueue 1,000")
-		r.wantText(bulkResult, fmt.Sprintf("JOB-%d … JOB-%d: 1,000 enqueues in ", k*1000-999, k*1000))
+		r.clickShows("Enqueue 1,000", bulkResult, fmt.Sprintf("JOB-%d … JOB-%d: 1,000 enqueues in ", k*1000-999, k*1000))
 	}
 	st := tb.in("#stepper")
 	st.choose("A duplicate")

@@ -24,8 +24,7 @@ func TestVerdicts(t *testing.T) {
 	}
 	admitted := [][]string{{"JOB-1", "pending", "0", `{"task":"hello"}`}}
 
-	v.click("Enqueue a job")
-	v.wantText(verdict, "{:ok, :enqueued}")
+	v.clickShows("Enqueue a job", verdict, "{:ok, :enqueued}")
 	v.wantText(verdictReply, "(integer) 1")
 	v.wantRows(pendingKey, [][]string{{"JOB-1", "0"}})
 	got := v.wantRows(rowsKey, admitted)
@@ -33,8 +32,7 @@ func TestVerdicts(t *testing.T) {
 		t.Errorf("the new row is not marked as new: %v", got)
 	}
 
-	v.click("Enqueue it again")
-	v.wantText(verdict, "{:ok, :duplicate}")
+	v.clickShows("Enqueue it again", verdict, "{:ok, :duplicate}")
 	v.wantText(verdictReply, "(integer) 0")
 	v.wantRows(pendingKey, [][]string{{"JOB-1", "0"}})
 	got = v.wantRows(rowsKey, admitted)
@@ -42,8 +40,7 @@ func TestVerdicts(t *testing.T) {
 		t.Errorf("a duplicate changed nothing, but the row is marked %q", got.Marks[0])
 	}
 
-	v.click("Try a malformed id")
-	v.wantText(verdict, "{:error, :kind}")
+	v.clickShows("Try a malformed id", verdict, "{:error, :kind}")
 	v.wantText(verdictReply, "EMQKIND")
 	v.wantRows(pendingKey, [][]string{{"JOB-1", "0"}})
 	v.wantRows(rowsKey, admitted)
@@ -51,8 +48,7 @@ func TestVerdicts(t *testing.T) {
 
 	// A typed id is admitted as typed.
 	v.fill("Job id", "JOB-7")
-	v.click("Enqueue a job")
-	v.wantText(verdict, "{:ok, :enqueued}")
+	v.clickShows("Enqueue a job", verdict, "{:ok, :enqueued}")
 	v.wantRows(pendingKey, [][]string{{"JOB-1", "0"}, {"JOB-7", "0"}})
 }
 
@@ -88,24 +84,19 @@ func TestVerdictsAgainRepeatsThisWidgetsJob(t *testing.T) {
 	if got := v.value("Job id"); got != "JOB-2" {
 		t.Errorf("the suggested id is %q; want JOB-2", got)
 	}
-	v.click("Enqueue a job")
-	v.wantText(verdict, "{:ok, :enqueued}")
+	v.clickShows("Enqueue a job", verdict, "{:ok, :enqueued}")
 	v.wantText(verdictCall, `"JOB-2"`)
 	v.wantText(againHint, "JOB-2")
-	v.click("Enqueue it again")
-	v.wantText(verdict, "{:ok, :duplicate}")
+	v.clickShows("Enqueue it again", verdict, "{:ok, :duplicate}")
 	v.wantText(verdictCall, `"JOB-2"`)
 	v.wantText(verdictReply, "(integer) 0")
 
 	// A typed id becomes "it" once it is sent.
 	v.fill("Job id", "JOB-7")
-	v.click("Enqueue a job")
-	v.wantText(verdict, "{:ok, :enqueued}")
+	v.clickShows("Enqueue a job", verdict, "{:ok, :enqueued}")
 	v.wantText(againHint, "JOB-7")
-	v.click("Try a malformed id") // not "Enqueue a job": "it" stays JOB-7
-	v.wantText(verdict, "{:error, :kind}")
-	v.click("Enqueue it again")
-	v.wantText(verdict, "{:ok, :duplicate}")
+	v.clickShows("Try a malformed id", verdict, "{:error, :kind}") // not "Enqueue a job": "it" stays JOB-7
+	v.clickShows("Enqueue it again", verdict, "{:ok, :duplicate}")
 	v.wantText(verdictCall, `"JOB-7"`)
 	v.wantRows(pendingKey, [][]string{{"JOB-1", "0"}, {"JOB-2", "0"}, {"JOB-7", "0"}})
 }

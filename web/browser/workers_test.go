@@ -35,6 +35,37 @@ const (
 // filledRace is the race queue's pending set after "Fill the queue".
 var filledRace = [][]string{{"JOB-1", "0"}, {"JOB-2", "0"}, {"JOB-3", "0"}}
 
+// oneJobEachRows are the race's job rows once A and B have claimed a job
+// each: JOB-1 and JOB-2 active after one attempt, JOB-3 still pending.
+var oneJobEachRows = [][]string{
+	{"JOB-1", "active", "1", racePayload},
+	{"JOB-2", "active", "1", racePayload},
+	{"JOB-3", "pending", "0", racePayload},
+}
+
+// wantOneJobEach reads the race's three tables after a round with no
+// double claim: JOB-3 left pending, JOB-1 and JOB-2 leased for 30 s.
+func wantOneJobEach(w scope) {
+	w.tb.t.Helper()
+	w.wantRows(racePending, [][]string{{"JOB-3", "0"}})
+	w.wantRows(raceActive, [][]string{{"JOB-1", deadline, "in 30 s"}, {"JOB-2", deadline, "in 30 s"}})
+	w.wantRows(raceRows, oneJobEachRows)
+}
+
+// wantJob1ClaimedTwice reads the race's three tables after the split
+// claim's double claim: JOB-1 is active once but counts two attempts, and
+// JOB-2 and JOB-3 are still pending.
+func wantJob1ClaimedTwice(w scope) {
+	w.tb.t.Helper()
+	w.wantRows(racePending, [][]string{{"JOB-2", "0"}, {"JOB-3", "0"}})
+	w.wantRows(raceActive, [][]string{{"JOB-1", deadline, "in 30 s"}})
+	w.wantRows(raceRows, [][]string{
+		{"JOB-1", "active", "2", racePayload},
+		{"JOB-2", "pending", "0", racePayload},
+		{"JOB-3", "pending", "0", racePayload},
+	})
+}
+
 // wantSteps waits until the timeline lists n steps, and returns their texts.
 func wantSteps(s scope, n int) []string {
 	s.tb.t.Helper()
@@ -74,6 +105,15 @@ func waitFreshRound(w scope) {
 func wantPlans(w scope, mode string) {
 	w.tb.t.Helper()
 	w.wantAttrs("ol.plan", "data-mode", mode, mode)
+}
+
+// switchMode chooses the claim labelled label and waits for the new
+// mode's round: both workers show mode's plan, on a refilled queue.
+func switchMode(w scope, label, mode string) {
+	w.tb.t.Helper()
+	w.choose(label)
+	wantPlans(w, mode)
+	waitFreshRound(w)
 }
 
 // takeTurns clicks A's and B's step buttons in turn, n clicks in all,
@@ -124,13 +164,7 @@ func TestWorkersSplitClaimDoubleClaims(t *testing.T) {
 		wantInOrder(t, fmt.Sprintf("timeline step %d", i+1), steps[i], want...)
 	}
 
-	w.wantRows(racePending, [][]string{{"JOB-2", "0"}, {"JOB-3", "0"}})
-	w.wantRows(raceActive, [][]string{{"JOB-1", deadline, "in 30 s"}})
-	w.wantRows(raceRows, [][]string{
-		{"JOB-1", "active", "2", racePayload},
-		{"JOB-2", "pending", "0", racePayload},
-		{"JOB-3", "pending", "0", racePayload},
-	})
+	wantJob1ClaimedTwice(w)
 	tb.in("#roundtrip").wantRows(pendingKey, nil)
 	tb.in("#roundtrip").wantRows(activeKey, nil)
 	w.screenshot("workers-double-claim")
@@ -146,9 +180,7 @@ func TestWorkersAtomicClaimNeverDoubleClaims(t *testing.T) {
 	tb := openReady(t, "/")
 	w := tb.in(workers)
 	fillRace(w)
-	w.choose(atomicMode)
-	wantPlans(w, "atomic")
-	waitFreshRound(w)
+	switchMode(w, atomicMode, "atomic")
 
 	steps := takeTurns(w, 2)
 	w.wantText(workersVerdict, "No double claim: A holds JOB-1, B holds JOB-2.")
@@ -166,13 +198,7 @@ func TestWorkersAtomicClaimNeverDoubleClaims(t *testing.T) {
 	w.wantText("[data-testid=workers-cost]", "A: 3 commands in 3 round trips.", "B: 2 commands in 2 round trips.")
 	w.wantNoText("[data-testid=workers-cost]", "@claim: one script per claim")
 
-	w.wantRows(racePending, [][]string{{"JOB-3", "0"}})
-	w.wantRows(raceActive, [][]string{{"JOB-1", deadline, "in 30 s"}, {"JOB-2", deadline, "in 30 s"}})
-	w.wantRows(raceRows, [][]string{
-		{"JOB-1", "active", "1", racePayload},
-		{"JOB-2", "active", "1", racePayload},
-		{"JOB-3", "pending", "0", racePayload},
-	})
+	wantOneJobEach(w)
 
 	// Each worker claims once per round.
 	w.wantDisabled(stepA)
@@ -181,9 +207,7 @@ func TestWorkersAtomicClaimNeverDoubleClaims(t *testing.T) {
 	wantSteps(w, 2)
 	w.screenshot("workers-atomic")
 
-	w.choose(splitMode)
-	wantPlans(w, "split")
-	waitFreshRound(w)
+	switchMode(w, splitMode, "split")
 }
 
 // TestWorkersPresets plays the two orders the widget offers, in both
@@ -199,19 +223,12 @@ func TestWorkersPresets(t *testing.T) {
 	w.wantText(workersVerdict, doubleClaimJob1)
 
 	// A new round replaces the last one: wait for its verdict, then read it.
-	w.click("Play: A, then B")
-	w.wantText(workersVerdict, "No double claim: A holds JOB-1, B holds JOB-2.")
+	w.clickShows("Play: A, then B", workersVerdict, "No double claim: A holds JOB-1, B holds JOB-2.")
 	steps := wantSteps(w, 6)
 	wantInOrder(t, "A, then B", strings.Join(steps, "\n"), "1. A", "2. A", "3. A", "4. B", "5. B", "6. B")
-	w.wantRows(raceRows, [][]string{
-		{"JOB-1", "active", "1", racePayload},
-		{"JOB-2", "active", "1", racePayload},
-		{"JOB-3", "pending", "0", racePayload},
-	})
+	w.wantRows(raceRows, oneJobEachRows)
 
-	w.choose(atomicMode)
-	wantPlans(w, "atomic")
-	waitFreshRound(w)
+	switchMode(w, atomicMode, "atomic")
 	w.click("Play: take turns")
 	wantSteps(w, 2)
 	w.wantText(workersVerdict, "No double claim: A holds JOB-1, B holds JOB-2.")
@@ -268,8 +285,7 @@ func TestWorkersNarrow(t *testing.T) {
 func TestWorkersPermalink(t *testing.T) {
 	tb := openReady(t, "/")
 	w := tb.in(workers)
-	w.click("Play: take turns")
-	w.wantText(workersVerdict, doubleClaimJob1)
+	w.clickShows("Play: take turns", workersVerdict, doubleClaimJob1)
 	steps := wantSteps(w, 6)
 	link := copyLink(w, "workers")
 
@@ -283,13 +299,7 @@ func TestWorkersPermalink(t *testing.T) {
 	}
 	o.wantAttrs(workerAHolds, "data-holds", "JOB-1")
 	o.wantAttrs(workerBHolds, "data-holds", "JOB-1")
-	o.wantRows(racePending, [][]string{{"JOB-2", "0"}, {"JOB-3", "0"}})
-	o.wantRows(raceActive, [][]string{{"JOB-1", deadline, "in 30 s"}})
-	o.wantRows(raceRows, [][]string{
-		{"JOB-1", "active", "2", racePayload},
-		{"JOB-2", "pending", "0", racePayload},
-		{"JOB-3", "pending", "0", racePayload},
-	})
+	wantJob1ClaimedTwice(o)
 	// The round goes on from where the link left it: both claims are over.
 	o.wantDisabled(stepA)
 	o.wantDisabled(stepB)
@@ -337,9 +347,7 @@ func TestLeaseOptionReachesEveryClaim(t *testing.T) {
 
 	w := tb.in(workers)
 	fillRace(w)
-	w.choose(atomicMode)
-	wantPlans(w, "atomic")
-	waitFreshRound(w)
+	switchMode(w, atomicMode, "atomic")
 	steps := takeTurns(w, 1)
 	wantInOrder(t, "timeline step 1", steps[0], "1. A step 1 of 1", "emq:{race}:job: 5000", `1) "JOB-1"`)
 	w.wantRows(raceActive, [][]string{{"JOB-1", "1767225605000", "in 5 s"}})
@@ -365,9 +373,7 @@ const optimisticMode = "Optimistic: WATCH, then MULTI … EXEC"
 func TestWorkersOptimisticClaimRetriesInsteadOfDoubleClaiming(t *testing.T) {
 	tb := openReady(t, "/")
 	w := tb.in(workers)
-	w.choose(optimisticMode)
-	wantPlans(w, "optimistic")
-	waitFreshRound(w)
+	switchMode(w, optimisticMode, "optimistic")
 
 	steps := takeTurns(w, 8)
 	w.wantAttrs(workersVerdict, "data-verdict", "retry")
@@ -391,13 +397,7 @@ func TestWorkersOptimisticClaimRetriesInsteadOfDoubleClaiming(t *testing.T) {
 	w.wantText(workersExplain, "B's EXEC answered nil", "B unwatched, started again from WATCH, and claimed JOB-2")
 	w.wantText(workerAHolds, "Holds JOB-1 · attempts 1")
 	w.wantText(workerBHolds, "Holds JOB-2 · attempts 1")
-	w.wantRows(racePending, [][]string{{"JOB-3", "0"}})
-	w.wantRows(raceActive, [][]string{{"JOB-1", deadline, "in 30 s"}, {"JOB-2", deadline, "in 30 s"}})
-	w.wantRows(raceRows, [][]string{
-		{"JOB-1", "active", "1", racePayload},
-		{"JOB-2", "active", "1", racePayload},
-		{"JOB-3", "pending", "0", racePayload},
-	})
+	wantOneJobEach(w)
 	// A: WATCH, ZRANGE, TIME + MULTI + 4 writes, EXEC = 9. B: that, then
 	// UNWATCH after its nil, then the 9 again = 19.
 	w.wantText("[data-testid=workers-cost]",
@@ -413,17 +413,10 @@ func TestWorkersOptimisticClaimRetriesInsteadOfDoubleClaiming(t *testing.T) {
 func TestWorkersOptimisticPlayTurnsEndsWithBothClaims(t *testing.T) {
 	tb := openReady(t, "/")
 	w := tb.in(workers)
-	w.choose(optimisticMode)
-	wantPlans(w, "optimistic")
-	waitFreshRound(w)
-	w.click("Play: take turns")
-	w.wantText(workersVerdict, "No double claim: A holds JOB-1, B holds JOB-2.")
+	switchMode(w, optimisticMode, "optimistic")
+	w.clickShows("Play: take turns", workersVerdict, "No double claim: A holds JOB-1, B holds JOB-2.")
 	wantSteps(w, 12)
-	w.wantRows(raceRows, [][]string{
-		{"JOB-1", "active", "1", racePayload},
-		{"JOB-2", "active", "1", racePayload},
-		{"JOB-3", "pending", "0", racePayload},
-	})
+	w.wantRows(raceRows, oneJobEachRows)
 	// A new round after an abandoned one: B is left inside MULTI, and
 	// "Fill the queue" must end that transaction for the next round to start.
 	fillRace(w)
@@ -442,9 +435,7 @@ func TestWorkersOptimisticPlayTurnsEndsWithBothClaims(t *testing.T) {
 func TestWorkersOptimisticPermalinkKeepsTheOpenTransactions(t *testing.T) {
 	tb := openReady(t, "/")
 	w := tb.in(workers)
-	w.choose(optimisticMode)
-	wantPlans(w, "optimistic")
-	waitFreshRound(w)
+	switchMode(w, optimisticMode, "optimistic")
 	takeTurns(w, 6)
 	w.wantText(workerBHolds, "Queued the claim of JOB-1; next it sends EXEC")
 	link := copyLink(w, "workers")

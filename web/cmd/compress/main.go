@@ -34,6 +34,7 @@ import (
 	"github.com/andybalholm/brotli"
 
 	"echomq.dev/playground/internal/cmdline"
+	"echomq.dev/playground/internal/sitefile"
 )
 
 // compressible are the extensions that get siblings.
@@ -174,7 +175,7 @@ func compressFile(path string, force bool) (string, error) {
 		if err := enc.encode(&buf, data); err != nil {
 			return "", err
 		}
-		if err := writeFile(sibling, buf.Bytes()); err != nil {
+		if err := sitefile.Replace(sibling, buf.Bytes()); err != nil {
 			return "", err
 		}
 		report = append(report, fmt.Sprintf("%s %d", enc.suffix, buf.Len()))
@@ -223,22 +224,4 @@ func brotliBytes(w io.Writer, data []byte) error {
 		return err
 	}
 	return bw.Close()
-}
-
-// writeFile replaces path atomically, so a server never sends half a file.
-func writeFile(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // no-op once renamed
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

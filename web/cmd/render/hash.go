@@ -13,6 +13,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"echomq.dev/playground/internal/sitefile"
 )
 
 // unhashed are the assets that keep only their plain names: embed.js is
@@ -75,7 +77,7 @@ func hashNames(assets, wasm, wasmExec, out string, stdout io.Writer) (map[string
 			// siblings look stale to the server and change its ETag.
 			continue
 		}
-		if err := writeFile(path, h.bytes[f.name]); err != nil {
+		if err := sitefile.Replace(path, h.bytes[f.name]); err != nil {
 			return nil, err
 		}
 		fmt.Fprintln(stdout, "wrote", path)

@@ -29,6 +29,7 @@ import (
 	"github.com/a-h/templ"
 
 	"echomq.dev/playground/internal/cmdline"
+	"echomq.dev/playground/internal/sitefile"
 	"echomq.dev/playground/web/lesson"
 	"echomq.dev/playground/web/page"
 	"echomq.dev/playground/web/recording"
@@ -127,7 +128,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return err
 		}
-		if err := writeFile(path, buf.Bytes()); err != nil {
+		if err := sitefile.Replace(path, buf.Bytes()); err != nil {
 			return err
 		}
 		fmt.Fprintln(stdout, "wrote", path)
@@ -164,7 +165,7 @@ func writeLesson(assets, wasm, wasmExec, out string, stdout, stderr io.Writer) e
 		return fmt.Errorf("rendering lesson.html: %w", err)
 	}
 	path := filepath.Join(out, "lesson.html")
-	if err := writeFile(path, html); err != nil {
+	if err := sitefile.Replace(path, html); err != nil {
 		return err
 	}
 	fmt.Fprintln(stdout, "wrote", path)
@@ -188,7 +189,7 @@ func copyAssets(src, dst string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := writeFile(filepath.Join(dst, name), data); err != nil {
+		if err := sitefile.Replace(filepath.Join(dst, name), data); err != nil {
 			return nil, err
 		}
 		names = append(names, name)
@@ -197,26 +198,4 @@ func copyAssets(src, dst string) ([]string, error) {
 		return nil, fmt.Errorf("no assets found in %s", src)
 	}
 	return names, nil
-}
-
-// writeFile replaces path with data atomically, so a server reading the
-// directory never sees half a file.
-func writeFile(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // no-op once renamed
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
