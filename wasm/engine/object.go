@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"strings"
 
 	"github.com/alicebob/miniredis/v2/server"
@@ -27,8 +28,8 @@ import (
 // engine follows those histories for sorted sets only, and otherwise
 // answers from what the key holds now (FIDELITY.md says so).
 //
-// OBJECT FREQ and OBJECT HELP, which miniredis lacks too, are answered as
-// Redis 7.0 answers them with its default configuration.
+// OBJECT FREQ, REFCOUNT and HELP, which miniredis lacks too, are answered
+// as Redis 7.0 answers them with its default configuration.
 
 const (
 	setIntsetEntries    = 512
@@ -43,7 +44,7 @@ func objectFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	}
 	sub := strings.ToUpper(args[1])
 	switch sub {
-	case "ENCODING", "FREQ", "HELP":
+	case "ENCODING", "FREQ", "HELP", "REFCOUNT":
 	default:
 		return e.raw(peer, args)
 	}
@@ -60,6 +61,8 @@ func objectFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 		// Redis counts accesses only under an LFU maxmemory policy, and
 		// its default policy is noeviction.
 		return resp.ErrorReply(errNoLFU)
+	case "REFCOUNT":
+		return refcount(e.raw(peer, []string{"TYPE", args[2]}).Str, func() string { return e.raw(peer, []string{"GET", args[2]}).Str })
 	}
 	key := args[2]
 	read := func(cmd string) resp.Reply { return e.raw(peer, []string{cmd, key}) }
@@ -144,4 +147,25 @@ func objectHelp() resp.Reply {
 		out[i] = resp.StatusReply(l)
 	}
 	return resp.ArrayReply(out...)
+}
+
+// sharedIntegers is how many small integers Redis keeps one shared object
+// for (OBJ_SHARED_INTEGERS): a string key holding one of them points at
+// the shared object, whose reference count reads as INT_MAX.
+const sharedIntegers = 10000
+
+// refcount is OBJECT REFCOUNT of a key of type typ, whose string value get
+// reads: nil for no key, INT_MAX for a shared integer, 1 for the rest. Like
+// OBJECT ENCODING, it judges a string by what it holds now: one that
+// APPEND or SETRANGE made is never shared in Redis.
+func refcount(typ string, get func() string) resp.Reply {
+	switch typ {
+	case "none":
+		return resp.NilReply()
+	case "string":
+		if n, ok := parseRedisInt(get()); ok && n >= 0 && n < sharedIntegers {
+			return resp.IntReply(math.MaxInt32)
+		}
+	}
+	return resp.IntReply(1)
 }
