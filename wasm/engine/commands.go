@@ -21,17 +21,17 @@ import (
 // change while an engine lives: the tables are fixed at start-up, and
 // miniredis registers its commands when it starts.
 type command struct {
-	upper         string
-	session       func(e *Engine, peer *server.Peer, args []string) (resp.Reply, bool)
-	fix           fixup
-	shape         func(args []string, r resp.Reply) resp.Reply
-	refusedMsg    string // why clients cannot use it; "" if they can
-	refused       bool   // it is in refusedFromClient
-	refusedScript bool   // Redis marks it "noscript"
-	registered    bool   // miniredis knows it
-	readOnly      bool   // miniredis files it as read-only
-	reuseArgs     bool   // see argsNotKept
-	zset          zsetEffect
+	upper      string
+	session    func(e *Engine, peer *server.Peer, args []string) (resp.Reply, bool)
+	fix        fixup
+	shape      func(args []string, r resp.Reply) resp.Reply
+	refusedMsg string        // why clients cannot use it; "" if they can
+	refused    bool          // it is in refusedFromClient
+	redis      *redisCommand // Redis 7.0's entry for it; nil if Redis lacks it
+	registered bool          // miniredis knows it
+	readOnly   bool          // miniredis files it as read-only
+	reuseArgs  bool          // see argsNotKept
+	zset       zsetEffect
 }
 
 // plainRoute is the path of a command the table does not name: miniredis.
@@ -62,7 +62,7 @@ func (e *Engine) lookup(name string) *command {
 	}
 	c.zset = zsetEffectOf(up, c.readOnly, rt.indexed)
 	c.refusedMsg, c.refused = refusedFromClient[up]
-	_, c.refusedScript = refusedInScript[up]
+	c.redis = redisTable()[up]
 	c.reuseArgs = argsNotKept[up]
 	if e.cmds == nil {
 		e.cmds = map[string]*command{}

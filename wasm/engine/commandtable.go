@@ -140,7 +140,8 @@ func buildCommands() map[string]*route {
 	t.serve("HKEYS", corrected, "fields in insertion order", "fixups_hash.go", orderedHash(1, 0))
 	t.serve("HVALS", corrected, "values in insertion order", "fixups_hash.go", orderedHash(1, 1))
 	t.serve("SET", corrected, "options read as Redis 7.0 does", "fixups_set.go", setOptionsFixup)
-	t.serve("OBJECT", corrected, "ENCODING, which miniredis lacks", "object.go", objectFixup)
+	t.serve("OBJECT", corrected, "ENCODING, FREQ, REFCOUNT and HELP, which miniredis lacks", "object.go", objectFixup)
+	t.serve("INFO", corrected, "a section Redis lacks answers empty", "fixups_commands.go", infoFixup)
 
 	// 2. Fast paths.
 	t.serve("TIME", fast, "the server clock", "fastpath.go", timeCommand)
@@ -179,6 +180,7 @@ func buildCommands() map[string]*route {
 		t.shape(name, "WITHSCORES as [member, score] pairs", pairsWithScores)
 	}
 	t.shape("HGETALL", "a map", asMap)
+	t.shape("INFO", "a verbatim string", asVerbatim)
 	return t
 }
 

@@ -88,12 +88,40 @@ func describeCommands() string {
 		slices.Sort(byReason[msg])
 		fmt.Fprintf(&b, "%s: %s\n", strings.Join(byReason[msg], " "), msg)
 	}
-	b.WriteString("\n# Refused in scripts (redislib.go)\n")
-	var noscript []string
-	for name := range refusedInScript {
-		noscript = append(noscript, name)
-	}
-	slices.Sort(noscript)
-	b.WriteString(strings.Join(noscript, " ") + "\n")
+	describeScriptGate(&b)
 	return b.String()
+}
+
+// describeScriptGate lists what a script's redis.call meets at the gate
+// (scriptgate.go), from Redis's table: the commands and subcommands it
+// refuses as noscript, the ones the playground refuses to clients that a
+// script may call, and the ones Redis lets a script call that miniredis
+// lacks, which a script is told are unknown.
+func describeScriptGate(b *strings.Builder) {
+	e := MustNew()
+	var noscript, allowed, lacking []string
+	for name, c := range redisTable() {
+		if c.noscript {
+			noscript = append(noscript, c.name)
+		}
+		for _, sub := range c.subs {
+			if sub.noscript {
+				noscript = append(noscript, sub.name)
+			}
+		}
+		switch cmd := e.lookup(name); {
+		case c.noscript:
+		case cmd.refused:
+			allowed = append(allowed, name)
+		case !cmd.registered:
+			lacking = append(lacking, name)
+		}
+	}
+	for _, l := range [][]string{noscript, allowed, lacking} {
+		slices.Sort(l)
+	}
+	b.WriteString("\n# In scripts (scriptgate.go), from Redis 7.0's table (arity.txt)\n")
+	b.WriteString("noscript: " + strings.Join(noscript, " ") + "\n")
+	b.WriteString("refused to clients, past the gate from scripts (see refusedCall): " + strings.Join(allowed, " ") + "\n")
+	b.WriteString("Redis runs them from scripts, miniredis lacks them (unknown): " + strings.Join(lacking, " ") + "\n")
 }

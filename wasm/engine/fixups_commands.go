@@ -150,3 +150,36 @@ func zstoreFixup(name string) fixup {
 		return r
 	}
 }
+
+// infoSections are the sections Redis 7.0's INFO has (with no module
+// loaded), and the names that stand for several of them.
+var infoSections = map[string]bool{
+	"server": true, "clients": true, "memory": true, "persistence": true, "stats": true,
+	"replication": true, "cpu": true, "modules": true, "commandstats": true, "errorstats": true,
+	"cluster": true, "keyspace": true, "latencystats": true, "all": true, "default": true, "everything": true,
+}
+
+// infoFixup answers an INFO that names no section Redis has as Redis does:
+// with nothing, an empty string. miniredis refuses a section it lacks with
+// an error that is not even in Redis's ERR form. Any other INFO is
+// miniredis's, whose sections are its own.
+func infoFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
+	for _, s := range args[1:] {
+		if infoSections[strings.ToLower(s)] {
+			return e.raw(peer, args)
+		}
+	}
+	if len(args) == 1 {
+		return e.raw(peer, args)
+	}
+	return resp.BulkReply("")
+}
+
+// asVerbatim gives INFO's text the RESP3 type Redis gives it: a verbatim
+// string of format txt.
+func asVerbatim(_ []string, r resp.Reply) resp.Reply {
+	if r.Kind == resp.Bulk {
+		return resp.Reply{Kind: resp.Verbatim, Format: "txt", Str: r.Str}
+	}
+	return r
+}

@@ -2,11 +2,9 @@ package engine
 
 import (
 	"bufio"
-	_ "embed"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/alicebob/miniredis/v2/server"
 
@@ -170,7 +168,7 @@ func (e *Engine) enqueue(t *transaction, c *command, args []string) resp.Reply {
 		t.abort = true
 		return resp.ErrorReply(msg)
 	}
-	if _, known := redisArity()[c.upper]; !known {
+	if redisTable()[c.upper] == nil {
 		t.abort = true
 		return unknownCommand(args)
 	}
@@ -209,106 +207,6 @@ func (e *Engine) touched(t *transaction) bool {
 		}
 	}
 	return false
-}
-
-// arity is a command's arity in Redis's table (see arity.txt).
-type arity struct {
-	n    int
-	subs map[string]int // a container's subcommands and their arities
-}
-
-// arityText is each Redis 7.0 command's arity, as COMMAND reports it, one
-// "name arity" a line ("get 2", "client|setname 3"). It is data that
-// wasm/fidelity's TestArityTableIsRedis writes from a real server and
-// holds to it, kept as text and read on first use so that a module that
-// starts pays nothing for it.
-//
-//go:embed arity.txt
-var arityText string
-
-// redisArity is arityText's table, read on first use.
-var redisArity = sync.OnceValue(func() map[string]arity { return readArity(arityText) })
-
-// readArity reads a table of arities, as arity.txt holds it, into arities
-// by upper-case command name.
-func readArity(text string) map[string]arity {
-	table := map[string]arity{}
-	for line := range strings.Lines(text) {
-		name, n, ok := strings.Cut(strings.TrimSuffix(line, "\n"), " ")
-		if strings.HasPrefix(line, "#") {
-			continue
-		}
-		v, err := strconv.Atoi(n)
-		if !ok || err != nil {
-			panic("engine: arity.txt: a line is not \"name arity\": " + line)
-		}
-		base, sub, isSub := strings.Cut(strings.ToUpper(name), "|")
-		a := table[base]
-		switch {
-		case !isSub:
-			a.n = v
-		case a.subs == nil:
-			a.subs = map[string]int{sub: v}
-		default:
-			a.subs[sub] = v
-		}
-		table[base] = a
-	}
-	return table
-}
-
-// arityError is Redis's error for a command it would refuse before running
-// it because of its argument count, or for an unknown subcommand of a
-// container command; "" when there is none. A command Redis does not know
-// is not this function's to judge.
-func arityError(upper string, args []string) string {
-	a, ok := redisArity()[upper]
-	if !ok {
-		return ""
-	}
-	n, name := a.n, strings.ToLower(upper)
-	if a.subs != nil && len(args) > 1 {
-		sub := strings.ToUpper(args[1])
-		sn, ok := a.subs[sub]
-		if !ok {
-			s := args[1]
-			if len(s) > 128 {
-				s = s[:128]
-			}
-			return "ERR unknown subcommand '" + s + "'. Try " + upper + " HELP."
-		}
-		n, name = sn, name+"|"+strings.ToLower(sub)
-	}
-	if n > 0 && len(args) != n || len(args) < -n {
-		return "ERR wrong number of arguments for '" + name + "' command"
-	}
-	return ""
-}
-
-// CommandArity is Redis 7.0's arity for a command ("get") or a subcommand
-// ("client|setname"), as COMMAND reports it, and whether Redis knows it.
-// It is there so a test can hold the table to a real server.
-func CommandArity(name string) (int, bool) {
-	base, sub, isSub := strings.Cut(strings.ToUpper(name), "|")
-	a, ok := redisArity()[base]
-	if !ok || !isSub {
-		return a.n, ok
-	}
-	n, ok := a.subs[sub]
-	return n, ok
-}
-
-// CommandNames lists every command and subcommand in the arity table, in
-// COMMAND's spelling ("get", "client|setname").
-func CommandNames() []string {
-	var out []string
-	for name, a := range redisArity() {
-		out = append(out, strings.ToLower(name))
-		for sub := range a.subs {
-			out = append(out, strings.ToLower(name+"|"+sub))
-		}
-	}
-	return out
 }
 
 // watchedWrite runs a write command while some connection watches keys,

@@ -189,25 +189,30 @@ func (r *runner) command(L *glua.LState) scriptCall {
 	if c == nil {
 		c = r.e.lookup(args[0]) // a number for a name
 	}
-	if c.refusedScript {
-		return scriptCall{args: args, reply: resp.ErrorReply("ERR This Redis command is not allowed from script")}
+	if msg := scriptGate(c, args); msg != "" {
+		return scriptCall{args: args, reply: resp.ErrorReply(msg)}
 	}
-	if c.refused {
-		return scriptCall{args: args, reply: resp.ErrorReply(c.refusedMsg)}
-	}
-	if !c.registered {
-		return scriptCall{args: args, reply: resp.ErrorReply("ERR Unknown Redis command called from script")}
+	if !c.registered && !c.refused {
+		// Redis has it and a script may call it; miniredis lacks it.
+		return scriptCall{args: args, reply: resp.ErrorReply(errScriptUnknown)}
 	}
 	if r.readOnly && !c.readOnly {
 		return scriptCall{args: args, reply: resp.ErrorReply("ERR Write commands are not allowed from read-only scripts.")}
 	}
+	if c.refused {
+		return r.refusedCall(c, args)
+	}
+	return r.runCall(c, args, args)
+}
+
+// runCall dispatches a script's call that passed the gate: args as the script
+// wrote them (what the tracer shows), run as c and runArgs (the same,
+// except for a blocking command run as its non-blocking twin).
+func (r *runner) runCall(c *command, args, runArgs []string) scriptCall {
 	if r.trace != nil {
 		r.trace.beforeCall(args)
 	}
-	rep := r.e.dispatch(r.e.script, c, args)
-	if rep.IsError() && strings.HasPrefix(rep.Str, "ERR wrong number of arguments for") {
-		rep = resp.ErrorReply("ERR Wrong number of args calling Redis command from script")
-	}
+	rep := r.e.dispatch(r.e.script, c, runArgs)
 	return scriptCall{args: args, reply: rep, write: !c.readOnly}
 }
 
@@ -228,15 +233,6 @@ func (r *runner) argBuffer(n int) []string {
 // argument is not kept alive by the buffer after its command ran.
 func (r *runner) releaseArgs() {
 	clear(r.args)
-}
-
-// refusedInScript are the commands Redis marks "noscript".
-var refusedInScript = map[string]struct{}{
-	"EVAL": {}, "EVALSHA": {}, "EVAL_RO": {}, "EVALSHA_RO": {}, "SCRIPT": {},
-	"MULTI": {}, "EXEC": {}, "DISCARD": {}, "WATCH": {}, "UNWATCH": {},
-	"FCALL": {}, "FCALL_RO": {}, "FUNCTION": {}, "AUTH": {}, "HELLO": {},
-	"SUBSCRIBE": {}, "PSUBSCRIBE": {}, "SSUBSCRIBE": {}, "UNSUBSCRIBE": {},
-	"PUNSUBSCRIBE": {}, "SUNSUBSCRIBE": {}, "MONITOR": {}, "RESET": {}, "QUIT": {},
 }
 
 // raiseRedisError raises an error as Redis's own functions do: an error

@@ -70,6 +70,7 @@ func luaCases() []fcase {
 	cs = append(cs, numberCases()...)
 	cs = append(cs, redisAPICases()...)
 	cs = append(cs, moreLuaCases()...)
+	cs = append(cs, gateCases()...)
 	cs = append(cs, randomLuaCase())
 	return cs
 }

@@ -235,9 +235,11 @@ func prefixed(cmds [][]string) [][]string {
 // arityPath is the engine's arity table, which this test writes.
 const arityPath = "../engine/arity.txt"
 
-// TestArityTableIsRedis holds the engine's arity table, which decides what
-// MULTI refuses to queue, to COMMAND of a real server: wasm/engine's
-// arity.txt must be the table COMMAND gives, and the engine must read it
+// TestArityTableIsRedis holds the engine's table of Redis's commands,
+// which decides what MULTI refuses to queue and what a script's redis.call
+// is refused before it runs, to COMMAND of a real server: wasm/engine's
+// arity.txt must be the table COMMAND gives (each command's and
+// subcommand's arity, and its noscript flag), and the engine must read it
 // as COMMAND means it. With -update against redis-server it writes the
 // file instead.
 func TestArityTableIsRedis(t *testing.T) {
@@ -248,6 +250,11 @@ func TestArityTableIsRedis(t *testing.T) {
 	add := func(n redisdiff.Node) {
 		name := n.Elems[0].S
 		want[name] = n.Elems[1].S
+		for _, flag := range n.Elems[2].Elems {
+			if flag.S == "noscript" {
+				want[name] += " noscript"
+			}
+		}
 		names = append(names, name)
 	}
 	for _, c := range all.Elems {
@@ -262,7 +269,8 @@ func TestArityTableIsRedis(t *testing.T) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Each command's arity in redis-server %s, as COMMAND reports it: n means\n", srv.Version)
 	b.WriteString("# exactly n arguments counting the name, -n at least n; a subcommand's\n")
-	b.WriteString("# counts its own name too. Written by wasm/fidelity's TestArityTableIsRedis\n")
+	b.WriteString("# counts its own name too. \"noscript\" after it: COMMAND flags it so, and\n")
+	b.WriteString("# a script may not call it. Written by wasm/fidelity's TestArityTableIsRedis\n")
 	b.WriteString("# (go test -run TestArityTableIsRedis -update against redis-server).\n")
 	for _, name := range names {
 		fmt.Fprintf(&b, "%s %s\n", name, want[name])
@@ -276,9 +284,13 @@ func TestArityTableIsRedis(t *testing.T) {
 		t.Errorf("%s is not COMMAND's table (read error %v); run go test -run TestArityTableIsRedis -update against redis-server", arityPath, err)
 	}
 	for _, name := range names {
-		got, ok := engine.CommandArity(name)
-		if !ok || strconv.Itoa(got) != want[name] {
-			t.Errorf("%s: the engine's table has arity %d (known %v), redis-server %s", name, got, ok, want[name])
+		arity, noscript, ok := engine.CommandArity(name)
+		got := strconv.Itoa(arity)
+		if noscript {
+			got += " noscript"
+		}
+		if !ok || got != want[name] {
+			t.Errorf("%s: the engine's table has %q (known %v), redis-server %q", name, got, ok, want[name])
 		}
 	}
 	for _, name := range engine.CommandNames() {
