@@ -31,7 +31,7 @@ func existsCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	if len(args) < 2 {
 		return e.raw(peer, args)
 	}
-	mdb := e.m.DB(e.dbOf[peer])
+	mdb := e.db(e.dbOf[peer])
 	n := 0
 	for _, k := range args[1:] {
 		if mdb.Exists(k) {

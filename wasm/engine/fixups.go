@@ -130,7 +130,7 @@ func parseRedisInt(s string) (int64, bool) {
 // direct read cannot tell a missing field (or key, or a key of another
 // type) from an empty value, so an empty answer is asked again as a command.
 func (e *Engine) hget(peer *server.Peer, key, field string) resp.Reply {
-	if v := e.m.DB(e.dbOf[peer]).HGet(key, field); v != "" {
+	if v := e.db(e.dbOf[peer]).HGet(key, field); v != "" {
 		return resp.BulkReply(v)
 	}
 	return e.raw(peer, []string{"HGET", key, field})
