@@ -51,6 +51,28 @@ func TestAdvanceExpiresKeysWhoseTTLEnds(t *testing.T) {
 	do(t, e, "(nil)", "GET", "k")
 }
 
+// TestDirectReadsSeeTheClockAndSWAPDB: EXISTS, HGET and a plain SET are
+// served by reading miniredis's databases directly, through pointers the
+// engine keeps between commands. A key whose TTL the clock has passed is
+// gone for them too, and after SWAPDB each database is the other's.
+func TestDirectReadsSeeTheClockAndSWAPDB(t *testing.T) {
+	e := MustNew()
+	do(t, e, "(integer) 0", "EXISTS", "k") // the engine has read database 0
+	do(t, e, "OK", "SET", "k", "v", "PX", "1000")
+	do(t, e, "(integer) 1", "HSET", "h", "f", "1")
+	do(t, e, "(integer) 1", "PEXPIRE", "h", "1000")
+	e.Advance(1000)
+	do(t, e, "(integer) 0", "EXISTS", "k")
+	do(t, e, "(nil)", "HGET", "h", "f")
+	do(t, e, "OK", "SET", "a", "in 0")
+	do(t, e, "OK", "SWAPDB", "0", "1")
+	do(t, e, "(integer) 0", "EXISTS", "a")
+	do(t, e, "OK", "SET", "b", "in 0 after the swap")
+	do(t, e, "OK", "SELECT", "1")
+	do(t, e, `"in 0"`, "GET", "a")
+	do(t, e, "(nil)", "GET", "b")
+}
+
 func TestResetEmptiesKeyspaceScriptsAndClock(t *testing.T) {
 	e := MustNew()
 	do(t, e, "OK", "SET", "k", "v")
