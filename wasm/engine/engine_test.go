@@ -73,6 +73,19 @@ func TestDirectReadsSeeTheClockAndSWAPDB(t *testing.T) {
 	do(t, e, "(nil)", "GET", "b")
 }
 
+// TestHSETOnANewHashCountsEachFieldOnce: the engine writes a new hash
+// itself (the job row of every @enqueue); its reply counts a field named
+// twice once, as Redis does, and the last value named is the one kept.
+func TestHSETOnANewHashCountsEachFieldOnce(t *testing.T) {
+	e := MustNew()
+	do(t, e, "(integer) 2", "HSET", "h", "f", "1", "g", "x", "f", "2")
+	do(t, e, `"2"`, "HGET", "h", "f")
+	do(t, e, "1) \"f\"\n2) \"g\"", "HKEYS", "h")
+	do(t, e, "(integer) 0", "HSET", "h", "g", "y")
+	do(t, e, "OK", "SET", "s", "v")
+	do(t, e, "(error) WRONGTYPE Operation against a key holding the wrong kind of value", "HSET", "s", "f", "1")
+}
+
 func TestResetEmptiesKeyspaceScriptsAndClock(t *testing.T) {
 	e := MustNew()
 	do(t, e, "OK", "SET", "k", "v")

@@ -11,8 +11,9 @@ import (
 // Commands the queue scripts call on every run, answered without a trip
 // through miniredis's command table. That trip writes the reply as RESP
 // and parses it back, and allocates as it goes (miniredis's TIME alone
-// made seven objects); for TIME the engine holds the clock itself, and
-// EXISTS and HGET read miniredis's keyspace directly.
+// made seven objects); for TIME the engine holds the clock itself, EXISTS
+// and HGET read miniredis's keyspace directly, and HSET writes a new hash
+// (the job row of every @enqueue) directly.
 
 // timeCommand is TIME on the server clock: seconds and microseconds.
 func timeCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
@@ -47,3 +48,34 @@ func hgetCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	}
 	return e.hget(peer, args[1], args[2])
 }
+
+// hsetCommand writes a hash that does not exist yet through miniredis's
+// direct HSet, and answers how many fields it added: each field once,
+// however often it is named. An HSET on a key that exists (a hash, whose
+// fields may be there already, or a key of another type, which is refused)
+// goes to miniredis, which counts and refuses; so does one with more
+// fields than are worth comparing pair by pair.
+func hsetCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
+	if len(args) < 4 || len(args)%2 != 0 || len(args) > 2+2*maxDirectFields {
+		return e.raw(peer, args)
+	}
+	mdb := e.db(e.dbOf[peer])
+	if mdb.Exists(args[1]) {
+		return e.raw(peer, args)
+	}
+	mdb.HSet(args[1], args[2:]...)
+	added := 0
+	for i := 2; i < len(args); i += 2 {
+		named := false
+		for j := 2; j < i && !named; j += 2 {
+			named = args[j] == args[i]
+		}
+		if !named {
+			added++
+		}
+	}
+	return resp.IntReply(int64(added))
+}
+
+// maxDirectFields is the most field-value pairs hsetCommand writes itself.
+const maxDirectFields = 8
