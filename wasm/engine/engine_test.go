@@ -73,17 +73,23 @@ func TestDirectReadsSeeTheClockAndSWAPDB(t *testing.T) {
 	do(t, e, "(nil)", "GET", "b")
 }
 
-// TestHSETOnANewHashCountsEachFieldOnce: the engine writes a new hash
-// itself (the job row of every @enqueue); its reply counts a field named
-// twice once, as Redis does, and the last value named is the one kept.
-func TestHSETOnANewHashCountsEachFieldOnce(t *testing.T) {
+// TestHSETCountsTheFieldsItAdds: the engine writes HSET itself (the job
+// row of every @enqueue, the state @claim sets); its reply counts a field
+// named twice once, and on a hash that exists only the new fields, as
+// Redis does; the last value named is the one kept, and a key of another
+// type is refused with nothing written.
+func TestHSETCountsTheFieldsItAdds(t *testing.T) {
 	e := MustNew()
 	do(t, e, "(integer) 2", "HSET", "h", "f", "1", "g", "x", "f", "2")
 	do(t, e, `"2"`, "HGET", "h", "f")
-	do(t, e, "1) \"f\"\n2) \"g\"", "HKEYS", "h")
 	do(t, e, "(integer) 0", "HSET", "h", "g", "y")
+	do(t, e, "(integer) 0", "HSET", "h", "g", "")
+	do(t, e, "(integer) 2", "HSET", "h", "g", "z", "a", "1", "b", "2", "a", "3")
+	do(t, e, "1) \"f\"\n2) \"g\"\n3) \"a\"\n4) \"b\"", "HKEYS", "h")
+	do(t, e, `"3"`, "HGET", "h", "a")
 	do(t, e, "OK", "SET", "s", "v")
 	do(t, e, "(error) WRONGTYPE Operation against a key holding the wrong kind of value", "HSET", "s", "f", "1")
+	do(t, e, `"v"`, "GET", "s")
 }
 
 func TestResetEmptiesKeyspaceScriptsAndClock(t *testing.T) {

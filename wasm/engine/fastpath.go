@@ -12,8 +12,7 @@ import (
 // through miniredis's command table. That trip writes the reply as RESP
 // and parses it back, and allocates as it goes (miniredis's TIME alone
 // made seven objects); for TIME the engine holds the clock itself, EXISTS
-// and HGET read miniredis's keyspace directly, and HSET writes a new hash
-// (the job row of every @enqueue) directly.
+// and HGET read miniredis's keyspace directly, and HSET writes it directly.
 
 // timeCommand is TIME on the server clock: seconds and microseconds.
 func timeCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
@@ -49,31 +48,40 @@ func hgetCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	return e.hget(peer, args[1], args[2])
 }
 
-// hsetCommand writes a hash that does not exist yet through miniredis's
-// direct HSet, and answers how many fields it added: each field once,
-// however often it is named. An HSET on a key that exists (a hash, whose
-// fields may be there already, or a key of another type, which is refused)
-// goes to miniredis, which counts and refuses; so does one with more
-// fields than are worth comparing pair by pair.
+// hsetCommand writes a hash through miniredis's direct HSet, and answers
+// how many fields it added: each field once, however often it is named,
+// and on a hash that exists only the fields it did not have (read with
+// hget, which refuses a key of another type, as HSET does, before anything
+// is written). @enqueue writes a new job row with it, and @claim sets the
+// row's state. An HSET with more fields than are worth reading one by one
+// goes to miniredis.
 func hsetCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	if len(args) < 4 || len(args)%2 != 0 || len(args) > 2+2*maxDirectFields {
 		return e.raw(peer, args)
 	}
 	mdb := e.db(e.dbOf[peer])
-	if mdb.Exists(args[1]) {
-		return e.raw(peer, args)
-	}
-	mdb.HSet(args[1], args[2:]...)
+	exists := mdb.Exists(args[1])
 	added := 0
 	for i := 2; i < len(args); i += 2 {
 		named := false
 		for j := 2; j < i && !named; j += 2 {
 			named = args[j] == args[i]
 		}
-		if !named {
+		if named {
+			continue
+		}
+		if !exists {
+			added++
+			continue
+		}
+		switch cur := e.hget(peer, args[1], args[i]); cur.Kind {
+		case resp.Error:
+			return cur
+		case resp.Nil:
 			added++
 		}
 	}
+	mdb.HSet(args[1], args[2:]...)
 	return resp.IntReply(int64(added))
 }
 
