@@ -46,6 +46,18 @@ const maxCommandCache = 512
 // lookup returns what the engine knows of the command called name, spelt
 // as the caller spelt it. The engine lock must be held.
 func (e *Engine) lookup(name string) *command {
+	// A script's loop calls one command over and over, and comparing the
+	// name with the last one is cheaper than hashing it (in WebAssembly,
+	// Go hashes a string without the CPU's help).
+	if c := e.lastCmd; c != nil && name == e.lastName {
+		return c
+	}
+	c := e.lookupName(name)
+	e.lastName, e.lastCmd = name, c
+	return c
+}
+
+func (e *Engine) lookupName(name string) *command {
 	if c := e.cmds[name]; c != nil {
 		return c
 	}

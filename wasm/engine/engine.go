@@ -69,8 +69,11 @@ type Engine struct {
 	// need it.
 	dbOf map[*server.Peer]int
 
-	// cmds caches what each command name needs looked up (see commands.go).
-	cmds map[string]*command
+	// cmds caches what each command name needs looked up (see commands.go),
+	// and lastName and lastCmd the name looked up last.
+	cmds     map[string]*command
+	lastName string
+	lastCmd  *command
 	// dbs caches miniredis's databases for the engine's direct reads and
 	// writes (see db).
 	dbs [databases]*miniredis.RedisDB
@@ -169,7 +172,7 @@ func (e *Engine) reset() {
 	e.hashOrder = map[orderKey]*fieldOrder{}
 	e.lastOrder = nil
 	e.dbOf = map[*server.Peer]int{}
-	e.cmds = nil
+	e.cmds, e.lastName, e.lastCmd = nil, "", nil
 	e.dbs = [databases]*miniredis.RedisDB{}
 	e.zsets = nil
 	e.tx, e.probe = nil, nil // a fresh server has no transactions either
