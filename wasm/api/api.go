@@ -16,6 +16,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"echomq.dev/playground/lua"
@@ -251,17 +252,27 @@ func methodNames() []string {
 	return names
 }
 
+// paramNames is each method's parameter names, split out of its params
+// once, on the first call rather than at start-up: a page calls enqueue
+// and claim thousands of times, and splitting on every call made garbage.
+var paramNames = sync.OnceValue(func() [][]string {
+	out := make([][]string, len(methods))
+	for i, m := range methods {
+		if m.params != "" {
+			out[i] = strings.Split(m.params, ", ")
+		}
+	}
+	return out
+})
+
 // call runs the method called name: its count of arguments checked here,
 // once for all, and each argument read by name by the method itself.
 func (p *Playground) call(name string, args []any) (any, error) {
-	for _, m := range methods {
+	for i, m := range methods {
 		if m.name != name {
 			continue
 		}
-		var names []string
-		if m.params != "" {
-			names = strings.Split(m.params, ", ")
-		}
+		names := paramNames()[i]
 		if err := arity(m.name, m.params, args, m.need, len(names)); err != nil {
 			return nil, err
 		}

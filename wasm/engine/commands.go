@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/alicebob/miniredis/v2"
 	"github.com/alicebob/miniredis/v2/server"
 
 	"echomq.dev/playground/wasm/resp"
@@ -31,6 +32,7 @@ type command struct {
 	registered bool          // miniredis knows it
 	readOnly   bool          // miniredis files it as read-only
 	reuseArgs  bool          // see argsNotKept
+	quick      bool          // see quickCommands
 	zset       zsetEffect
 }
 
@@ -44,6 +46,18 @@ const maxCommandCache = 512
 // lookup returns what the engine knows of the command called name, spelt
 // as the caller spelt it. The engine lock must be held.
 func (e *Engine) lookup(name string) *command {
+	// A script's loop calls one command over and over, and comparing the
+	// name with the last one is cheaper than hashing it (in WebAssembly,
+	// Go hashes a string without the CPU's help).
+	if c := e.lastCmd; c != nil && name == e.lastName {
+		return c
+	}
+	c := e.lookupName(name)
+	e.lastName, e.lastCmd = name, c
+	return c
+}
+
+func (e *Engine) lookupName(name string) *command {
 	if c := e.cmds[name]; c != nil {
 		return c
 	}
@@ -64,6 +78,7 @@ func (e *Engine) lookup(name string) *command {
 	c.refusedMsg, c.refused = refusedFromClient[up]
 	c.redis = redisTable()[up]
 	c.reuseArgs = argsNotKept[up]
+	c.quick = quickCommands[up]
 	if e.cmds == nil {
 		e.cmds = map[string]*command{}
 	}
@@ -102,10 +117,13 @@ func (e *Engine) dispatch(peer *server.Peer, c *command, args []string) resp.Rep
 		}
 	}
 	r := e.runCommand(peer, c, args)
+	if c.zset == zsetSwap {
+		e.dbs = [databases]*miniredis.RedisDB{} // SWAPDB traded two of them
+	}
 	if c.zset != zsetUntouched && (len(e.zsets) > 0 || c.zset != zsetNamed) {
 		e.zsetsAfter(peer, c, args, r)
 	}
-	e.budgetAfterCommand()
+	e.budgetAfterCommand(c, args)
 	return r
 }
 
@@ -113,12 +131,46 @@ func (e *Engine) dispatch(peer *server.Peer, c *command, args []string) resp.Rep
 // command it calls. The Lua VM looks at the clock only every 1024
 // instructions, and a loop around a slow command (a big ZUNIONSTORE, KEYS
 // over many keys) takes a hundred commands to get there: seconds past the
-// budget. Once a command ends past the deadline, the script stops at its
-// next instruction.
-func (e *Engine) budgetAfterCommand() {
-	if b := e.runner.budget; b.armed && !b.expired && time.Since(clockBase) > b.deadline {
+// budget. So after any command that can be slow, the clock is read, and
+// once a command ends past the deadline the script stops at its next
+// instruction. A quick command (see quickCommands) is counted as the
+// instructions it is worth instead, and the clock read once every few
+// dozen of them: a clock read is a call out to JavaScript in WebAssembly,
+// a few percent of a script of plain SETs.
+func (e *Engine) budgetAfterCommand(c *command, args []string) {
+	b := e.runner.budget
+	if !b.armed || b.expired {
+		return
+	}
+	if c.quick {
+		b.charge(quickCommandTicks + len(args))
+		return
+	}
+	if time.Since(clockBase) > b.deadline {
 		b.stop(stoppedTime)
 	}
+}
+
+// quickCommandTicks is what a quick command counts toward the budget's
+// clock, in VM instructions (plus one per argument): about what it costs
+// next to an instruction, so that a loop of them reads the clock every
+// 1024/32 = 32 commands or so, a fraction of a millisecond apart.
+const quickCommandTicks = 32
+
+// quickCommands are the commands whose work does not grow with the
+// keyspace or the value they touch, only with their arguments: one key,
+// one field or member each, found by hash or in the sorted-set index in
+// O(log n). A loop of them cannot carry a script far past its budget
+// between two clock reads. Any command that walks a key's members (SMEMBERS,
+// HGETALL, ZRANGE, KEYS) or copies a value (APPEND, LPUSH's slice, COPY)
+// is left out, and reads the clock after every call.
+var quickCommands = map[string]bool{
+	"GET": true, "SET": true, "EXISTS": true, "DEL": true, "UNLINK": true, "TYPE": true, "TIME": true,
+	"INCR": true, "INCRBY": true, "DECR": true, "DECRBY": true,
+	"EXPIRE": true, "PEXPIRE": true, "TTL": true, "PTTL": true, "PERSIST": true,
+	"HGET": true, "HSET": true, "HSETNX": true, "HEXISTS": true, "HINCRBY": true, "HDEL": true, "HLEN": true,
+	"SADD": true, "SREM": true, "SISMEMBER": true, "SCARD": true,
+	"ZADD": true, "ZREM": true, "ZSCORE": true, "ZCARD": true, "ZINCRBY": true,
 }
 
 // runCommand runs a command that is known to exist: its fixup, or

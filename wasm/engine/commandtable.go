@@ -147,6 +147,7 @@ func buildCommands() map[string]*route {
 	t.serve("TIME", fast, "the server clock", "fastpath.go", timeCommand)
 	t.serve("EXISTS", fast, "miniredis's keyspace read directly", "fastpath.go", existsCommand)
 	t.serve("HGET", fast, "miniredis's keyspace read directly", "fastpath.go", hgetCommand)
+	t.serve("HSET", fast, "miniredis's keyspace written directly", "fastpath.go", hsetCommand)
 
 	// 3. Sorted sets.
 	for _, c := range zsetCommands() {

@@ -51,6 +51,47 @@ func TestAdvanceExpiresKeysWhoseTTLEnds(t *testing.T) {
 	do(t, e, "(nil)", "GET", "k")
 }
 
+// TestDirectReadsSeeTheClockAndSWAPDB: EXISTS, HGET and a plain SET are
+// served by reading miniredis's databases directly, through pointers the
+// engine keeps between commands. A key whose TTL the clock has passed is
+// gone for them too, and after SWAPDB each database is the other's.
+func TestDirectReadsSeeTheClockAndSWAPDB(t *testing.T) {
+	e := MustNew()
+	do(t, e, "(integer) 0", "EXISTS", "k") // the engine has read database 0
+	do(t, e, "OK", "SET", "k", "v", "PX", "1000")
+	do(t, e, "(integer) 1", "HSET", "h", "f", "1")
+	do(t, e, "(integer) 1", "PEXPIRE", "h", "1000")
+	e.Advance(1000)
+	do(t, e, "(integer) 0", "EXISTS", "k")
+	do(t, e, "(nil)", "HGET", "h", "f")
+	do(t, e, "OK", "SET", "a", "in 0")
+	do(t, e, "OK", "SWAPDB", "0", "1")
+	do(t, e, "(integer) 0", "EXISTS", "a")
+	do(t, e, "OK", "SET", "b", "in 0 after the swap")
+	do(t, e, "OK", "SELECT", "1")
+	do(t, e, `"in 0"`, "GET", "a")
+	do(t, e, "(nil)", "GET", "b")
+}
+
+// TestHSETCountsTheFieldsItAdds: the engine writes HSET itself (the job
+// row of every @enqueue, the state @claim sets); its reply counts a field
+// named twice once, and on a hash that exists only the new fields, as
+// Redis does; the last value named is the one kept, and a key of another
+// type is refused with nothing written.
+func TestHSETCountsTheFieldsItAdds(t *testing.T) {
+	e := MustNew()
+	do(t, e, "(integer) 2", "HSET", "h", "f", "1", "g", "x", "f", "2")
+	do(t, e, `"2"`, "HGET", "h", "f")
+	do(t, e, "(integer) 0", "HSET", "h", "g", "y")
+	do(t, e, "(integer) 0", "HSET", "h", "g", "")
+	do(t, e, "(integer) 2", "HSET", "h", "g", "z", "a", "1", "b", "2", "a", "3")
+	do(t, e, "1) \"f\"\n2) \"g\"\n3) \"a\"\n4) \"b\"", "HKEYS", "h")
+	do(t, e, `"3"`, "HGET", "h", "a")
+	do(t, e, "OK", "SET", "s", "v")
+	do(t, e, "(error) WRONGTYPE Operation against a key holding the wrong kind of value", "HSET", "s", "f", "1")
+	do(t, e, `"v"`, "GET", "s")
+}
+
 func TestResetEmptiesKeyspaceScriptsAndClock(t *testing.T) {
 	e := MustNew()
 	do(t, e, "OK", "SET", "k", "v")

@@ -11,8 +11,8 @@ import (
 // Commands the queue scripts call on every run, answered without a trip
 // through miniredis's command table. That trip writes the reply as RESP
 // and parses it back, and allocates as it goes (miniredis's TIME alone
-// made seven objects); for TIME the engine holds the clock itself, and
-// EXISTS and HGET read miniredis's keyspace directly.
+// made seven objects); for TIME the engine holds the clock itself, EXISTS
+// and HGET read miniredis's keyspace directly, and HSET writes it directly.
 
 // timeCommand is TIME on the server clock: seconds and microseconds.
 func timeCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
@@ -31,7 +31,7 @@ func existsCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	if len(args) < 2 {
 		return e.raw(peer, args)
 	}
-	mdb := e.m.DB(e.dbOf[peer])
+	mdb := e.db(e.dbOf[peer])
 	n := 0
 	for _, k := range args[1:] {
 		if mdb.Exists(k) {
@@ -47,3 +47,43 @@ func hgetCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	}
 	return e.hget(peer, args[1], args[2])
 }
+
+// hsetCommand writes a hash through miniredis's direct HSet, and answers
+// how many fields it added: each field once, however often it is named,
+// and on a hash that exists only the fields it did not have (read with
+// hget, which refuses a key of another type, as HSET does, before anything
+// is written). @enqueue writes a new job row with it, and @claim sets the
+// row's state. An HSET with more fields than are worth reading one by one
+// goes to miniredis.
+func hsetCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
+	if len(args) < 4 || len(args)%2 != 0 || len(args) > 2+2*maxDirectFields {
+		return e.raw(peer, args)
+	}
+	mdb := e.db(e.dbOf[peer])
+	exists := mdb.Exists(args[1])
+	added := 0
+	for i := 2; i < len(args); i += 2 {
+		named := false
+		for j := 2; j < i && !named; j += 2 {
+			named = args[j] == args[i]
+		}
+		if named {
+			continue
+		}
+		if !exists {
+			added++
+			continue
+		}
+		switch cur := e.hget(peer, args[1], args[i]); cur.Kind {
+		case resp.Error:
+			return cur
+		case resp.Nil:
+			added++
+		}
+	}
+	mdb.HSet(args[1], args[2:]...)
+	return resp.IntReply(int64(added))
+}
+
+// maxDirectFields is the most field-value pairs hsetCommand writes itself.
+const maxDirectFields = 8

@@ -39,8 +39,8 @@ func copyFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 			return e.raw(peer, args)
 		}
 	}
-	if replace && (to != db || args[1] != args[2]) && e.m.DB(db).Exists(args[1]) {
-		e.m.DB(to).Del(args[2])
+	if replace && (to != db || args[1] != args[2]) && e.db(db).Exists(args[1]) {
+		e.db(to).Del(args[2])
 	}
 	return e.raw(peer, args)
 }
@@ -145,7 +145,7 @@ func zstoreFixup(name string) fixup {
 		case r.Kind == resp.Error && strings.HasPrefix(r.Str, "ERR at least 1 input key is needed"):
 			r.Str = "ERR at least 1 input key is needed for '" + name + "' command"
 		case r.Kind == resp.Int && r.Int == 0 && len(args) > 1:
-			e.m.DB(e.dbOf[peer]).Del(args[1])
+			e.db(e.dbOf[peer]).Del(args[1])
 		}
 		return r
 	}

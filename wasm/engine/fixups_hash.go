@@ -66,7 +66,7 @@ func trackHashOrder(name string, next fixup) fixup {
 		// order is known for the key: with none, the order starts afresh
 		// either way, and the direct read is skipped (a new job row).
 		known := e.hashOrder[key]
-		if known != nil && !e.m.DB(db).Exists(args[1]) {
+		if known != nil && !e.db(db).Exists(args[1]) {
 			known = nil
 		}
 		r := runFixup(next, e, peer, args)

@@ -25,7 +25,7 @@ func setOptionsFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 		// without a RESP round trip through miniredis's command table.
 		// miniredis's direct Set refuses a key of another type, which
 		// SET replaces: that one goes the long way.
-		if e.m.DB(e.dbOf[peer]).Set(args[1], args[2]) == nil {
+		if e.db(e.dbOf[peer]).Set(args[1], args[2]) == nil {
 			return resp.OK()
 		}
 		return e.raw(peer, args)

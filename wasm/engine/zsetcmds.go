@@ -155,7 +155,7 @@ func (e *Engine) zadd(peer *server.Peer, key string, pairs []string, o zaddOptio
 		}
 		ent = e.newZentry(db, key)
 	}
-	mdb := e.m.DB(db)
+	mdb := e.db(db)
 	if st == zMissing {
 		// miniredis makes the key's map with the first member; a set that
 		// existed keeps its map, which ent knows already.
@@ -247,7 +247,7 @@ func zremCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	case zMissing:
 		return resp.IntReply(0)
 	}
-	mdb := e.m.DB(db)
+	mdb := e.db(db)
 	n := 0
 	for _, m := range args[2:] {
 		if ent.set.Remove(m) {
@@ -261,7 +261,7 @@ func zremCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 
 // zremove takes the nodes out of the set, in miniredis and in the index.
 func (e *Engine) zremove(db int, key string, ent *zentry, nodes []*zset.Node) {
-	mdb := e.m.DB(db)
+	mdb := e.db(db)
 	for _, n := range nodes {
 		mdb.ZRem(key, n.Member)
 		ent.set.Remove(n.Member)
@@ -724,7 +724,7 @@ func (e *Engine) zstoreRange(db int, dst string, nodes []*zset.Node) resp.Reply 
 		pairs[i] = pair{n.Member, n.Score}
 		big = big || len(n.Member) > zsetListpackValue
 	}
-	mdb := e.m.DB(db)
+	mdb := e.db(db)
 	mdb.Del(dst)
 	if ks := e.zsets[dst]; ks != nil {
 		ks[db] = nil

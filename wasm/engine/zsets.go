@@ -86,7 +86,7 @@ const (
 // zentryOf returns the entry of key in db, made right for the map the key
 // holds now, and with its order built when ordered is set.
 func (e *Engine) zentryOf(db int, key string, ordered bool) (*zentry, zstate) {
-	live, err := e.m.DB(db).SortedSet(key)
+	live, err := e.db(db).SortedSet(key)
 	if err != nil {
 		if ks := e.zsets[key]; ks != nil {
 			ks[db] = nil
