@@ -80,7 +80,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	static := fl.String("static", "", "the built site holding echomq.wasm and wasm_exec.js (default static/ at the module root)")
 	baseline := fl.String("baseline", defaultBaseline, `the revision to compare the current tree with, built from a temporary git worktree ("" for none)`)
 	quick := fl.Bool("quick", false, "a short run: fewer rounds and samples, for trying the program out")
-	courseOnly := fl.Int("course", 0, "measure only the course-page loads (full page, repeat visit, embeds), this many times each, and print them; BENCHMARKS.md is left alone")
+	courseOnly := fl.Int("course", 0, "measure only the course-page loads (full page, repeat visit, embeds), this many times each, and print them; BENCHMARKS.md is left alone. With -static OLD,NEW (sites built apart), each load is taken from every site in turn and the medians compared")
 	if err := cmdline.Parse(fl, args); err != nil {
 		return err
 	}
@@ -95,8 +95,17 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if cfg.out == "" {
 		cfg.out = filepath.Join(root, "BENCHMARKS.md")
 	}
-	if cfg.static, err = filepath.Abs(cfg.static); err != nil {
-		return err
+	var sites []string
+	for _, dir := range strings.Split(cfg.static, ",") {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return err
+		}
+		sites = append(sites, abs)
+	}
+	cfg.static = sites[0]
+	if len(sites) > 1 && *courseOnly == 0 {
+		return fmt.Errorf("-static takes several sites only with -course")
 	}
 	if cfg.out, err = filepath.Abs(cfg.out); err != nil {
 		return err
@@ -113,7 +122,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		cfg.loads = 5
 	}
 	if *courseOnly > 0 {
-		return measureCourseOnly(cfg, *courseOnly, stdout, stderr)
+		return measureCourseOnly(cfg, sites, *courseOnly, stdout, stderr)
 	}
 	return measure(cfg, stdout, stderr)
 }

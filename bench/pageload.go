@@ -508,8 +508,11 @@ func measureCourse(cfg config, bin string, loads int, slow bool, logf func(strin
 
 // measureCourseOnly takes only the course-page figures, loads times each,
 // and prints them: for trying a change to the start-up without the whole
-// run. BENCHMARKS.md is not touched.
-func measureCourseOnly(cfg config, loads int, stdout, stderr io.Writer) error {
+// run. With several sites (built apart, say before and after a change) each
+// load is taken from every site in turn, so that the machine's drift
+// falls on all of them alike, and the medians are compared with the
+// first site's. BENCHMARKS.md is not touched.
+func measureCourseOnly(cfg config, sites []string, loads int, stdout, stderr io.Writer) error {
 	began := time.Now()
 	logf := func(format string, a ...any) {
 		fmt.Fprintf(stderr, "bench: [%5.1fs] %s\n", time.Since(began).Seconds(), fmt.Sprintf(format, a...))
@@ -518,14 +521,96 @@ func measureCourseOnly(cfg config, loads int, stdout, stderr io.Writer) error {
 	if bin == "" {
 		return fmt.Errorf("Chromium is not installed (apt-get install -y chromium)")
 	}
-	if _, err := os.Stat(filepath.Join(cfg.static, "index.html")); err != nil {
-		return fmt.Errorf("there is no static/index.html to load (./build.sh build writes it): %w", err)
+	for _, dir := range sites {
+		if _, err := os.Stat(filepath.Join(dir, "index.html")); err != nil {
+			return fmt.Errorf("there is no %s/index.html to load (./build.sh build writes it): %w", dir, err)
+		}
 	}
 	logf("load average %s", loadAverage())
-	c := measureCourse(cfg, bin, loads, false, logf)
+	got := make([]courseLoads, len(sites))
+	for i := range loads {
+		for j, dir := range sites {
+			site := cfg
+			site.static = dir
+			logf("load %d of %d, %s", i+1, loads, dir)
+			got[j].add(measureCourse(site, bin, 1, false, logf))
+		}
+	}
 	logf("load average %s", loadAverage())
-	c.write(func(format string, a ...any) { fmt.Fprintf(stdout, format, a...) })
+	p := func(format string, a ...any) { fmt.Fprintf(stdout, format, a...) }
+	for j, dir := range sites {
+		if len(sites) > 1 {
+			p("## %s\n\n", dir)
+		}
+		got[j].write(p)
+	}
+	if len(sites) > 1 {
+		got[0].compare(got[1:], sites, p)
+	}
 	return nil
+}
+
+// add appends another run's samples to c.
+func (c *courseLoads) add(o courseLoads) {
+	c.fullStep = append(c.fullStep, o.fullStep...)
+	c.fullReady = append(c.fullReady, o.fullReady...)
+	c.repeatReady = append(c.repeatReady, o.repeatReady...)
+	c.oneReady = append(c.oneReady, o.oneReady...)
+	c.fourReady = append(c.fourReady, o.fourReady...)
+	c.fourFetches = append(c.fourFetches, o.fourFetches...)
+	c.repeatAsked = append(c.repeatAsked, o.repeatAsked...)
+	c.repeatSent = append(c.repeatSent, o.repeatSent...)
+	c.codeCache = append(c.codeCache, o.codeCache...)
+	c.oneMiB = append(c.oneMiB, o.oneMiB...)
+	c.fourMiB = append(c.fourMiB, o.fourMiB...)
+	if o.note != "" {
+		c.note = strings.TrimSpace(c.note + " " + o.note)
+	}
+}
+
+// compare prints each figure's median for every site and its ratio to
+// the first site's (c).
+func (c courseLoads) compare(others []courseLoads, sites []string, p printer) {
+	p("### Compared with %s\n\n| figure |", sites[0])
+	for _, dir := range sites {
+		p(" %s |", filepath.Base(dir))
+	}
+	p("\n|---|")
+	for range sites {
+		p("---:|")
+	}
+	p("\n")
+	figures := []struct {
+		what string
+		get  func(courseLoads) []float64
+	}{
+		{"full page: navigation → the stepper can step (ms)", func(c courseLoads) []float64 { return c.fullStep }},
+		{"full page: navigation → Ready (ms)", func(c courseLoads) []float64 { return c.fullReady }},
+		{"repeat visit: navigation → Ready (ms)", func(c courseLoads) []float64 { return c.repeatReady }},
+		{"course page, 1 embed: all Ready (ms)", func(c courseLoads) []float64 { return c.oneReady }},
+		{"course page, 4 embeds: all Ready (ms)", func(c courseLoads) []float64 { return c.fourReady }},
+		{"course page, 4 embeds: memory (MiB)", func(c courseLoads) []float64 { return c.fourMiB }},
+	}
+	for _, f := range figures {
+		base := summarize(f.get(c)).median
+		p("| %s | %.0f |", f.what, base)
+		for _, o := range others {
+			m := summarize(f.get(o)).median
+			if base > 0 {
+				p(" %.0f (%.2f×) |", m, m/base)
+			} else {
+				p(" %.0f |", m)
+			}
+		}
+		p("\n")
+	}
+	p("\n4 embeds against 1:")
+	for _, o := range append([]courseLoads{c}, others...) {
+		if one := summarize(o.oneReady).median; one > 0 {
+			p(" %.2f×", summarize(o.fourReady).median/one)
+		}
+	}
+	p(".\n")
 }
 
 // codeCacheBytes is the size of Chromium's cache of compiled WebAssembly

@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -405,10 +404,10 @@ func help(topic []string) Object {
 
 // stoppedNote tells a learner, in plain words, what the SCRIPT KILL error
 // of a runaway script means here.
-var stoppedNote = fmt.Sprintf("The playground stopped this script after %d ms, as Redis's SCRIPT KILL would. "+
-	"Anything it wrote before then stays in the keyspace: nothing is rolled back. "+
-	"(A real Redis refuses SCRIPT KILL once a script has written; only SHUTDOWN NOSAVE would stop it then.)",
-	engine.Budget.Milliseconds())
+// (strconv, not fmt: package init runs on every page load.)
+var stoppedNote = "The playground stopped this script after " + strconv.FormatInt(engine.Budget.Milliseconds(), 10) + " ms, as Redis's SCRIPT KILL would. " +
+	"Anything it wrote before then stays in the keyspace: nothing is rolled back. " +
+	"(A real Redis refuses SCRIPT KILL once a script has written; only SHUTDOWN NOSAVE would stop it then.)"
 
 // stoppedByBudget reports whether a script command was stopped by the
 // engine's time budget. The error alone cannot tell: a script may return
@@ -715,8 +714,22 @@ func (p *Playground) claim(queue string, l lease) (emq.Outcome, error) {
 	return p.jobs.Claim(queue, l.ms)
 }
 
-// integerText is a learner's integer as typed: digits, perhaps a minus.
-var integerText = regexp.MustCompile(`^-?[0-9]+$`)
+// integerText reports whether s is a learner's integer as typed: digits,
+// perhaps after a minus. A loop, not a regexp: a regexp compiled at package
+// init would run Go's regexp compiler (and, in WebAssembly, have V8
+// compile it first) on every page load.
+func integerText(s string) bool {
+	digits := strings.TrimPrefix(s, "-")
+	if digits == "" {
+		return false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // leaseArg reads the lease as the Elixir term a learner means: a whole
 // number, or text of one (the round trip's field is text), is an integer;
@@ -727,7 +740,7 @@ func leaseArg(v any) (lease, error) {
 	guard := &emq.GuardError{Function: emq.ClaimFunction, Reason: "the lease must be an integer greater than 0"}
 	switch v := v.(type) {
 	case string:
-		if !integerText.MatchString(v) {
+		if !integerText(v) {
 			return lease{}, guard
 		}
 		n, err := strconv.ParseInt(v, 10, 64)

@@ -77,6 +77,8 @@ func TestHandleGuardsRefuseBeforeTheWire(t *testing.T) {
 		{"lease in e-notation", "claim", []any{"q", "1e3"}, "EchoMQ.Jobs.claim/3"},
 		{"lease with a plus", "claim", []any{"q", "+5"}, "EchoMQ.Jobs.claim/3"},
 		{"lease empty", "claim", []any{"q", ""}, "EchoMQ.Jobs.claim/3"},
+		{"lease a lone minus", "claim", []any{"q", "-"}, "EchoMQ.Jobs.claim/3"},
+		{"lease with a space", "claim", []any{"q", "5 "}, "EchoMQ.Jobs.claim/3"},
 		{"id not a binary", "enqueue", []any{"q", 7.0, "{}"}, "EchoMQ.Jobs.enqueue/4"},
 		{"payload not a binary", "enqueue", []any{"q", "JOB-1", map[string]any{}}, "EchoMQ.Jobs.enqueue/4"},
 	} {

@@ -241,12 +241,52 @@ func (r *runner) load(src string) (*compiled, resp.Reply) {
 	if c := r.cache[sha]; c != nil {
 		return c, resp.Reply{}
 	}
-	c, errRep := compile(src)
+	c, errRep := compileShared(src, sha)
 	if c == nil {
 		return nil, errRep
 	}
 	r.cache[sha] = c
 	return c, resp.Reply{}
+}
+
+// protocolCompiled holds the protocol scripts (lua/, @enqueue and @claim),
+// compiled once for every engine in the process, by SHA1. A course page's
+// shared worker runs one engine per embed, and each used to parse and
+// compile both scripts again on its first call (about a third of a new
+// keyspace's first enqueue and claim). A FunctionProto is read-only once
+// compile has finished, so engines share it; each runner still makes its
+// own function of it in its own Lua state, and keeps its own KEYS and ARGV.
+// Other scripts (a learner's, the console's) are compiled per engine as
+// before, so the map holds two entries at most.
+var protocolCompiled sync.Map
+
+// compileShared is compile, shared between engines for a protocol script.
+func compileShared(src, sha string) (*compiled, resp.Reply) {
+	if v, ok := protocolCompiled.Load(sha); ok {
+		return v.(*compiled).copy(), resp.Reply{}
+	}
+	c, errRep := compile(src)
+	if c != nil && isProtocolScript(sha) {
+		protocolCompiled.Store(sha, c.copy())
+	}
+	return c, errRep
+}
+
+// copy is a fresh cache entry for the same compiled script: the proto is
+// shared, the runner's function and last tables are not.
+func (c *compiled) copy() *compiled {
+	return &compiled{sha: c.sha, src: c.src, flags: c.flags, proto: c.proto}
+}
+
+// isProtocolScript reports whether sha names one of the embedded protocol
+// scripts.
+func isProtocolScript(sha string) bool {
+	for _, s := range emqlua.All() {
+		if s.SHA == sha {
+			return true
+		}
+	}
+	return false
 }
 
 // compile turns a script into a function, as EVAL and SCRIPT LOAD do.

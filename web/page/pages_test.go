@@ -151,7 +151,7 @@ func TestEscapesViewModel(t *testing.T) {
 
 func TestSiteUnder(t *testing.T) {
 	s := DefaultSite().Under("../")
-	for _, u := range append([]string{s.IconURL, s.WasmExecURL, s.WorkerURL, s.ScriptURL, s.WasmURL}, append(s.StyleURLs, s.ModuleURLs...)...) {
+	for _, u := range append([]string{s.IconURL, s.WasmExecURL, s.WorkerURL, s.BootURL, s.ScriptURL, s.WasmURL}, append(s.StyleURLs, s.ModuleURLs...)...) {
 		if !strings.HasPrefix(u, "../") {
 			t.Errorf("%q does not climb out of embed/", u)
 		}
@@ -316,8 +316,9 @@ func checkRules(t *testing.T, p renderedPage) {
 	}
 
 	// The page loads one module; Go's wasm_exec.js runs in the engine's
-	// worker, which the module starts.
-	want := fmt.Sprintf("module %sapp.js", p.prefix)
+	// worker, which the page starts from its head (boot.js, a classic
+	// script) or, for an embed out of view, from its module.
+	want := fmt.Sprintf(" %sboot.js, module %sapp.js", p.prefix, p.prefix)
 	if got := strings.Join(scripts, ", "); got != want {
 		t.Errorf("scripts = %q, want %q", got, want)
 	}
@@ -337,10 +338,10 @@ func checkRules(t *testing.T, p renderedPage) {
 	if !hasAttr(byID("failure"), "hidden") {
 		t.Errorf("failure panel is visible before anything failed")
 	}
-	if got := attr(byID("loader"), "data-wasm-url"); got != p.prefix+"echomq.wasm" {
+	if got := attr(byID("engine-boot"), "data-wasm-url"); got != p.prefix+"echomq.wasm" {
 		t.Errorf("data-wasm-url = %q, want %sechomq.wasm", got, p.prefix)
 	}
-	if got := attr(byID("loader"), "data-worker-url"); got != p.prefix+"worker.js" {
+	if got := attr(byID("engine-boot"), "data-worker-url"); got != p.prefix+"worker.js" {
 		t.Errorf("data-worker-url = %q, want %sworker.js", got, p.prefix)
 	}
 
