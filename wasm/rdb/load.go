@@ -10,15 +10,16 @@ import (
 // Load reads a DUMP payload as Redis 7.0's RESTORE does: the version and
 // checksum first (ErrChecksum), then the value in any encoding Redis 7.0
 // writes (ErrFormat for anything else, or anything Redis would refuse: an
-// empty collection, a member twice, a NaN score). Bytes after the value
-// and before the footer are ignored, as Redis ignores them.
+// empty collection, a member twice, a NaN score). Redis reads the value
+// from the whole payload, footer included, so a value may run into the
+// footer's bytes; bytes left after it are ignored. Both are kept here.
 func Load(p []byte) (Value, error) {
 	n := len(p)
 	if n < 10 || int(binary.LittleEndian.Uint16(p[n-10:])) > Version ||
 		binary.LittleEndian.Uint64(p[n-8:]) != CRC64(p[:n-8]) {
 		return Value{}, ErrChecksum
 	}
-	r := reader{b: p[:n-10]}
+	r := reader{b: p}
 	v, err := r.value()
 	if err == nil && r.bad {
 		err = ErrFormat
