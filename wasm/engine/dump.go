@@ -27,40 +27,38 @@ func dumpCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 		return e.raw(peer, args)
 	}
 	db, key := e.dbOf[peer], args[1]
-	read := func(cmd string, more ...string) resp.Reply {
-		return e.raw(peer, append([]string{cmd, key}, more...))
-	}
-	var v rdb.Value
-	switch read("TYPE").Str {
-	case "none":
-		return resp.NilReply()
-	case "string":
-		v = rdb.Value{Kind: rdb.String, Str: read("GET").Str}
-	case "list":
-		v = rdb.Value{Kind: rdb.List, Elems: strs(read("LRANGE", "0", "-1"))}
-	case "set":
-		v = rdb.Value{Kind: rdb.Set, Elems: strs(read("SMEMBERS"))}
-	case "hash":
-		v = rdb.Value{Kind: rdb.Hash, Elems: strs(e.reorderPairs(orderKey{db, key}, read("HGETALL")))}
-	case "zset":
+	typ := e.raw(peer, []string{"TYPE", key}).Str
+	v := rdb.Value{Kind: rdb.KindOf(typ)}
+	switch v.Kind {
+	case 0:
+		if typ == "none" {
+			return resp.NilReply()
+		}
+		return resp.ErrorReply(rdb.ErrStream.Error())
+	case rdb.Zset:
 		ent, _ := e.zentryOf(db, key, true)
-		v = rdb.Value{Kind: rdb.Zset, Skiplist: ent.skiplist}
+		v.Skiplist = ent.skiplist
 		for n := ent.set.First(); n != nil; n = n.Next() {
 			v.Elems, v.Scores = append(v.Elems, n.Member), append(v.Scores, n.Score)
 		}
 	default:
-		return resp.ErrorReply(rdb.ErrStream.Error())
+		// Read through miniredis's commands, which the module links
+		// anyway (its direct API for them would be code of its own).
+		read := []string{"LRANGE", key, "0", "-1"}
+		switch v.Kind {
+		case rdb.String, rdb.Set, rdb.Hash:
+			read = []string{[...]string{rdb.String: "GET", rdb.Set: "SMEMBERS", rdb.Hash: "HGETALL"}[v.Kind], key}
+		}
+		r := e.raw(peer, read)
+		if v.Kind == rdb.Hash {
+			r = e.reorderPairs(orderKey{db, key}, r)
+		}
+		v.Str = r.Str
+		for _, el := range r.Elems {
+			v.Elems = append(v.Elems, el.Str)
+		}
 	}
-	return resp.BulkReply(string(rdb.Dump(v)))
-}
-
-// strs is an array reply's strings.
-func strs(r resp.Reply) []string {
-	out := make([]string, len(r.Elems))
-	for i, el := range r.Elems {
-		out[i] = el.Str
-	}
-	return out
+	return resp.BulkReply(rdb.Dump(v))
 }
 
 // restoreCommand is RESTORE key ttl payload [REPLACE] [ABSTTL] [IDLETIME
@@ -73,86 +71,94 @@ func restoreCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	if len(args) < 4 {
 		return e.raw(peer, args)
 	}
-	replace, absttl, idle, freq := false, false, false, false
+	if msg := restore(e, peer, args); msg != "" {
+		return resp.ErrorReply(msg)
+	}
+	return resp.OK()
+}
+
+// restore is RESTORE's work; it answers the error, if any.
+func restore(e *Engine, peer *server.Peer, args []string) string {
+	replace, absttl, tuned := false, false, ""
 	for j := 4; j < len(args); j++ {
-		more := j+1 < len(args)
-		switch opt := args[j]; {
-		case strings.EqualFold(opt, "REPLACE"):
+		opt := strings.ToUpper(args[j])
+		switch {
+		case opt == "REPLACE":
 			replace = true
-		case strings.EqualFold(opt, "ABSTTL"):
+		case opt == "ABSTTL":
 			absttl = true
-		case strings.EqualFold(opt, "IDLETIME") && more && !freq:
+		case (opt == "IDLETIME" || opt == "FREQ") && j+1 < len(args) && tuned == "":
+			// One of the two, not both: Redis calls the second a syntax error.
 			n, ok := parseRedisInt(args[j+1])
-			if !ok {
-				return resp.ErrorReply(errNotInt)
+			switch {
+			case !ok:
+				return errNotInt
+			case opt == "IDLETIME" && n < 0:
+				return "ERR Invalid IDLETIME value, must be >= 0"
+			case opt == "FREQ" && (n < 0 || n > 255):
+				return "ERR Invalid FREQ value, must be >= 0 and <= 255"
 			}
-			if n < 0 {
-				return resp.ErrorReply("ERR Invalid IDLETIME value, must be >= 0")
-			}
-			idle, j = true, j+1
-		case strings.EqualFold(opt, "FREQ") && more && !idle:
-			n, ok := parseRedisInt(args[j+1])
-			if !ok {
-				return resp.ErrorReply(errNotInt)
-			}
-			if n < 0 || n > 255 {
-				return resp.ErrorReply("ERR Invalid FREQ value, must be >= 0 and <= 255")
-			}
-			freq, j = true, j+1
+			tuned, j = opt, j+1
 		default:
-			return resp.ErrorReply("ERR syntax error")
+			return "ERR syntax error"
 		}
 	}
 	db, key := e.dbOf[peer], args[1]
-	if !replace && e.raw(peer, []string{"EXISTS", key}).Int == 1 {
-		return resp.ErrorReply("BUSYKEY Target key name already exists.")
+	d := e.m.DB(db)
+	if !replace && d.Exists(key) {
+		return "BUSYKEY Target key name already exists."
 	}
 	ttl, ok := parseRedisInt(args[2])
 	if !ok {
-		return resp.ErrorReply(errNotInt)
+		return errNotInt
 	}
 	if ttl < 0 {
-		return resp.ErrorReply("ERR Invalid TTL value, must be >= 0")
+		return "ERR Invalid TTL value, must be >= 0"
 	}
-	v, err := rdb.Load([]byte(args[3]))
+	v, err := rdb.Load(args[3])
 	if err != nil {
-		return resp.ErrorReply(err.Error())
+		return err.Error()
 	}
 	if replace {
-		e.raw(peer, []string{"DEL", key})
+		d.Del(key)
 		delete(e.hashOrder, orderKey{db, key})
 	}
 	if ttl != 0 && !absttl {
 		ttl += e.now
 	}
 	if ttl != 0 && ttl <= e.now {
-		return resp.OK()
+		return ""
 	}
-	d := e.m.DB(db)
-	switch v.Kind {
-	case rdb.String:
-		d.Set(key, v.Str)
-	case rdb.List:
-		d.Push(key, v.Elems...)
-	case rdb.Set:
-		d.SetAdd(key, v.Elems...)
-	case rdb.Hash:
-		d.HSet(key, v.Elems...)
-		o := &fieldOrder{}
-		for i := 0; i < len(v.Elems); i += 2 {
-			o.add(v.Elems[i])
-		}
-		if o.pos == nil {
-			o = e.internOrder(o.fields)
-		}
-		e.hashOrder[orderKey{db, key}] = o
-	case rdb.Zset:
+	if v.Kind == rdb.String {
+		v.Elems = []string{v.Str}
+	}
+	if v.Kind == rdb.Zset {
 		for i, m := range v.Elems {
 			d.ZAdd(key, v.Scores[i], m)
 		}
+	} else {
+		// SET, RPUSH, SADD or HSET, straight to miniredis: the engine's
+		// hash field order is set here, from the payload's.
+		e.raw(peer, append([]string{[...]string{rdb.String: "SET", rdb.List: "RPUSH", rdb.Set: "SADD", rdb.Hash: "HSET"}[v.Kind], key}, v.Elems...))
+	}
+	if v.Kind == rdb.Hash {
+		e.restoreOrder(orderKey{db, key}, v.Elems)
 	}
 	if ttl != 0 {
 		e.raw(peer, []string{"PEXPIREAT", key, strconv.FormatInt(ttl, 10)})
 	}
-	return resp.OK()
+	return ""
+}
+
+// restoreOrder gives a restored hash its payload's field order (pairs are
+// its fields and values in turn).
+func (e *Engine) restoreOrder(key orderKey, pairs []string) {
+	o := &fieldOrder{}
+	for i := 0; i < len(pairs); i += 2 {
+		o.add(pairs[i])
+	}
+	if o.pos == nil {
+		o = e.internOrder(o.fields)
+	}
+	e.hashOrder[key] = o
 }

@@ -36,7 +36,7 @@ const (
 // passes the footer check, for the cases about what comes before it.
 func sealed(body string, version uint16) string {
 	b := binary.LittleEndian.AppendUint16([]byte(body), version)
-	return string(binary.LittleEndian.AppendUint64(b, rdb.CRC64(b)))
+	return string(binary.LittleEndian.AppendUint64(b, rdb.CRC64(string(b))))
 }
 
 // roundTrip is a script that DUMPs KEYS[1], RESTOREs the payload under

@@ -24,10 +24,10 @@ var crcTable = func() (t [256]uint64) {
 }()
 
 // CRC64 is Redis's crc64(0, b): the checksum a DUMP payload ends with.
-func CRC64(b []byte) uint64 {
+func CRC64(b string) uint64 {
 	var c uint64
-	for _, x := range b {
-		c = crcTable[byte(c)^x] ^ c>>8
+	for i := 0; i < len(b); i++ {
+		c = crcTable[byte(c)^b[i]] ^ c>>8
 	}
 	return c
 }

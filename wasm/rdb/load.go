@@ -1,9 +1,7 @@
 package rdb
 
 import (
-	"encoding/binary"
 	"math"
-	"slices"
 	"strconv"
 )
 
@@ -13,10 +11,9 @@ import (
 // empty collection, a member twice, a NaN score). Redis reads the value
 // from the whole payload, footer included, so a value may run into the
 // footer's bytes; bytes left after it are ignored. Both are kept here.
-func Load(p []byte) (Value, error) {
+func Load(p string) (Value, error) {
 	n := len(p)
-	if n < 10 || int(binary.LittleEndian.Uint16(p[n-10:])) > Version ||
-		binary.LittleEndian.Uint64(p[n-8:]) != CRC64(p[:n-8]) {
+	if n < 10 || le(p[n-10:n-8]) > Version || le(p[n-8:]) != CRC64(p[:n-8]) {
 		return Value{}, ErrChecksum
 	}
 	r := reader{b: p}
@@ -30,52 +27,44 @@ func Load(p []byte) (Value, error) {
 // reader reads an RDB object; bad is set by the first read past its end
 // or of a malformed field, and every read after it returns zero values.
 type reader struct {
-	b   []byte
+	b   string
 	p   int
 	bad bool
 }
 
-func (r *reader) take(n int) []byte {
-	if r.bad || n < 0 || r.p+n > len(r.b) {
+//go:noinline
+func (r *reader) take(n uint64) string {
+	if r.bad || n > uint64(len(r.b)-r.p) {
 		r.bad = true
-		return nil
+		return ""
 	}
-	r.p += n
-	return r.b[r.p-n : r.p]
-}
-
-func (r *reader) byte() byte {
-	if b := r.take(1); b != nil {
-		return b[0]
-	}
-	return 0
+	r.p += int(n)
+	return r.b[r.p-int(n) : r.p]
 }
 
 // length reads a length; enc reports one of the special string encodings
 // (its number in n) instead.
 func (r *reader) length() (n uint64, enc bool) {
-	c := r.byte()
+	c := le(r.take(1))
 	switch c >> 6 {
 	case 0:
-		return uint64(c), false
+		return c, false
 	case 1:
-		return uint64(c&63)<<8 | uint64(r.byte()), false
+		return (c&63)<<8 | le(r.take(1)), false
 	case 3:
-		return uint64(c & 63), true
+		return c & 63, true
 	}
-	switch c {
-	case 0x80:
-		if b := r.take(4); b != nil {
-			return uint64(binary.BigEndian.Uint32(b)), false
-		}
-	case 0x81:
-		if b := r.take(8); b != nil {
-			return binary.BigEndian.Uint64(b), false
-		}
-	default:
+	size := uint64(4)
+	if c == 0x81 {
+		size = 8
+	} else if c != 0x80 {
 		r.bad = true
 	}
-	return 0, false
+	b := r.take(size)
+	for i := range len(b) {
+		n = n<<8 | uint64(b[i])
+	}
+	return n, false
 }
 
 // count reads a collection's length, which must be at least 1 and no more
@@ -91,173 +80,125 @@ func (r *reader) count() int {
 
 func (r *reader) str() string {
 	n, enc := r.length()
-	if !enc {
-		if n > uint64(len(r.b)) {
-			r.bad = true
-			return ""
-		}
-		return string(r.take(int(n)))
-	}
-	var v int64
-	switch n {
-	case 0:
-		v = int64(int8(r.byte()))
-	case 1:
-		if b := r.take(2); b != nil {
-			v = int64(int16(binary.LittleEndian.Uint16(b)))
-		}
-	case 2:
-		if b := r.take(4); b != nil {
-			v = int64(int32(binary.LittleEndian.Uint32(b)))
-		}
-	case 3:
+	switch {
+	case !enc:
+		return r.take(n)
+	case n < 3: // an integer of 1, 2 or 4 bytes
+		size := uint(1) << n
+		return strconv.FormatInt(signExtend(le(r.take(uint64(size))), 8*size), 10)
+	case n == 3:
 		clen, e1 := r.length()
 		size, e2 := r.length()
-		if e1 || e2 || clen > uint64(len(r.b)) || size == 0 || size > 1<<32 {
+		in := r.take(clen)
+		if e1 || e2 || size == 0 || size > 1<<32 {
 			r.bad = true
 			return ""
 		}
-		out, ok := lzfDecompress(r.take(int(clen)), int(size))
-		if !ok {
-			r.bad = true
-		}
-		return string(out)
-	default:
-		r.bad = true
+		out, ok := lzfDecompress(in, int(size))
+		r.bad = r.bad || !ok
+		return out
 	}
-	return strconv.FormatInt(v, 10)
+	r.bad = true
+	return ""
 }
 
 func (r *reader) value() (Value, error) {
-	switch t := r.byte(); t {
+	t := le(r.take(1))
+	var v Value
+	// The Kind of each type this reads, by its number.
+	if kinds := "\x01\x00\x03\x00\x04\x05\x00\x00\x00\x00\x00\x03\x00\x00\x00\x00\x04\x05\x02"; t < uint64(len(kinds)) {
+		v.Kind = Kind(kinds[t])
+	}
+	switch t {
 	case typeString:
-		return Value{Kind: String, Str: r.str()}, nil
-	case typeListQuick2:
-		v := Value{Kind: List}
+		v.Str = r.str()
+	case typeStream, typeStream2:
+		return v, ErrStream
+	case typeSet, typeHash, typeZset2, typeListQuick2:
 		for range r.count() {
-			switch container, _ := r.length(); container {
-			case 1: // a plain node: one element
-				v.Elems = append(v.Elems, r.str())
-			case quicklistPacked:
-				items, ok := readListpack([]byte(r.str()))
+			var container uint64
+			if t == typeListQuick2 {
+				container, _ = r.length()
+			}
+			s := r.str()
+			switch {
+			case t == typeHash:
+				v.Elems = append(v.Elems, s, r.str())
+			case t == typeZset2:
+				v.Elems = append(v.Elems, s)
+				v.Scores = append(v.Scores, math.Float64frombits(le(r.take(8))))
+			case container == quicklistPacked:
+				items, ok := readListpack(s)
 				if !ok || len(items) == 0 {
 					return v, ErrFormat
 				}
 				v.Elems = append(v.Elems, items...)
+			case t == typeSet || container == 1: // 1: a plain node, one element
+				v.Elems = append(v.Elems, s)
 			default:
 				return v, ErrFormat
 			}
 		}
-		return v, nil
-	case typeSet:
-		v := Value{Kind: Set}
-		for range r.count() {
-			v.Elems = append(v.Elems, r.str())
+		// Redis writes a skiplist from its highest score down.
+		for i, j := 0, len(v.Scores)-1; i < j; i, j = i+1, j-1 {
+			v.Elems[i], v.Elems[j] = v.Elems[j], v.Elems[i]
+			v.Scores[i], v.Scores[j] = v.Scores[j], v.Scores[i]
 		}
-		return v, distinct(v.Elems, 1)
 	case typeSetIntset:
-		v := Value{Kind: Set}
-		b := []byte(r.str())
-		if len(b) < 8 {
+		b := r.str()
+		width, n := uint64(0), uint64(0)
+		if len(b) >= 8 {
+			width, n = le(b[:4]), le(b[4:8])
+		}
+		if width != 2 && width != 4 && width != 8 || n == 0 || uint64(len(b)) != 8+width*n {
 			return v, ErrFormat
 		}
-		width, n := int(binary.LittleEndian.Uint32(b)), int(binary.LittleEndian.Uint32(b[4:]))
-		if width != 2 && width != 4 && width != 8 || n == 0 || len(b) != 8+width*n {
+		for i := uint64(8); i < uint64(len(b)); i += width {
+			v.Elems = append(v.Elems, strconv.FormatInt(signExtend(le(b[i:i+width]), uint(8*width)), 10))
+		}
+	case typeHashListpack, typeZsetListpack:
+		items, ok := readListpack(r.str())
+		if !ok || len(items) == 0 || len(items)%2 != 0 {
 			return v, ErrFormat
 		}
-		for i := range n {
-			var u uint64
-			for k := width - 1; k >= 0; k-- {
-				u = u<<8 | uint64(b[8+i*width+k])
+		v.Elems = items
+		if t == typeZsetListpack {
+			v.Elems = nil
+			for i := 0; i < len(items); i += 2 {
+				f, err := strconv.ParseFloat(items[i+1], 64)
+				if err != nil {
+					return v, ErrFormat
+				}
+				v.Elems, v.Scores = append(v.Elems, items[i]), append(v.Scores, f)
 			}
-			x := int64(u<<(64-8*width)) >> (64 - 8*width)
-			v.Elems = append(v.Elems, strconv.FormatInt(x, 10))
 		}
-		return v, distinct(v.Elems, 1)
-	case typeHash:
-		v := Value{Kind: Hash}
-		for range r.count() {
-			v.Elems = append(v.Elems, r.str(), r.str())
-		}
-		return v, distinct(v.Elems, 2)
-	case typeHashListpack:
-		items, ok := readListpack([]byte(r.str()))
-		if !ok || len(items) == 0 || len(items)%2 != 0 {
-			return Value{}, ErrFormat
-		}
-		return Value{Kind: Hash, Elems: items}, distinct(items, 2)
-	case typeZset2:
-		v := Value{Kind: Zset}
-		for range r.count() {
-			m := r.str()
-			var f float64
-			if b := r.take(8); b != nil {
-				f = math.Float64frombits(binary.LittleEndian.Uint64(b))
-			}
-			v.Elems, v.Scores = append(v.Elems, m), append(v.Scores, f)
-		}
-		return v.sorted()
-	case typeZsetListpack:
-		items, ok := readListpack([]byte(r.str()))
-		if !ok || len(items) == 0 || len(items)%2 != 0 {
-			return Value{}, ErrFormat
-		}
-		v := Value{Kind: Zset}
-		for i := 0; i < len(items); i += 2 {
-			f, err := strconv.ParseFloat(items[i+1], 64)
-			if err != nil {
-				return v, ErrFormat
-			}
-			v.Elems, v.Scores = append(v.Elems, items[i]), append(v.Scores, f)
-		}
-		return v.sorted()
-	case typeStream, typeStream2:
-		return Value{}, ErrStream
+	default:
+		return v, ErrFormat
 	}
-	return Value{}, ErrFormat
+	return v, v.check()
 }
 
-// sorted puts a Zset's members in score order, and refuses a NaN score or
-// a member twice.
-func (v Value) sorted() (Value, error) {
-	idx := make([]int, len(v.Elems))
-	for i := range idx {
-		if math.IsNaN(v.Scores[i]) {
-			return v, ErrFormat
-		}
-		idx[i] = i
+// check refuses a collection with a member (or hash field) twice, or a
+// sorted set with a NaN score, as Redis does on load.
+func (v Value) check() error {
+	if v.Kind == List {
+		return nil // a list may hold anything twice
 	}
-	slices.SortFunc(idx, func(a, b int) int {
-		if v.Scores[a] != v.Scores[b] {
-			if v.Scores[a] < v.Scores[b] {
-				return -1
-			}
-			return 1
-		}
-		if v.Elems[a] < v.Elems[b] {
-			return -1
-		}
-		if v.Elems[a] > v.Elems[b] {
-			return 1
-		}
-		return 0
-	})
-	out := Value{Kind: Zset}
-	for _, i := range idx {
-		out.Elems, out.Scores = append(out.Elems, v.Elems[i]), append(out.Scores, v.Scores[i])
+	stride := 1
+	if v.Kind == Hash {
+		stride = 2
 	}
-	return out, distinct(out.Elems, 1)
-}
-
-// distinct refuses a collection that names a member (or, with stride 2, a
-// hash field) twice, as Redis does on load.
-func distinct(elems []string, stride int) error {
-	seen := make(map[string]bool, len(elems)/stride)
-	for i := 0; i < len(elems); i += stride {
-		if seen[elems[i]] {
+	seen := make(map[string]bool, len(v.Elems)/stride)
+	for i := 0; i < len(v.Elems); i += stride {
+		if seen[v.Elems[i]] {
 			return ErrFormat
 		}
-		seen[elems[i]] = true
+		seen[v.Elems[i]] = true
+	}
+	for _, f := range v.Scores {
+		if math.IsNaN(f) {
+			return ErrFormat
+		}
 	}
 	return nil
 }

@@ -21,7 +21,7 @@ func lzfSlot(h uint32) uint32 { return (h>>8 - h*5) & lzfMask }
 
 // lzfCompress compresses in into at most limit bytes, or returns nil when
 // it does not fit (Redis then stores the string as it is).
-func lzfCompress(in []byte, limit int) []byte {
+func lzfCompress(in string, limit int) []byte {
 	n := len(in)
 	if n < 3 || limit <= 0 {
 		return nil
@@ -110,7 +110,7 @@ func lzfCompress(in []byte, limit int) []byte {
 // liblzf compares sixteen bytes unchecked when maxlen is over 16, so a match
 // can run a byte or two past maxlen then (never past the input): kept, as
 // it decides the bytes written.
-func lzfMatch(in []byte, ref, ip, maxlen int) int {
+func lzfMatch(in string, ref, ip, maxlen int) int {
 	l := 2
 	if maxlen > 16 {
 		for range 16 {
@@ -129,7 +129,7 @@ func lzfMatch(in []byte, ref, ip, maxlen int) int {
 }
 
 // lzfDecompress expands in to exactly size bytes, or reports false.
-func lzfDecompress(in []byte, size int) ([]byte, bool) {
+func lzfDecompress(in string, size int) (string, bool) {
 	out := make([]byte, 0, size)
 	for ip := 0; ip < len(in); {
 		ctrl := int(in[ip])
@@ -137,7 +137,7 @@ func lzfDecompress(in []byte, size int) ([]byte, bool) {
 		if ctrl < lzfMaxLit {
 			run := ctrl + 1
 			if ip+run > len(in) || len(out)+run > size {
-				return nil, false
+				return "", false
 			}
 			out = append(out, in[ip:ip+run]...)
 			ip += run
@@ -146,23 +146,23 @@ func lzfDecompress(in []byte, size int) ([]byte, bool) {
 		l := ctrl >> 5
 		if l == 7 {
 			if ip >= len(in) {
-				return nil, false
+				return "", false
 			}
 			l += int(in[ip])
 			ip++
 		}
 		if ip >= len(in) {
-			return nil, false
+			return "", false
 		}
 		ref := len(out) - (ctrl&0x1f)<<8 - 1 - int(in[ip])
 		ip++
 		l += 2
 		if ref < 0 || len(out)+l > size {
-			return nil, false
+			return "", false
 		}
 		for k := range l {
 			out = append(out, out[ref+k])
 		}
 	}
-	return out, len(out) == size
+	return string(out), len(out) == size
 }

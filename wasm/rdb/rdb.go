@@ -1,10 +1,10 @@
 package rdb
 
 import (
-	"encoding/binary"
 	"errors"
 	"math"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -22,13 +22,20 @@ const (
 	Zset
 )
 
+// KindOf is the Kind of a value whose TYPE is redisType; 0 for a type
+// this package does not write (a stream), or none.
+func KindOf(redisType string) Kind {
+	return Kind(slices.Index([]string{"string", "list", "set", "hash", "zset"}, redisType) + 1)
+}
+
 // Value is one key's value, as the engine holds it.
 type Value struct {
 	Kind Kind
 	Str  string // a String
 	// Elems is a List's elements, a Set's members, a Hash's fields and
 	// values in turn (in the hash's order), or a Zset's members from the
-	// lowest score up.
+	// lowest score up (as Dump wants them, and Load gives them for any
+	// payload Redis writes; RESTORE does not need them in order).
 	Elems  []string
 	Scores []float64 // a Zset's scores, one per member
 	// Skiplist: the Zset is a skiplist in Redis, not a listpack (it was
@@ -71,67 +78,74 @@ const (
 )
 
 // Dump is the payload Redis 7.0's DUMP gives for v.
-func Dump(v Value) []byte {
-	var w writer
+func Dump(v Value) string {
+	w := writer{b: []byte{0}} // the type, set below
+	t, elems := byte(typeString), v.Elems
 	switch v.Kind {
 	case String:
-		w.b = append(w.b, typeString)
 		w.str(v.Str)
 	case List:
-		w.b = append(w.b, typeListQuick2)
-		nodes := listNodes(v.Elems)
+		t = typeListQuick2
+		nodes := listNodes(elems)
 		w.length(uint64(len(nodes)))
 		for _, n := range nodes {
 			w.length(quicklistPacked)
-			w.str(string(n))
+			w.str(n)
 		}
 	case Set:
-		if b, ok := intset(v.Elems); ok {
-			w.b = append(w.b, typeSetIntset)
-			w.str(string(b))
+		t = typeSet
+		if b, ok := intset(elems); ok {
+			t = typeSetIntset
+			w.str(b)
 			break
 		}
-		w.b = append(w.b, typeSet)
-		w.length(uint64(len(v.Elems)))
-		for _, m := range v.Elems {
-			w.str(m)
-		}
+		w.strs(elems, elems)
 	case Hash:
-		if !small(v.Elems, 2*smallEntries) {
-			w.b = append(w.b, typeHash)
-			w.length(uint64(len(v.Elems) / 2))
-			for _, s := range v.Elems {
-				w.str(s)
-			}
+		t = typeHash
+		if small(elems, 2*smallEntries) {
+			t = typeHashListpack
+			w.listpack(elems, nil)
 			break
 		}
-		w.b = append(w.b, typeHashListpack)
-		lp := newListpack()
-		for _, s := range v.Elems {
-			lp.add(s)
-		}
-		w.str(string(lp.bytes()))
+		w.strs(elems, elems[:len(elems)/2])
 	case Zset:
-		if v.Skiplist {
-			// Redis saves a skiplist from its highest score down.
-			w.b = append(w.b, typeZset2)
-			w.length(uint64(len(v.Elems)))
-			for i := len(v.Elems) - 1; i >= 0; i-- {
-				w.str(v.Elems[i])
-				w.b = binary.LittleEndian.AppendUint64(w.b, math.Float64bits(v.Scores[i]))
-			}
+		t = typeZsetListpack
+		if !v.Skiplist {
+			w.listpack(elems, v.Scores)
 			break
 		}
-		w.b = append(w.b, typeZsetListpack)
-		lp := newListpack()
-		for i, m := range v.Elems {
-			lp.add(m)
-			lp.addScore(v.Scores[i])
+		// Redis saves a skiplist from its highest score down.
+		t = typeZset2
+		w.length(uint64(len(elems)))
+		for i := len(elems) - 1; i >= 0; i-- {
+			w.str(elems[i])
+			w.b = appendLE(w.b, math.Float64bits(v.Scores[i]), 8)
 		}
-		w.str(string(lp.bytes()))
 	}
-	w.b = binary.LittleEndian.AppendUint16(w.b, Version)
-	return binary.LittleEndian.AppendUint64(w.b, CRC64(w.b))
+	w.b[0] = t
+	w.b = appendLE(w.b, Version, 2)
+	return string(appendLE(w.b, CRC64(string(w.b)), 8))
+}
+
+// strs writes a count (the length of counted) and every string of elems.
+func (w *writer) strs(elems, counted []string) {
+	w.length(uint64(len(counted)))
+	for _, s := range elems {
+		w.str(s)
+	}
+}
+
+// listpack writes elems as one listpack, each followed by its score when
+// scores are given.
+func (w *writer) listpack(elems []string, scores []float64) {
+	lp := newListpack()
+	for i, s := range elems {
+		lp.add(s)
+		if scores != nil {
+			lp.addScore(scores[i])
+		}
+	}
+	w.str(lp.bytes())
 }
 
 // small reports whether elems fit a listpack: at most limit of them, none
@@ -152,9 +166,7 @@ func small(elems []string, limit int) bool {
 // the double is one (below 2^62 or so; -0 too), its %.17g text otherwise.
 func (lp *listpack) addScore(f float64) {
 	if f >= -math.MaxInt64/2 && f <= math.MaxInt64/2 && f == math.Trunc(f) {
-		start := len(lp.b)
 		lp.addInt(int64(f))
-		lp.end(start)
 		return
 	}
 	lp.add(resp.FormatDouble(f))
@@ -163,8 +175,8 @@ func (lp *listpack) addScore(f float64) {
 // listNodes splits a list into the listpacks of Redis 7.0's quicklist, as
 // RPUSH fills them: a node takes elements while its listpack stays within
 // 8 KiB by quicklist's estimate of an entry's size.
-func listNodes(elems []string) [][]byte {
-	var nodes [][]byte
+func listNodes(elems []string) []string {
+	var nodes []string
 	lp := newListpack()
 	for _, s := range elems {
 		sz := len(s)
@@ -189,34 +201,30 @@ func listNodes(elems []string) [][]byte {
 // intset is a set's intset, when Redis 7.0 keeps it as one: at most 512
 // members, every one an integer. Members are stored sorted, all in the
 // narrowest width that holds each (2, 4 or 8 bytes, little-endian).
-func intset(members []string) ([]byte, bool) {
+func intset(members []string) (string, bool) {
 	if len(members) > intsetEntries {
-		return nil, false
+		return "", false
 	}
 	ints := make([]int64, len(members))
 	width := 2
 	for i, m := range members {
 		v, ok := LongLong(m)
 		if !ok {
-			return nil, false
+			return "", false
 		}
 		ints[i] = v
-		switch {
-		case v < math.MinInt32 || v > math.MaxInt32:
+		if v < math.MinInt32 || v > math.MaxInt32 {
 			width = 8
-		case (v < math.MinInt16 || v > math.MaxInt16) && width < 4:
-			width = 4
+		} else if v < math.MinInt16 || v > math.MaxInt16 {
+			width = max(width, 4)
 		}
 	}
-	slices.Sort(ints)
-	b := binary.LittleEndian.AppendUint32(nil, uint32(width))
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(ints)))
+	sort.Slice(ints, func(i, j int) bool { return ints[i] < ints[j] })
+	b := appendLE(appendLE(nil, uint64(width), 4), uint64(len(ints)), 4)
 	for _, v := range ints {
-		for k := range width {
-			b = append(b, byte(v>>(8*k)))
-		}
+		b = appendLE(b, uint64(v), width)
 	}
-	return b, true
+	return string(b), true
 }
 
 // writer writes an RDB object.
@@ -227,15 +235,13 @@ type writer struct{ b []byte }
 func (w *writer) length(n uint64) {
 	switch {
 	case n < 1<<6:
-		w.b = append(w.b, byte(n))
+		w.b = appendNum(w.b, byte(n), 0, 0, false)
 	case n < 1<<14:
-		w.b = append(w.b, 0x40|byte(n>>8), byte(n))
+		w.b = appendNum(w.b, 0x40|byte(n>>8), n, 1, false)
 	case n <= math.MaxUint32:
-		w.b = append(w.b, 0x80)
-		w.b = binary.BigEndian.AppendUint32(w.b, uint32(n))
+		w.b = appendNum(w.b, 0x80, n, 4, true)
 	default:
-		w.b = append(w.b, 0x81)
-		w.b = binary.BigEndian.AppendUint64(w.b, n)
+		w.b = appendNum(w.b, 0x81, n, 8, true)
 	}
 }
 
@@ -243,25 +249,19 @@ func (w *writer) length(n uint64) {
 // bits in 1, 2 or 4 bytes; past 20 bytes LZF-compressed when that saves at
 // least 4 bytes; otherwise its length and bytes.
 func (w *writer) str(s string) {
-	if len(s) <= 11 {
-		if v, ok := LongLong(s); ok {
-			switch {
-			case v >= math.MinInt8 && v <= math.MaxInt8:
-				w.b = append(w.b, 0xc0, byte(v))
-				return
-			case v >= math.MinInt16 && v <= math.MaxInt16:
-				w.b = append(w.b, 0xc1, byte(v), byte(v>>8))
-				return
-			case v >= math.MinInt32 && v <= math.MaxInt32:
-				w.b = append(w.b, 0xc2)
-				w.b = binary.LittleEndian.AppendUint32(w.b, uint32(v))
-				return
-			}
+	if v, ok := LongLong(s); ok && len(s) <= 11 && v >= math.MinInt32 && v <= math.MaxInt32 {
+		size, tag := 4, byte(0xc2)
+		if v >= math.MinInt8 && v <= math.MaxInt8 {
+			size, tag = 1, 0xc0
+		} else if v >= math.MinInt16 && v <= math.MaxInt16 {
+			size, tag = 2, 0xc1
 		}
+		w.b = appendNum(w.b, tag, uint64(v), size, false)
+		return
 	}
 	if len(s) > 20 {
-		if c := lzfCompress([]byte(s), len(s)-4); c != nil {
-			w.b = append(w.b, 0xc3)
+		if c := lzfCompress(s, len(s)-4); c != nil {
+			w.b = appendNum(w.b, 0xc3, 0, 0, false)
 			w.length(uint64(len(c)))
 			w.length(uint64(len(s)))
 			w.b = append(w.b, c...)

@@ -121,7 +121,7 @@ func TestDumpMatchesRedisServer(t *testing.T) {
 			do(w...)
 		}
 		theirs := do("DUMP", "k")
-		ours := string(Dump(k.v))
+		ours := Dump(k.v)
 		if k.exact && ours != theirs {
 			t.Errorf("case %d (%v, %d elements): DUMP differs\n ours   %.200q\n redis  %.200q", i, k.v.Kind, len(k.v.Elems), ours, theirs)
 			continue
@@ -139,7 +139,7 @@ func TestDumpMatchesRedisServer(t *testing.T) {
 			sameContent(t, c, k.v.Kind, i)
 		}
 		// And Load reads Redis's payload as the value written.
-		if got, err := Load([]byte(theirs)); err != nil || !sameValue(got, k.v) {
+		if got, err := Load(theirs); err != nil || !sameValue(got, k.v) {
 			t.Errorf("case %d (%v): Load of Redis's payload = %v, %d elements", i, k.v.Kind, err, len(got.Elems))
 		}
 	}
