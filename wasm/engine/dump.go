@@ -23,8 +23,8 @@ import (
 // is rebuilt from the new map when next read (see zsets.go).
 
 func dumpCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
-	if len(args) != 2 {
-		return e.raw(peer, args)
+	if msg := arityError("DUMP", args); msg != "" {
+		return resp.ErrorReply(msg)
 	}
 	db, key := e.dbOf[peer], args[1]
 	typ := e.raw(peer, []string{"TYPE", key}).Str
@@ -68,10 +68,11 @@ func dumpCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 // old key by then, as in Redis. The idle time and frequency are checked and
 // otherwise ignored: the engine keeps neither.
 func restoreCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
-	if len(args) < 4 {
-		return e.raw(peer, args)
+	msg := arityError("RESTORE", args)
+	if msg == "" {
+		msg = restore(e, peer, args)
 	}
-	if msg := restore(e, peer, args); msg != "" {
+	if msg != "" {
 		return resp.ErrorReply(msg)
 	}
 	return resp.OK()
