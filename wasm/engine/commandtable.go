@@ -142,6 +142,8 @@ func buildCommands() map[string]*route {
 	t.serve("SET", corrected, "options read as Redis 7.0 does", "fixups_set.go", setOptionsFixup)
 	t.serve("OBJECT", corrected, "ENCODING, FREQ, REFCOUNT and HELP, which miniredis lacks", "object.go", objectFixup)
 	t.serve("INFO", corrected, "a section Redis lacks answers empty", "fixups_commands.go", infoFixup)
+	t.serve("DUMP", own, "Redis 7.0's payload, byte for byte", "dump.go", dumpCommand)
+	t.serve("RESTORE", own, "Redis 7.0's payload checked and read", "dump.go", restoreCommand)
 
 	// 2. Fast paths.
 	t.serve("TIME", fast, "the server clock", "fastpath.go", timeCommand)

@@ -2,11 +2,11 @@ package engine
 
 import (
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/alicebob/miniredis/v2/server"
 
+	"echomq.dev/playground/wasm/rdb"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -114,22 +114,8 @@ func incrementRefused(cur resp.Reply, by int64, notInt string) (resp.Reply, bool
 	return resp.Reply{}, false
 }
 
-// parseRedisInt accepts what Redis's string2ll accepts: an optional minus
-// sign and decimal digits with no leading zero (but "0" itself), nothing
-// else, within int64.
-func parseRedisInt(s string) (int64, bool) {
-	digits := strings.TrimPrefix(s, "-")
-	if digits == "" || len(digits) > 1 && digits[0] == '0' || digits == "0" && len(s) != 1 {
-		return 0, false
-	}
-	for i := 0; i < len(digits); i++ {
-		if digits[i] < '0' || digits[i] > '9' {
-			return 0, false
-		}
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	return n, err == nil
-}
+// parseRedisInt accepts what Redis's string2ll accepts (see rdb.LongLong).
+func parseRedisInt(s string) (int64, bool) { return rdb.LongLong(s) }
 
 // hget reads one hash field for a fixup's checks. It asks miniredis
 // directly, in the connection's database, which costs no command; the
