@@ -269,7 +269,7 @@ function engineSource() {
     const bytes = bytesOfBase64(inline.textContent.trim());
     return { workerSource: byId("engine-worker").textContent, gzip: bytes.buffer };
   }
-  const d = byId("engine-boot").dataset; // where the program and its worker are (layout.templ)
+  const d = ui.loader.dataset;
   const hint = Number(d.wasmBytes);
   const shared = sharedWorkerName();
   const wasmUrl = absolute(d.wasmUrl || "echomq.wasm");

@@ -338,10 +338,10 @@ func checkRules(t *testing.T, p renderedPage) {
 	if !hasAttr(byID("failure"), "hidden") {
 		t.Errorf("failure panel is visible before anything failed")
 	}
-	if got := attr(byID("engine-boot"), "data-wasm-url"); got != p.prefix+"echomq.wasm" {
+	if got := attr(byID("loader"), "data-wasm-url"); got != p.prefix+"echomq.wasm" {
 		t.Errorf("data-wasm-url = %q, want %sechomq.wasm", got, p.prefix)
 	}
-	if got := attr(byID("engine-boot"), "data-worker-url"); got != p.prefix+"worker.js" {
+	if got := attr(byID("loader"), "data-worker-url"); got != p.prefix+"worker.js" {
 		t.Errorf("data-worker-url = %q, want %sworker.js", got, p.prefix)
 	}
 
