@@ -17,7 +17,7 @@
 // page is an embed.
 
 import { byId } from "./dom.js";
-import { startEngine, takeEarlyEngine } from "./engine.js";
+import { startEngine } from "./engine.js";
 import { readOptions } from "./options.js";
 import { Journal, bytesOfBase64 } from "./permalink.js";
 import { mountStepper } from "./stepper.js";
@@ -272,12 +272,9 @@ function engineSource() {
   const d = ui.loader.dataset;
   const hint = Number(d.wasmBytes);
   const shared = sharedWorkerName();
-  const wasmUrl = absolute(d.wasmUrl || "echomq.wasm");
   return {
-    // The worker the page's head started (boot.js), if it did.
-    early: takeEarlyEngine(wasmUrl, shared !== null),
     workerUrl: absolute(d.workerUrl || "worker.js"),
-    wasmUrl,
+    wasmUrl: absolute(d.wasmUrl || "echomq.wasm"),
     wasmExecUrl: absolute(d.wasmExecUrl || "wasm_exec.js"),
     wasmBytes: Number.isSafeInteger(hint) && hint > 0 ? hint : 0,
     shared,

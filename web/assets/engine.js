@@ -1,15 +1,14 @@
-// The page's end of the engine: it runs the Go program in a Web Worker
-// (web/assets/worker.js). Embeds of one course page share one
+// The page's end of the engine: it compiles the Go program and runs it in
+// a Web Worker (web/assets/worker.js). Embeds of one course page share one
 // SharedWorker instead, which downloads and compiles the program once for
 // all of them (startShared, below).
 //
-// The worker downloads the module and compiles it while its bytes arrive
-// (compileStreaming), then runs it; its messages fill the progress bar. A
-// page starts that worker from its head (boot.js), long before this module
-// runs (an embed only when it is near the viewport), and startEngine
-// adopts it. The offline lesson carries
-// the module inside the page: the page inflates and compiles it here and
-// hands the compiled WebAssembly.Module to the worker.
+// The module is downloaded and compiled here, on the page, while its bytes
+// arrive (compileStreaming): the download starts from the page's
+// <link rel=preload> while the HTML is still being parsed, and a counter
+// on the way fills the progress bar. Meanwhile the worker starts and loads
+// Go's wasm_exec.js. The compiled WebAssembly.Module then goes to the
+// worker, which instantiates and runs it.
 //
 // Every call is a message; the worker answers in order, one call at a
 // time, so a page never sees two calls interleave, just as clients of one
@@ -35,9 +34,6 @@
  * @param {number} [o.wasmBytes]     its size, when the headers will not say
  * @param {string} [o.wasmExecUrl]   Go's wasm_exec.js, for the worker to import
  * @param {ArrayBuffer} [o.gzip]     or the module itself, gzip-compressed (offline)
- * @param {{worker?: Worker, shared?: SharedWorker, said: Event[]}} [o.early]  the worker
- *                                   boot.js started, already loading the module, and what
- *                                   it said so far
  * @param {string} [o.shared]        the name of a SharedWorker to share with the
  *                                   other embeds of one course page, when the browser has one
  * @param {string} [o.keyspace]      the keyspace this page calls in ("" for the engine's first)
@@ -49,50 +45,19 @@
  */
 export async function startEngine(o) {
   if (o.shared && o.workerUrl && typeof SharedWorker === "function") {
-    let shared = o.early ? o.early.shared : null;
+    let shared = null;
     try {
-      shared = shared || new SharedWorker(o.workerUrl, { name: o.shared });
+      shared = new SharedWorker(o.workerUrl, { name: o.shared });
     } catch {
       shared = null; // a browser that refuses it here: a dedicated worker does the job
     }
     if (shared) return startShared(shared, o);
   }
-  if (o.gzip) return startInline(o);
-  const early = o.early && o.early.worker ? o.early : null;
-  let worker = early ? early.worker : null;
-  if (!worker) {
-    try {
-      worker = new Worker(o.workerUrl);
-    } catch (err) {
-      throw new Error(`the engine's worker could not start: ${err && err.message ? err.message : err}`);
-    }
-    worker.postMessage({ type: "load", wasmUrl: o.wasmUrl, wasmExecUrl: o.wasmExecUrl, wasmBytes: o.wasmBytes });
-  }
-  const running = connect(worker, worker, o, "dedicated");
-  if (early) replay(early.said, worker, worker);
-  return running;
-}
-
-/**
- * Hands what a worker said before this module listened (boot.js kept it)
- * to the handlers connect set, in order.
- */
-function replay(said, port, errors) {
-  for (const event of said) {
-    if (event.type === "error") errors.onerror(event);
-    else if (event.type === "messageerror") port.onmessageerror(event);
-    else port.onmessage(event);
-  }
-}
-
-/**
- * The offline lesson: its worker runs from the text the page carries, and
- * the page inflates and compiles the module it carries, then hands it over.
- */
-async function startInline(o) {
   let worker;
   try {
-    worker = new Worker(URL.createObjectURL(new Blob([o.workerSource], { type: "text/javascript" })));
+    worker = o.workerSource
+      ? new Worker(URL.createObjectURL(new Blob([o.workerSource], { type: "text/javascript" })))
+      : new Worker(o.workerUrl);
   } catch (err) {
     throw new Error(`the engine's worker could not start: ${err && err.message ? err.message : err}`);
   }
@@ -101,7 +66,7 @@ async function startInline(o) {
   running.catch(() => {}); // awaited below, after the compile; not an unhandled rejection meanwhile
   let module;
   try {
-    module = await compileGzip(o.gzip, o.onCompiling);
+    module = o.gzip ? await compileGzip(o.gzip, o.onCompiling) : await compileUrl(o.wasmUrl, o.wasmBytes, o.onProgress, o.onCompiling);
   } catch (err) {
     worker.terminate();
     throw err;
@@ -112,18 +77,6 @@ async function startInline(o) {
 }
 
 /**
- * Takes the worker boot.js started from the page's head for the module at
- * wasmUrl, a shared one when shared: null when it started none (or
- * another). Each is taken once.
- */
-export function takeEarlyEngine(wasmUrl, shared) {
-  const early = globalThis.echomqEarlyEngine;
-  if (!early || early.wasmUrl !== wasmUrl || !early.shared !== !shared) return null;
-  delete globalThis.echomqEarlyEngine;
-  return early;
-}
-
-/**
  * Joins the course page's shared worker, which downloads and compiles the
  * module once for every embed (worker.js); the first embed's "load" starts
  * it and later ones find it loading or ready.
@@ -131,10 +84,7 @@ export function takeEarlyEngine(wasmUrl, shared) {
 function startShared(shared, o) {
   const port = shared.port;
   const running = connect(port, shared, o, "shared");
-  if (o.early) replay(o.early.said, port, shared);
   port.start();
-  // Again if boot.js asked already: the worker answers a second "load"
-  // with "ready" once it is, and ignores it while it loads.
   port.postMessage({ type: "load", wasmUrl: o.wasmUrl, wasmExecUrl: o.wasmExecUrl, wasmBytes: o.wasmBytes });
   // The page is going: its keyspaces can go too, unless another page uses them.
   // (A page kept for the back button keeps its keyspaces.)
@@ -240,7 +190,7 @@ function connect(port, errors, o, kind) {
         case "ready":
           if (ready) break;
           ready = true;
-          if (!o.gzip) performance.mark("echomq:compiled"); // compiled in the worker
+          if (kind === "shared") performance.mark("echomq:compiled");
           resolve({ version: msg.version, scripts: Array.isArray(msg.scripts) ? msg.scripts : [], worker: kind, call });
           break;
         case "reply": {
@@ -268,7 +218,80 @@ function connect(port, errors, o, kind) {
   });
 }
 
-// ---- the offline lesson's module ----------------------------------------------
+// ---- download and compile -----------------------------------------------------
+
+/** The byte count the body will yield, or 0 when the headers cannot say. */
+function expectedBytes(response, hint) {
+  const encoding = (response.headers.get("Content-Encoding") || "identity").trim().toLowerCase();
+  const length = Number(response.headers.get("Content-Length"));
+  if (encoding === "identity" && Number.isSafeInteger(length) && length > 0) return length;
+  return Number.isSafeInteger(hint) && hint > 0 ? hint : 0;
+}
+
+/** Passes a stream through, reporting how many bytes went by. */
+function counted(body, total, onProgress, onDone) {
+  let loaded = 0;
+  let known = total;
+  return body.pipeThrough(
+    new TransformStream({
+      transform(chunk, controller) {
+        loaded += chunk.byteLength;
+        if (known > 0 && loaded > known) known = 0; // the hint was wrong: stop pretending
+        if (onProgress) onProgress(loaded, known);
+        controller.enqueue(chunk);
+      },
+      flush() {
+        if (onProgress) onProgress(loaded, loaded);
+        if (onDone) onDone();
+      },
+    }),
+  );
+}
+
+/** Reads a stream to its end and drops the bytes: the count is the point. */
+async function drain(stream) {
+  const reader = stream.getReader();
+  while (!(await reader.read()).done);
+}
+
+/** Fetches url; a network error names the file, since "Failed to fetch" alone says nothing. */
+async function fetchOk(url) {
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (err) {
+    throw new Error(`${url} could not be downloaded (${err && err.message ? err.message : err})`);
+  }
+  if (!response.ok) throw new Error(`${url}: the server answered ${response.status} ${response.statusText}`.trim());
+  return response;
+}
+
+/**
+ * Downloads and compiles the module while its bytes arrive. When the server
+ * labels it application/wasm, the response itself goes to the compiler (a
+ * response that keeps its URL lets the browser cache the compiled code) and
+ * a clone is counted; otherwise the counted stream is handed over, typed.
+ * Without streaming support it compiles the downloaded bytes.
+ */
+async function compileUrl(url, hint, onProgress, onCompiling) {
+  const response = await fetchOk(url);
+  const total = expectedBytes(response, hint);
+  if (onProgress) onProgress(0, total);
+  if (!response.body || typeof WebAssembly.compileStreaming !== "function") {
+    const body = response.body ? counted(response.body, total, onProgress, onCompiling) : null;
+    return WebAssembly.compile(body ? await new Response(body).arrayBuffer() : await response.arrayBuffer());
+  }
+  const type = (response.headers.get("Content-Type") || "").split(";")[0].trim().toLowerCase();
+  if (type === "application/wasm") {
+    const copy = response.clone();
+    const counting = drain(counted(copy.body, total, onProgress, onCompiling)).catch(() => {}); // the compiler reports a broken download
+    const module = await WebAssembly.compileStreaming(response);
+    await counting;
+    return module;
+  }
+  const typed = new Response(counted(response.body, total, onProgress, onCompiling), { headers: { "Content-Type": "application/wasm" } });
+  return WebAssembly.compileStreaming(typed);
+}
 
 /** Inflates the offline lesson's gzip-compressed module and compiles it as it inflates. */
 async function compileGzip(gzip, onCompiling) {

@@ -8,11 +8,10 @@
 // It runs two ways:
 //
 // - As a dedicated Worker of one page (the full page, the offline lesson,
-//   and embeds where SharedWorker is missing). A page of its own starts it
-//   from its head (boot.js) with "load": the worker downloads, compiles and
-//   runs the module on its own thread while the page is still being parsed.
-//   The offline lesson compiles the module it carries on the page and hands
-//   the compiled WebAssembly.Module over with "start".
+//   and embeds where SharedWorker is missing). The page downloads and
+//   compiles the module itself (engine.js), where the download can start
+//   from the page's <link rel=preload>, and hands the compiled
+//   WebAssembly.Module over with "start".
 // - As a SharedWorker of every embed on one course page (engine.js names it
 //   after the course page). A compiled module cannot be sent to a
 //   SharedWorker, so the first embed's "load" makes the worker download and
@@ -28,7 +27,7 @@
 //                    run the compiled module
 //                  {type:"load", wasmUrl, wasmExecUrl, wasmBytes}
 //                    download, compile and run the module, unless that has
-//                    started already (shared, or a second page of one worker)
+//                    started already (shared)
 //                  {type:"call", id, method, args, keyspace?}
 //                    one call of the JS API in wasm/echomq.d.ts
 //                  {type:"close"}
@@ -178,17 +177,14 @@ function startFailed(err) {
   failed(String(err && err.message ? err.message : err));
 }
 
-// ---- "load": the worker downloads and compiles the module itself ------------
+// ---- a shared worker downloads and compiles the module itself ----------------
 
 /** Downloads and compiles the module, telling every page how far it got. */
 async function load(msg) {
-  // The download first; Go's wasm_exec.js loads while it runs.
-  const fetching = fetch(msg.wasmUrl);
-  fetching.catch(() => {}); // awaited below
   init(msg);
   let response;
   try {
-    response = await fetching;
+    response = await fetch(msg.wasmUrl);
   } catch (err) {
     throw new Error(`${msg.wasmUrl} could not be downloaded (${err && err.message ? err.message : err})`);
   }

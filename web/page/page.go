@@ -46,14 +46,14 @@ type Site struct {
 	StyleURLs   []string // the stylesheets, in cascade order
 	WasmExecURL string   // Go's wasm_exec.js, which the engine's worker imports
 	WorkerURL   string   // the engine's worker, a classic script
-	BootURL     string   // the classic script that starts the worker from the head (boot.js)
 	ScriptURL   string   // the page's ES module
 	ModuleURLs  []string // the modules ScriptURL imports, preloaded so they arrive together
-	WasmURL     string   // the Go program, which the worker downloads (from the head, see BootURL)
+	WasmURL     string   // the Go program, also preloaded so its download starts with the HTML
 
 	// Embedded pages start the engine late and often share it: an embed
 	// waits until its frame is near the viewport, and embeds of one course
-	// page share one worker that downloads the Go program itself.
+	// page share one worker that downloads the Go program itself. Such a
+	// page does not preload the program, which would download it again.
 	Embedded bool
 
 	// WasmBytes is the size of the uncompressed WebAssembly file when it is
@@ -66,10 +66,9 @@ type Site struct {
 var Modules = []string{"dom.js", "format.js", "keyspace.js", "code.js", "engine.js", "recorded.js", "embed-height.js", "links.js", "permalink.js", "options.js", "traceview.js", "diff.js", "tableorder.js", "stepper.js", "beats.js", "verdicts.js", "roundtrip.js", "editor.js", "console.js", "workers.js", "toc.js", "cards.js", "resume.js", "widget.js", "errors.js", "wire.js", "round.js", "editing.js"}
 
 // ClassicScripts are the scripts in web/assets that are not modules of the
-// page: worker.js runs the engine in a Web Worker (boot.js or engine.js
-// starts it), boot.js starts it from a page's head, and embed.js runs in a
-// course page around an embed's iframe.
-var ClassicScripts = map[string]bool{"worker.js": true, "boot.js": true, "embed.js": true}
+// page: worker.js runs the engine in a Web Worker (engine.js starts it),
+// and embed.js runs in a course page around an embed's iframe.
+var ClassicScripts = map[string]bool{"worker.js": true, "embed.js": true}
 
 // Styles are the stylesheets in web/assets, in cascade order: the page's
 // own first, then one per experiment widget, then the course's prose and
@@ -85,7 +84,6 @@ func DefaultSite() Site {
 		StyleURLs:   Styles,
 		WasmExecURL: "wasm_exec.js",
 		WorkerURL:   "worker.js",
-		BootURL:     "boot.js",
 		ScriptURL:   "app.js",
 		ModuleURLs:  Modules,
 		WasmURL:     "echomq.wasm",
@@ -103,7 +101,6 @@ func (s Site) Under(prefix string) Site {
 	}
 	out.WasmExecURL = prefix + s.WasmExecURL
 	out.WorkerURL = prefix + s.WorkerURL
-	out.BootURL = prefix + s.BootURL
 	out.ScriptURL = prefix + s.ScriptURL
 	out.WasmURL = prefix + s.WasmURL
 	out.ModuleURLs = make([]string, len(s.ModuleURLs))
@@ -136,7 +133,6 @@ func (s Site) Renamed(names map[string]string) Site {
 	out.StyleURLs = renameAll(s.StyleURLs)
 	out.WasmExecURL = rename(s.WasmExecURL)
 	out.WorkerURL = rename(s.WorkerURL)
-	out.BootURL = rename(s.BootURL)
 	out.ScriptURL = rename(s.ScriptURL)
 	out.ModuleURLs = renameAll(s.ModuleURLs)
 	out.WasmURL = rename(s.WasmURL)

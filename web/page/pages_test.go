@@ -151,7 +151,7 @@ func TestEscapesViewModel(t *testing.T) {
 
 func TestSiteUnder(t *testing.T) {
 	s := DefaultSite().Under("../")
-	for _, u := range append([]string{s.IconURL, s.WasmExecURL, s.WorkerURL, s.BootURL, s.ScriptURL, s.WasmURL}, append(s.StyleURLs, s.ModuleURLs...)...) {
+	for _, u := range append([]string{s.IconURL, s.WasmExecURL, s.WorkerURL, s.ScriptURL, s.WasmURL}, append(s.StyleURLs, s.ModuleURLs...)...) {
 		if !strings.HasPrefix(u, "../") {
 			t.Errorf("%q does not climb out of embed/", u)
 		}
@@ -316,9 +316,8 @@ func checkRules(t *testing.T, p renderedPage) {
 	}
 
 	// The page loads one module; Go's wasm_exec.js runs in the engine's
-	// worker, which the page starts from its head (boot.js, a classic
-	// script) or, for an embed out of view, from its module.
-	want := fmt.Sprintf(" %sboot.js, module %sapp.js", p.prefix, p.prefix)
+	// worker, which the module starts.
+	want := fmt.Sprintf("module %sapp.js", p.prefix)
 	if got := strings.Join(scripts, ", "); got != want {
 		t.Errorf("scripts = %q, want %q", got, want)
 	}
