@@ -17,7 +17,7 @@ import (
 // keyspace), not by their bytes.
 
 func init() {
-	known["dump/stream"] = "The playground does not write or read a stream's payload: DUMP and RESTORE of a stream " +
+	known["commands/dump-stream"] = "The playground does not write or read a stream's payload: DUMP and RESTORE of a stream " +
 		"answer an error that says so."
 }
 
@@ -109,7 +109,7 @@ func dumpCases() []fcase {
 				eval("return redis.call('RESTORE', 'q', 0, redis.call('DUMP', 'src'), 'REPLACE')"), {"ZRANGE", "q", "0", "-1", "WITHSCORES"}, {"ZPOPMIN", "q"}, {"ZRANK", "q", "n"},
 				{"HSET", "row", "state", "active", "lease", "9", "attempts", "2"}, evalKeys(roundTrip, []string{"row", "row2"}), {"HGETALL", "row2"},
 				eval("redis.call('SET','k','junk') return redis.pcall('RESTORE','k',0,'junk','REPLACE')"), {"GET", "k"}}},
-		{id: "dump/stream", desc: "DUMP of a stream",
+		{id: "commands/dump-stream", desc: "DUMP of a stream",
 			cmds: [][]string{{"XADD", "st", "1-1", "f", "v"}, {"DUMP", "st"}}},
 	}
 }

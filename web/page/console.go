@@ -63,6 +63,7 @@ var serverDifferences = []Difference{
 	{"Server commands", "The server under the page answers the data commands as Redis 7.0 does, but CONFIG, CLIENT, INFO and COMMAND are missing or partial."},
 	{"SETRANGE", "No string may pass 32 MiB, the memory a tab can spare a script, so a SETRANGE past that is refused with an error that says so; Redis builds strings up to 512 MB."},
 	{"OBJECT ENCODING", "It answers as Redis 7.0 decides from sizes (listpack, skiplist, hashtable, intset, embstr, int, raw). Redis never turns an encoding back and makes a string raw after APPEND or SETRANGE; the playground follows that history for sorted sets only, and answers a string, hash or set from what it holds now."},
+	{"DUMP", "DUMP and RESTORE use Redis 7.0's payloads for strings, lists, sets, hashes and sorted sets, so a payload copied from a real Redis 7.0 restores here and the other way round. A stream's payload is the one they do not write or read: both answer an error that says so."},
 	{"CLUSTER KEYSLOT", "It answers the key's hash slot, as a node of a Redis Cluster does: emq:{q}:pending is in slot 11958. A plain Redis refuses the command, since its cluster support is disabled."},
 	{"Refused commands", "Blocking commands (BLPOP and the like), pub/sub, DEBUG, FUNCTION and SHUTDOWN answer an error that says why they cannot work here."},
 	{"The clock", "TIME and expiring keys follow the playground's clock, which starts at 2026-01-01 00:00 UTC and moves only when the round trip's Advance moves it."},
