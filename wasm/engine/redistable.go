@@ -42,6 +42,16 @@ func (c *redisCommand) arityOK(n int) bool {
 	return n >= -c.arity
 }
 
+// entryFor is the entry of Redis's table that a call of args meets: c
+// itself, or, for a container called with a subcommand, that subcommand's
+// entry, nil when Redis has no such subcommand.
+func (c *redisCommand) entryFor(args []string) *redisCommand {
+	if c == nil || c.subs == nil || len(args) < 2 {
+		return c
+	}
+	return c.subs[strings.ToUpper(args[1])]
+}
+
 // redisTable is arityText's table by upper-case command name, read on
 // first use.
 var redisTable = sync.OnceValue(func() map[string]*redisCommand { return readRedisTable(arityText) })
@@ -91,16 +101,12 @@ func arityError(upper string, args []string) string {
 	if c == nil {
 		return ""
 	}
-	if c.subs != nil && len(args) > 1 {
-		sub := c.subs[strings.ToUpper(args[1])]
-		if sub == nil {
-			s := args[1]
-			if len(s) > 128 {
-				s = s[:128]
-			}
-			return "ERR unknown subcommand '" + s + "'. Try " + upper + " HELP."
+	if c = c.entryFor(args); c == nil {
+		s := args[1]
+		if len(s) > 128 {
+			s = s[:128]
 		}
-		c = sub
+		return "ERR unknown subcommand '" + s + "'. Try " + upper + " HELP."
 	}
 	if !c.arityOK(len(args)) {
 		return "ERR wrong number of arguments for '" + c.name + "' command"

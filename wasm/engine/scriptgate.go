@@ -32,10 +32,7 @@ const (
 // c: "" when the call passes. For a command with no subcommands it looks at
 // c's fields only; lookup found Redis's entry once for the name.
 func scriptGate(c *command, args []string) string {
-	rc := c.redis
-	if rc != nil && rc.subs != nil && len(args) > 1 {
-		rc = rc.subs[strings.ToUpper(args[1])]
-	}
+	rc := c.redis.entryFor(args)
 	switch {
 	case rc == nil:
 		return errScriptUnknown
