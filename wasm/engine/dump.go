@@ -54,9 +54,7 @@ func dumpCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 			r = e.reorderPairs(orderKey{db, key}, r)
 		}
 		v.Str = r.Str
-		for _, el := range r.Elems {
-			v.Elems = append(v.Elems, el.Str)
-		}
+		v.Elems, _ = r.Strings() // none for a string's bulk reply
 	}
 	return resp.BulkReply(rdb.Dump(v))
 }

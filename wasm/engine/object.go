@@ -6,6 +6,7 @@ import (
 
 	"github.com/alicebob/miniredis/v2/server"
 
+	"echomq.dev/playground/wasm/rdb"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -15,11 +16,8 @@ import (
 //
 //   - A string is "int" when it reads as a 64-bit integer in at most 20
 //     bytes, "embstr" up to 44 bytes, "raw" past that.
-//   - A list is a "quicklist".
-//   - A set is an "intset" while it has at most 512 members, all integers;
-//     a "hashtable" otherwise.
-//   - A hash is a "listpack" while it has at most 128 fields, none of them
-//     and no value longer than 64 bytes; a "hashtable" otherwise.
+//   - A list, set or hash is named by rdb.Encoding, from the limits DUMP
+//     writes by, so OBJECT ENCODING and DUMP's payload always agree.
 //   - A sorted set is a "listpack" or a "skiplist" (see zsets.go), and
 //     stays a skiplist once it has been one.
 //
@@ -31,12 +29,9 @@ import (
 // OBJECT FREQ, REFCOUNT and HELP, which miniredis lacks too, are answered
 // as Redis 7.0 answers them with its default configuration.
 
-const (
-	setIntsetEntries    = 512
-	hashListpackEntries = 128
-	hashListpackValue   = 64
-	embstrMax           = 44
-)
+// embstrMax is the longest string Redis 7.0 keeps as an embstr. The
+// collections' limits are rdb.Encoding's, which DUMP writes by.
+const embstrMax = 44
 
 func objectFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	if len(args) < 2 {
@@ -79,34 +74,16 @@ func objectFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 		}
 		return resp.BulkReply("raw")
 	case "list":
-		return resp.BulkReply("quicklist")
+		return resp.BulkReply(rdb.Encoding(rdb.Value{Kind: rdb.List}))
 	case "set":
-		members := read("SMEMBERS").Elems
-		if len(members) > setIntsetEntries {
-			return resp.BulkReply("hashtable")
-		}
-		for _, m := range members {
-			if !isLongLong(m.Str) {
-				return resp.BulkReply("hashtable")
-			}
-		}
-		return resp.BulkReply("intset")
+		members, _ := read("SMEMBERS").Strings()
+		return resp.BulkReply(rdb.Encoding(rdb.Value{Kind: rdb.Set, Elems: members}))
 	case "hash":
-		items := read("HGETALL").Elems
-		if len(items) > 2*hashListpackEntries {
-			return resp.BulkReply("hashtable")
-		}
-		for _, it := range items {
-			if len(it.Str) > hashListpackValue {
-				return resp.BulkReply("hashtable")
-			}
-		}
-		return resp.BulkReply("listpack")
+		items, _ := read("HGETALL").Strings()
+		return resp.BulkReply(rdb.Encoding(rdb.Value{Kind: rdb.Hash, Elems: items}))
 	case "zset":
-		if ent, st := e.zentryOf(e.dbOf[peer], key, false); st == zFound && ent.skiplist {
-			return resp.BulkReply("skiplist")
-		}
-		return resp.BulkReply("listpack")
+		ent, st := e.zentryOf(e.dbOf[peer], key, false)
+		return resp.BulkReply(rdb.Encoding(rdb.Value{Kind: rdb.Zset, Skiplist: st == zFound && ent.skiplist}))
 	case "stream":
 		return resp.BulkReply("stream")
 	}

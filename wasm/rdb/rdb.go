@@ -77,6 +77,37 @@ const (
 	quicklistPacked = 2
 )
 
+// Encoding is what OBJECT ENCODING names for a List, Set, Hash or Zset
+// as Redis 7.0 keeps it under its default limits: the same choice Dump
+// writes, so the two cannot disagree. A list is a "quicklist"; a set an
+// "intset" while it has at most 512 members, all integers, a "hashtable"
+// otherwise; a hash a "listpack" while it has at most 128 fields, none of
+// them and no value longer than 64 bytes, a "hashtable" otherwise; a
+// sorted set a "skiplist" or a "listpack" (v.Skiplist). A string's name
+// follows its history, which the engine keeps, so it is "" here.
+func Encoding(v Value) string {
+	switch v.Kind {
+	case List:
+		return "quicklist"
+	case Set:
+		if _, ok := intset(v.Elems); ok {
+			return "intset"
+		}
+		return "hashtable"
+	case Hash:
+		if small(v.Elems, 2*smallEntries) {
+			return "listpack"
+		}
+		return "hashtable"
+	case Zset:
+		if v.Skiplist {
+			return "skiplist"
+		}
+		return "listpack"
+	}
+	return ""
+}
+
 // Dump is the payload Redis 7.0's DUMP gives for v.
 func Dump(v Value) string {
 	w := writer{b: []byte{0}} // the type, set below
