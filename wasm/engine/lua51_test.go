@@ -46,6 +46,7 @@ func TestBacktrackingPatternIsStoppedByTheBudget(t *testing.T) {
 
 // gsub cannot build a string past the playground's cap in one call.
 func TestGsubResultIsCapped(t *testing.T) {
+	unhurried(t)
 	e := MustNew()
 	r := e.exec("EVAL", "return #string.gsub(string.rep('a', 1000), 'a', string.rep('b', 40000))", "0")
 	if !r.IsError() || !strings.Contains(r.Str, "string length overflow (the playground caps a string at 32 MiB)") {
