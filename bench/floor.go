@@ -1,0 +1,264 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"echomq.dev/playground/web/server"
+)
+
+// The floors (issue 11's start-up targets): how soon this headless Chromium,
+// on this machine, can run a page's first script, start a worker, start a Go
+// program in one, and compile and start our module, each with nothing of
+// the playground's page around it. Measured in the same browser start and
+// from the same server (web/server, strict CSP) as the course figures, in
+// turns with the full page, so a target below a floor is one no page can
+// meet here.
+
+// floorPage is one page the floors load: what it does before it says done.
+type floorPage struct {
+	key  string
+	what string
+}
+
+var floorPages = []floorPage{
+	{"a", "(a) a static page with one module: navigation → the module runs and enables a button"},
+	{"b", "(b) the same page starting an empty dedicated worker: → its first message"},
+	{"c", "(c) the worker compiles (compileStreaming) and runs a hello-world Go program (GOOS=js, `func main() {}`): → it has exited"},
+	{"d", "(d) the worker compiles and instantiates `echomq.wasm` and does not run it: → instantiated"},
+	{"e", "(e) the worker compiles and runs `echomq.wasm`: → `globalThis.echomq` published (package init and `api.Start`, no page)"},
+}
+
+// floorHTML is every floor page: one button and one module, no inline
+// script (the strict CSP).
+const floorHTML = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>floor</title><link rel="icon" href="data:,"></head>
+<body><button id="b" disabled>Go</button><script type="module" src="floor.js"></script></body></html>`
+
+// floorJS is the floor pages' module: the page's mode is its file name.
+const floorJS = `const mode = location.pathname.match(/floor-(\w)\.html$/)[1];
+const t0 = performance.timeOrigin;
+const marks = { run: performance.now() };
+const done = (extra) => {
+  Object.assign(marks, extra);
+  document.getElementById("b").disabled = false;
+  marks.done = performance.now();
+  window.__floor = marks;
+};
+if (mode === "a") {
+  done({});
+} else {
+  const w = new Worker("floor-worker.js");
+  w.onmessage = (e) => {
+    const m = {};
+    for (const [k, v] of Object.entries(e.data)) m["worker " + k] = typeof v === "number" ? v - t0 : v;
+    done(m);
+  };
+  w.postMessage({ mode, exec: new URL("wasm_exec.js", location.href).href,
+    wasm: new URL(mode === "c" ? "hello.wasm" : "echomq.wasm", location.href).href });
+}`
+
+// floorWorker is the floors' worker: it marks each stage in epoch ms.
+const floorWorker = `const now = () => performance.timeOrigin + performance.now();
+const marks = { started: now() };
+onmessage = async (e) => {
+  const { mode, exec, wasm } = e.data;
+  if (mode === "b") return postMessage(marks);
+  importScripts(exec);
+  marks["wasm_exec imported"] = now();
+  const go = new Go();
+  const response = await fetch(wasm);
+  marks["response headers"] = now();
+  const module = await WebAssembly.compileStreaming(response);
+  marks.compiled = now();
+  const instance = await WebAssembly.instantiate(module, go.importObject);
+  marks.instantiated = now();
+  if (mode === "d") return postMessage(marks);
+  const exited = go.run(instance);
+  marks["go.run returned"] = now();
+  if (mode === "c") { await exited; marks.exited = now(); return postMessage(marks); }
+  while (!self.echomq) await new Promise((r) => setTimeout(r, 1));
+  marks.published = now();
+  postMessage(marks);
+};`
+
+const floorPoll = `window.__floor || null`
+
+// measureFloors loads each floor page and the full page, loads times each,
+// in turns (every load a fresh browser with a fresh profile), and prints
+// the medians. BENCHMARKS.md is not touched.
+func measureFloors(cfg config, loads int, stdout, stderr io.Writer) error {
+	began := time.Now()
+	logf := func(format string, a ...any) {
+		fmt.Fprintf(stderr, "bench: [%5.1fs] %s\n", time.Since(began).Seconds(), fmt.Sprintf(format, a...))
+	}
+	bin := chromiumBinary()
+	if bin == "" {
+		return fmt.Errorf("Chromium is not installed (apt-get install -y chromium)")
+	}
+	dir, err := os.MkdirTemp("", "echomq-floor-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	if err := writeFloorSite(cfg, dir, logf); err != nil {
+		return err
+	}
+	floors, err := server.New(dir, server.Options{CSP: true})
+	if err != nil {
+		return err
+	}
+	defer floors.Close()
+	site, err := server.New(cfg.static, server.Options{CSP: true})
+	if err != nil {
+		return err
+	}
+	defer site.Close()
+	mux := http.NewServeMux()
+	mux.Handle("/floor/", http.StripPrefix("/floor", floors))
+	mux.Handle("/", site)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	defer srv.Close()
+	base := "http://" + ln.Addr().String()
+
+	loadStart := loadAverage()
+	logf("load average %s", loadStart)
+	// One untimed load first, as the page-load figures take one.
+	browse(bin, func(ctx context.Context, _ string) error { _, err := visit(ctx, base+"/"); return err })
+	done := map[string][]float64{}
+	stages := map[string]map[string][]float64{}
+	var step, ready []float64
+	for i := range loads {
+		for _, f := range floorPages {
+			err := browse(bin, func(ctx context.Context, _ string) error {
+				if err := chromedp.Do(ctx, chromedp.Navigate(base+"/floor/floor-"+f.key+".html")); err != nil {
+					return err
+				}
+				got, err := chromedp.Run(ctx, chromedp.Poll[map[string]float64](floorPoll,
+					chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(0)))
+				if err != nil {
+					return err
+				}
+				done[f.key] = append(done[f.key], got["done"])
+				if stages[f.key] == nil {
+					stages[f.key] = map[string][]float64{}
+				}
+				for k, v := range got {
+					stages[f.key][k] = append(stages[f.key][k], v)
+				}
+				logf("load %d, floor %s: done at %.0f ms", i+1, f.key, got["done"])
+				return nil
+			})
+			if err != nil {
+				logf("load %d, floor %s: %v", i+1, f.key, err)
+			}
+		}
+		err := browse(bin, func(ctx context.Context, _ string) error {
+			got, err := visit(ctx, base+"/")
+			if err != nil {
+				return err
+			}
+			step, ready = append(step, got.Step), append(ready, got.Ready)
+			logf("load %d, the full page: step %.0f ms, Ready %.0f ms", i+1, got.Step, got.Ready)
+			return nil
+		})
+		if err != nil {
+			logf("load %d, the full page: %v", i+1, err)
+		}
+	}
+	loadEnd := loadAverage()
+	p := func(format string, a ...any) { fmt.Fprintf(stdout, format, a...) }
+	p("### Floors: what this browser on this machine takes with no page around it\n\n")
+	p("Headless Chromium (the bench's flags, a fresh profile per load, 1280×4000), `web/server` with the strict CSP on 127.0.0.1, the loads in turns; %d loads each; load average %s at the start, %s at the end.\n\n", loads, loadStart, loadEnd)
+	p("| page | navigation → done, median | p90 | loads |\n|---|---:|---:|---:|\n")
+	for _, f := range floorPages {
+		s := summarize(done[f.key])
+		p("| %s | %.0f ms | %.0f ms | %d |\n", f.what, s.median, s.p90, s.n)
+	}
+	if len(ready) > 0 {
+		s, r := summarize(step), summarize(ready)
+		p("| the full page (`/`): navigation → the stepper can step | %.0f ms | %.0f ms | %d |\n", s.median, s.p90, s.n)
+		p("| the full page (`/`): navigation → Ready | %.0f ms | %.0f ms | %d |\n", r.median, r.p90, r.n)
+	}
+	p("\nMedians of each stage (ms since navigation; the worker's marks on the page's clock):\n\n")
+	for _, f := range floorPages {
+		type kv struct {
+			k string
+			v float64
+		}
+		var row []kv
+		for k, v := range stages[f.key] {
+			row = append(row, kv{k, summarize(v).median})
+		}
+		sort.Slice(row, func(i, j int) bool { return row[i].v < row[j].v })
+		p("- %s:", f.key)
+		for _, e := range row {
+			p(" %s %.0f;", e.k, e.v)
+		}
+		p("\n")
+	}
+	return nil
+}
+
+// writeFloorSite writes the floor pages into dir, with Go's wasm_exec.js
+// and echomq.wasm (and its compressed siblings) from the built site, and
+// a hello-world Go program built for js/wasm as the module is.
+func writeFloorSite(cfg config, dir string, logf func(string, ...any)) error {
+	files := map[string]string{"floor.js": floorJS, "floor-worker.js": floorWorker}
+	for _, f := range floorPages {
+		files["floor-"+f.key+".html"] = floorHTML
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			return err
+		}
+	}
+	for _, name := range []string{"wasm_exec.js", "echomq.wasm", "echomq.wasm.br", "echomq.wasm.gz"} {
+		b, err := os.ReadFile(filepath.Join(cfg.static, name))
+		if err != nil {
+			return fmt.Errorf("%w (./build.sh build writes it)", err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			return err
+		}
+	}
+	src := filepath.Join(dir, "hello")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		return err
+	}
+	os.WriteFile(filepath.Join(src, "go.mod"), []byte("module hello\n\ngo 1.24\n"), 0o644)
+	os.WriteFile(filepath.Join(src, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
+	build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "hello.wasm"), ".")
+	build.Dir = src
+	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "GOFLAGS=", "GOWORK=off")
+	if out, err := build.CombinedOutput(); err != nil {
+		return fmt.Errorf("build the hello-world module: %v: %s", err, out)
+	}
+	hello, err := os.ReadFile(filepath.Join(dir, "hello.wasm"))
+	if err != nil {
+		return err
+	}
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	zw.Write(hello)
+	zw.Close()
+	logf("hello.wasm: %d B raw, %d B gzip", len(hello), gz.Len())
+	// The sibling must not be older than the original (web/server).
+	return os.WriteFile(filepath.Join(dir, "hello.wasm.gz"), gz.Bytes(), 0o644)
+}
