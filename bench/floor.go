@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/chromedp/chromedp"
@@ -62,7 +63,10 @@ if (mode === "a") {
   const w = new Worker("floor-worker.js");
   w.onmessage = (e) => {
     const m = {};
-    for (const [k, v] of Object.entries(e.data)) m["worker " + k] = typeof v === "number" ? v - t0 : v;
+    for (const [k, v] of Object.entries(e.data)) {
+      if (typeof v === "number") m["worker " + k] = v - t0;
+    }
+    if (e.data.trace) window.__floorTrace = e.data.trace.map(([t, line]) => [t - t0, line]);
     done(m);
   };
   w.postMessage({ mode, exec: new URL("wasm_exec.js", location.href).href,
@@ -85,12 +89,21 @@ onmessage = async (e) => {
   const instance = await WebAssembly.instantiate(module, go.importObject);
   marks.instantiated = now();
   if (mode === "d") return postMessage(marks);
+  // (e) also tells where Go's start goes: GODEBUG's init and GC traces,
+  // which wasm_exec.js writes to console.log.
+  const lines = [];
+  if (mode === "e") {
+    go.env = { GODEBUG: "inittrace=1,gctrace=1" };
+    const log = console.log;
+    console.log = (...a) => { lines.push([now(), a.join(" ")]); log(...a); };
+  }
+  marks["go.run called"] = now();
   const exited = go.run(instance);
   marks["go.run returned"] = now();
   if (mode === "c") { await exited; marks.exited = now(); return postMessage(marks); }
   while (!self.echomq) await new Promise((r) => setTimeout(r, 1));
   marks.published = now();
-  postMessage(marks);
+  postMessage({ ...marks, trace: lines });
 };`
 
 const floorPoll = `window.__floor || null`
@@ -144,6 +157,7 @@ func measureFloors(cfg config, loads int, stdout, stderr io.Writer) error {
 	done := map[string][]float64{}
 	stages := map[string]map[string][]float64{}
 	var step, ready []float64
+	var goStart goStartTrace
 	for i := range loads {
 		for _, f := range floorPages {
 			err := browse(bin, func(ctx context.Context, _ string) error {
@@ -154,6 +168,18 @@ func measureFloors(cfg config, loads int, stdout, stderr io.Writer) error {
 					chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(0)))
 				if err != nil {
 					return err
+				}
+				if f.key == "e" {
+					lines, err := chromedp.Run(ctx, chromedp.Evaluate[[][2]any](`window.__floorTrace || []`))
+					if err != nil {
+						return err
+					}
+					goStart.add(lines, got)
+					if os.Getenv("FLOOR_DUMP") != "" {
+						for _, l := range lines {
+							logf("go: %v %v", l[0], l[1])
+						}
+					}
 				}
 				done[f.key] = append(done[f.key], got["done"])
 				if stages[f.key] == nil {
@@ -213,7 +239,88 @@ func measureFloors(cfg config, loads int, stdout, stderr io.Writer) error {
 		}
 		p("\n")
 	}
+	goStart.write(p)
 	return nil
+}
+
+// goStartTrace sums what GODEBUG=inittrace=1,gctrace=1 said over the
+// loads of floor (e): where the Go program's start goes in the browser.
+type goStartTrace struct {
+	initMs   []float64            // every package's init, summed, per load
+	byPkg    map[string][]float64 // one package's init, per load
+	gcs      []float64            // garbage collections before echomq was published
+	gcMs     []float64            // their wall-clock time, summed (the three phases gctrace prints)
+	initEnd  []float64            // when the last init ended, ms after go.run was called
+	runToPub []float64            // go.run called → published
+}
+
+func (g *goStartTrace) add(lines [][2]any, marks map[string]float64) {
+	if g.byPkg == nil {
+		g.byPkg = map[string]float64s{}
+	}
+	call, pub := marks["worker go.run called"], marks["worker published"]
+	var initSum, gcs, gcMs, initEnd float64
+	seen := map[string]float64{}
+	for _, l := range lines {
+		at, _ := l[0].(float64)
+		text, _ := l[1].(string)
+		for _, line := range strings.Split(text, "\n") {
+			f := strings.Fields(line)
+			switch {
+			case len(f) >= 5 && f[0] == "init":
+				// init PKG @T ms, D ms clock, B bytes, N allocs
+				var d float64
+				fmt.Sscan(f[4], &d)
+				initSum += d
+				seen[f[1]] += d
+				initEnd = at - call
+			case len(f) >= 5 && f[0] == "gc" && at <= pub:
+				// gc N @Ts P%: a+b+c ms clock, ...
+				gcs++
+				for _, part := range strings.Split(f[4], "+") {
+					var v float64
+					fmt.Sscan(part, &v)
+					gcMs += v
+				}
+			}
+		}
+	}
+	g.initMs = append(g.initMs, initSum)
+	g.gcs = append(g.gcs, gcs)
+	g.gcMs = append(g.gcMs, gcMs)
+	g.initEnd = append(g.initEnd, initEnd)
+	g.runToPub = append(g.runToPub, pub-call)
+	for k, v := range seen {
+		g.byPkg[k] = append(g.byPkg[k], v)
+	}
+}
+
+type float64s = []float64
+
+func (g goStartTrace) write(p printer) {
+	if len(g.runToPub) == 0 {
+		return
+	}
+	med := func(v []float64) float64 { return summarize(v).median }
+	p("\nFloor (e), inside `go.run` (GODEBUG=inittrace=1,gctrace=1, which wasm_exec.js prints; medians of %d loads): go.run called → `globalThis.echomq` published %.0f ms; every package's init summed %.1f ms, the last init done %.0f ms after go.run was called (so `main` up to the publish, `api.Start` and the first keyspace included, about %.0f ms); %.0f garbage collections before the publish, %.1f ms of them.\n",
+		len(g.runToPub), med(g.runToPub), med(g.initMs), med(g.initEnd), med(g.runToPub)-med(g.initEnd), med(g.gcs), med(g.gcMs))
+	type kv struct {
+		k string
+		v float64
+	}
+	var rows []kv
+	for k, v := range g.byPkg {
+		rows = append(rows, kv{k, med(v)})
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].v > rows[j].v })
+	p("The slowest inits:")
+	for i, r := range rows {
+		if i == 8 {
+			break
+		}
+		p(" %s %.2f ms;", r.k, r.v)
+	}
+	p("\n")
 }
 
 // writeFloorSite writes the floor pages into dir, with Go's wasm_exec.js
