@@ -52,7 +52,10 @@ var traceCategories = []string{
 // measureTrace loads the full page once (after one untimed load) with a
 // CDP trace running, writes the trace to out (a file chrome://tracing or
 // Perfetto opens) and prints the page's marks and its worker messages.
-func measureTrace(cfg config, out string, stdout, stderr io.Writer) error {
+//
+// With embeds > 0 it loads a course page with that many embeds (1 or 4,
+// the course figures' pages) instead of the full page.
+func measureTrace(cfg config, out string, embeds int, stdout, stderr io.Writer) error {
 	bin := chromiumBinary()
 	if bin == "" {
 		return fmt.Errorf("Chromium is not installed (apt-get install -y chromium)")
@@ -66,10 +69,21 @@ func measureTrace(cfg config, out string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: site, ReadHeaderTimeout: 10 * time.Second}
+	bs := &benchSite{site: site, course: courseOne}
+	url := "http://" + ln.Addr().String() + "/"
+	switch embeds {
+	case 0:
+	case 1:
+		url += "course.html"
+	case 4:
+		bs.course = courseFour
+		url += "course.html"
+	default:
+		return fmt.Errorf("-trace-embeds takes 0, 1 or 4")
+	}
+	srv := &http.Server{Handler: bs, ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
 	defer srv.Close()
-	url := "http://" + ln.Addr().String() + "/"
 	fmt.Fprintf(stderr, "bench: load average %s\n", loadAverage())
 	browse(bin, func(ctx context.Context, _ string) error { _, err := visit(ctx, url); return err })
 
