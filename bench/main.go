@@ -147,9 +147,7 @@ const (
 // measure runs every measurement, prints the report and writes it.
 func measure(cfg config, stdout, stderr io.Writer) error {
 	began := time.Now()
-	logf := func(format string, a ...any) {
-		fmt.Fprintf(stderr, "bench: [%5.1fs] %s\n", time.Since(began).Seconds(), fmt.Sprintf(format, a...))
-	}
+	logf := stepLogger(stderr)
 	tmp, err := os.MkdirTemp("", "echomq-bench-")
 	if err != nil {
 		return err

@@ -2,11 +2,11 @@ package engine
 
 import (
 	"fmt"
-	"runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
 
+	"echomq.dev/playground/internal/allocated"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -109,13 +109,7 @@ func TestEveryDeepRecursionEndsInLuasStackOverflow(t *testing.T) {
 // which every garbage collection of the module then scanned.
 func TestANewEngineDoesNotAllocateTheWholeCallStack(t *testing.T) {
 	MustNew() // the process-wide work of the first engine
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	e := MustNew()
-	runtime.ReadMemStats(&after)
-	runtime.KeepAlive(e)
-	if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
+	if n := allocated.Bytes(func() { MustNew() }); n > 1<<20 {
 		t.Errorf("a new engine allocated %d bytes; want under 1 MiB (20,000 call frames alone are 1.6 MB)", n)
 	}
 }
