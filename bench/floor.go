@@ -33,16 +33,20 @@ import (
 
 // floorPage is one page the floors load: what it does before it says done.
 type floorPage struct {
-	key  string
-	what string
+	key    string
+	what   string
+	page   string // the floor page it loads, floor-<page>.html
+	repeat bool   // loaded twice in one browser, the second load timed
 }
 
 var floorPages = []floorPage{
-	{"a", "(a) a static page with one module: navigation → the module runs and enables a button"},
-	{"b", "(b) the same page starting an empty dedicated worker: → its first message"},
-	{"c", "(c) the worker compiles (compileStreaming) and runs a hello-world Go program (GOOS=js, `func main() {}`): → it has exited"},
-	{"d", "(d) the worker compiles and instantiates `echomq.wasm` and does not run it: → instantiated"},
-	{"e", "(e) the worker compiles and runs `echomq.wasm`: → `globalThis.echomq` published (package init and `api.Start`, no page)"},
+	{key: "a", what: "(a) a static page with one module: navigation → the module runs and enables a button"},
+	{key: "b", what: "(b) the same page starting an empty dedicated worker: → its first message"},
+	{key: "c", what: "(c) the worker compiles (compileStreaming) and runs a hello-world Go program (GOOS=js, `func main() {}`): → it has exited"},
+	{key: "d", what: "(d) the worker compiles and instantiates `echomq.wasm` and does not run it: → instantiated"},
+	{key: "e", what: "(e) the worker compiles and runs `echomq.wasm`: → `globalThis.echomq` published (package init and `api.Start`, no page)"},
+	{key: "g", what: "(g) (e) with GODEBUG=inittrace=1,gctrace=1, for the breakdown below (its console output slows it)"},
+	{key: "f", what: "(f) (e) again in the same browser, a repeat visit: every file from the HTTP cache (revalidated: the floors' names carry no hash)", page: "e", repeat: true},
 }
 
 // floorHTML is every floor page: one button and one module, no inline
@@ -92,10 +96,10 @@ onmessage = async (e) => {
   const instance = await WebAssembly.instantiate(module, go.importObject);
   marks.instantiated = now();
   if (mode === "d") return postMessage(marks);
-  // (e) also tells where Go's start goes: GODEBUG's init and GC traces,
+  // (g) also tells where Go's start goes: GODEBUG's init and GC traces,
   // which wasm_exec.js writes to console.log.
   const lines = [];
-  if (mode === "e") {
+  if (mode === "g") {
     go.env = { GODEBUG: "inittrace=1,gctrace=1" };
     const log = console.log;
     console.log = (...a) => { lines.push([now(), a.join(" ")]); log(...a); };
@@ -160,8 +164,25 @@ func measureFloors(cfg config, loads int, stdout, stderr io.Writer) error {
 	var goStart goStartTrace
 	for i := range loads {
 		for _, f := range floorPages {
+			page := f.page
+			if page == "" {
+				page = f.key
+			}
 			err := browse(bin, func(ctx context.Context, _ string) error {
-				if err := chromedp.Do(ctx, chromedp.Navigate(base+"/floor/floor-"+f.key+".html")); err != nil {
+				url := base + "/floor/floor-" + page + ".html"
+				if f.repeat {
+					if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+						return err
+					}
+					if _, err := chromedp.Run(ctx, chromedp.Poll[map[string]float64](floorPoll,
+						chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(0))); err != nil {
+						return err
+					}
+					if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+						return err
+					}
+				}
+				if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 					return err
 				}
 				got, err := chromedp.Run(ctx, chromedp.Poll[map[string]float64](floorPoll,
@@ -169,7 +190,7 @@ func measureFloors(cfg config, loads int, stdout, stderr io.Writer) error {
 				if err != nil {
 					return err
 				}
-				if f.key == "e" {
+				if f.key == "g" {
 					lines, err := chromedp.Run(ctx, chromedp.Evaluate[[][2]any](`window.__floorTrace || []`))
 					if err != nil {
 						return err
@@ -302,7 +323,7 @@ func (g goStartTrace) write(p printer) {
 		return
 	}
 	med := func(v []float64) float64 { return summarize(v).median }
-	p("\nFloor (e), inside `go.run` (GODEBUG=inittrace=1,gctrace=1, which wasm_exec.js prints; medians of %d loads): go.run called → `globalThis.echomq` published %.0f ms; every package's init summed %.1f ms, the last init done %.0f ms after go.run was called (so `main` up to the publish, `api.Start` and the first keyspace included, about %.0f ms); %.0f garbage collections before the publish, %.1f ms of them.\n",
+	p("\nFloor (g), inside `go.run` (GODEBUG=inittrace=1,gctrace=1, which wasm_exec.js prints; medians of %d loads): go.run called → `globalThis.echomq` published %.0f ms; every package's init summed %.1f ms, the last init done %.0f ms after go.run was called (so `main` up to the publish, `api.Start` and the first keyspace included, about %.0f ms); %.0f garbage collections before the publish, %.1f ms of them.\n",
 		len(g.runToPub), med(g.runToPub), med(g.initMs), med(g.initEnd), med(g.runToPub)-med(g.initEnd), med(g.gcs), med(g.gcMs))
 	type kv struct {
 		k string
