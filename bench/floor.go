@@ -132,49 +132,66 @@ func pollFloor(ctx context.Context) (map[string]float64, error) {
 // in turns (every load a fresh browser with a fresh profile), and prints
 // the medians. BENCHMARKS.md is not touched.
 func measureFloors(cfg config, loads int, stdout, stderr io.Writer) error {
-	logf := stepLogger(stderr)
 	bin, err := needChromium()
 	if err != nil {
 		return err
 	}
-	dir, err := os.MkdirTemp("", "echomq-floor-")
+	f, err := runFloors(cfg, bin, loads, stepLogger(stderr))
 	if err != nil {
 		return err
+	}
+	f.write(func(format string, a ...any) { fmt.Fprintf(stdout, format, a...) })
+	return nil
+}
+
+// floors are the floors' figures, and the full page's beside them.
+type floors struct {
+	loads              int
+	loadStart, loadEnd string
+	done               map[string][]float64            // by floor page: navigation → done
+	stages             map[string]map[string][]float64 // by floor page and mark
+	step, ready        []float64                       // the full page
+	goStart            goStartTrace
+}
+
+// runFloors loads each floor page and the full page, loads times each, in
+// turns, every load a fresh browser with a fresh profile.
+func runFloors(cfg config, bin string, loads int, logf func(string, ...any)) (*floors, error) {
+	dir, err := os.MkdirTemp("", "echomq-floor-")
+	if err != nil {
+		return nil, err
 	}
 	defer os.RemoveAll(dir)
 	if err := writeFloorSite(cfg, dir, logf); err != nil {
-		return err
+		return nil, err
 	}
-	floors, err := server.New(dir, server.Options{CSP: true})
+	floorSite, err := server.New(dir, server.Options{CSP: true})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer floors.Close()
+	defer floorSite.Close()
 	site, err := server.New(cfg.static, server.Options{CSP: true})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer site.Close()
 	mux := http.NewServeMux()
-	mux.Handle("/floor/", http.StripPrefix("/floor", floors))
+	mux.Handle("/floor/", http.StripPrefix("/floor", floorSite))
 	mux.Handle("/", site)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
 	defer srv.Close()
 	base := "http://" + ln.Addr().String()
 
-	loadStart := loadAverage()
-	logf("load average %s", loadStart)
+	fl := &floors{loads: loads, loadStart: loadAverage(), done: map[string][]float64{}, stages: map[string]map[string][]float64{}}
+	logf("load average %s", fl.loadStart)
 	// One untimed load first, as the page-load figures take one.
 	browse(bin, func(ctx context.Context, _ string) error { _, err := visit(ctx, base+"/"); return err })
-	done := map[string][]float64{}
-	stages := map[string]map[string][]float64{}
-	var step, ready []float64
-	var goStart goStartTrace
+	done, stages, goStart := fl.done, fl.stages, &fl.goStart
 	for i := range loads {
 		for _, f := range floorPages {
 			page := f.page
@@ -232,7 +249,7 @@ func measureFloors(cfg config, loads int, stdout, stderr io.Writer) error {
 			if err != nil {
 				return err
 			}
-			step, ready = append(step, got.Step), append(ready, got.Ready)
+			fl.step, fl.ready = append(fl.step, got.Step), append(fl.ready, got.Ready)
 			logf("load %d, the full page: step %.0f ms, Ready %.0f ms", i+1, got.Step, got.Ready)
 			return nil
 		})
@@ -240,10 +257,15 @@ func measureFloors(cfg config, loads int, stdout, stderr io.Writer) error {
 			logf("load %d, the full page: %v", i+1, err)
 		}
 	}
-	loadEnd := loadAverage()
-	p := func(format string, a ...any) { fmt.Fprintf(stdout, format, a...) }
+	fl.loadEnd = loadAverage()
+	return fl, nil
+}
+
+// write prints the floors as a part of the page-load section.
+func (fl *floors) write(p printer) {
+	done, stages, loads, step, ready := fl.done, fl.stages, fl.loads, fl.step, fl.ready
 	p("### Floors: what this browser on this machine takes with no page around it\n\n")
-	p("Headless Chromium (the bench's flags, a fresh profile per load, 1280×4000), `web/server` with the strict CSP on 127.0.0.1, the loads in turns; %d loads each; load average %s at the start, %s at the end.\n\n", loads, loadStart, loadEnd)
+	p("Headless Chromium (the bench's flags, a fresh profile per load, 1280×4000), `web/server` with the strict CSP on 127.0.0.1, the loads in turns; %d loads each; load average %s at the start, %s at the end. A target below a floor is one no page can meet on this machine.\n\n", loads, fl.loadStart, fl.loadEnd)
 	p("| page | navigation → done, median | p90 | loads |\n|---|---:|---:|---:|\n")
 	for _, f := range floorPages {
 		s := summarize(done[f.key])
@@ -271,8 +293,7 @@ func measureFloors(cfg config, loads int, stdout, stderr io.Writer) error {
 		}
 		p("\n")
 	}
-	goStart.write(p)
-	return nil
+	fl.goStart.write(p)
 }
 
 // goStartTrace sums what GODEBUG=inittrace=1,gctrace=1 said over the

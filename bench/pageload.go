@@ -29,6 +29,7 @@ type pageLoad struct {
 	note     string // why it was not measured, or what went wrong on the way
 	command  string // the browser command line, for the report
 	course   courseLoads
+	floors   *floors // nil when they were not measured
 }
 
 // chromiumFlags are the browser tests' launch flags (web/browser's
@@ -104,6 +105,9 @@ func measurePageLoad(cfg config, logf func(string, ...any)) pageLoad {
 		pl.median = summarize(pl.samples).median
 	}
 	pl.course = measureCourse(cfg, bin, cfg.loads, true, logf)
+	if pl.floors, err = runFloors(cfg, bin, cfg.loads, logf); err != nil {
+		logf("floors: %v", err)
+	}
 	return pl
 }
 
