@@ -81,6 +81,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	baseline := fl.String("baseline", defaultBaseline, `the revision to compare the current tree with, built from a temporary git worktree ("" for none)`)
 	quick := fl.Bool("quick", false, "a short run: fewer rounds and samples, for trying the program out")
 	courseOnly := fl.Int("course", 0, "measure only the course-page loads (full page, repeat visit, embeds), this many times each, and print them; BENCHMARKS.md is left alone. With -static OLD,NEW (sites built apart), each load is taken from every site in turn and the medians compared")
+	floor := fl.Int("floor", 0, "measure only the floors (a bare page, a worker, a hello-world Go module, our module alone) and the full page, this many loads each, in turns, and print them; BENCHMARKS.md is left alone")
+	trace := fl.String("trace", "", "load the full page once with a CDP trace running, write the trace to this file and print the page's marks and worker messages; BENCHMARKS.md is left alone")
+	traceEmbeds := fl.Int("trace-embeds", 0, "with -trace: load a course page with this many embeds (1 or 4) instead of the full page")
 	if err := cmdline.Parse(fl, args); err != nil {
 		return err
 	}
@@ -121,6 +124,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 		cfg.nodeBud, cfg.nodeMax = 1600*time.Millisecond, 800
 		cfg.loads = 5
 	}
+	if *trace != "" {
+		return measureTrace(cfg, *trace, *traceEmbeds, stdout, stderr)
+	}
+	if *floor > 0 {
+		return measureFloors(cfg, *floor, stdout, stderr)
+	}
 	if *courseOnly > 0 {
 		return measureCourseOnly(cfg, sites, *courseOnly, stdout, stderr)
 	}
@@ -138,9 +147,7 @@ const (
 // measure runs every measurement, prints the report and writes it.
 func measure(cfg config, stdout, stderr io.Writer) error {
 	began := time.Now()
-	logf := func(format string, a ...any) {
-		fmt.Fprintf(stderr, "bench: [%5.1fs] %s\n", time.Since(began).Seconds(), fmt.Sprintf(format, a...))
-	}
+	logf := stepLogger(stderr)
 	tmp, err := os.MkdirTemp("", "echomq-bench-")
 	if err != nil {
 		return err

@@ -29,6 +29,7 @@ type pageLoad struct {
 	note     string // why it was not measured, or what went wrong on the way
 	command  string // the browser command line, for the report
 	course   courseLoads
+	floors   *floors // nil when they were not measured
 }
 
 // chromiumFlags are the browser tests' launch flags (web/browser's
@@ -104,6 +105,9 @@ func measurePageLoad(cfg config, logf func(string, ...any)) pageLoad {
 		pl.median = summarize(pl.samples).median
 	}
 	pl.course = measureCourse(cfg, bin, cfg.loads, true, logf)
+	if pl.floors, err = runFloors(cfg, bin, cfg.loads, logf); err != nil {
+		logf("floors: %v", err)
+	}
 	return pl
 }
 
@@ -513,13 +517,10 @@ func measureCourse(cfg config, bin string, loads int, slow bool, logf func(strin
 // falls on all of them alike, and the medians are compared with the
 // first site's. BENCHMARKS.md is not touched.
 func measureCourseOnly(cfg config, sites []string, loads int, stdout, stderr io.Writer) error {
-	began := time.Now()
-	logf := func(format string, a ...any) {
-		fmt.Fprintf(stderr, "bench: [%5.1fs] %s\n", time.Since(began).Seconds(), fmt.Sprintf(format, a...))
-	}
-	bin := chromiumBinary()
-	if bin == "" {
-		return fmt.Errorf("Chromium is not installed (apt-get install -y chromium)")
+	logf := stepLogger(stderr)
+	bin, err := needChromium()
+	if err != nil {
+		return err
 	}
 	for _, dir := range sites {
 		if _, err := os.Stat(filepath.Join(dir, "index.html")); err != nil {
@@ -548,6 +549,23 @@ func measureCourseOnly(cfg config, sites []string, loads int, stdout, stderr io.
 		got[0].compare(got[1:], sites, p)
 	}
 	return nil
+}
+
+// stepLogger returns a logf that prints each line to stderr with the
+// seconds since the run began.
+func stepLogger(stderr io.Writer) func(string, ...any) {
+	began := time.Now()
+	return func(format string, a ...any) {
+		fmt.Fprintf(stderr, "bench: [%5.1fs] %s\n", time.Since(began).Seconds(), fmt.Sprintf(format, a...))
+	}
+}
+
+// needChromium is the browser to load pages in, or why there is none.
+func needChromium() (string, error) {
+	if bin := chromiumBinary(); bin != "" {
+		return bin, nil
+	}
+	return "", fmt.Errorf("Chromium is not installed (apt-get install -y chromium)")
 }
 
 // add appends another run's samples to c.

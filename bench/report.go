@@ -407,6 +407,9 @@ func (r *report) pageSection(p printer) {
 		p("%s\n\n", r.page.note)
 	}
 	r.page.course.write(p)
+	if r.page.floors != nil {
+		r.page.floors.write(p)
+	}
 }
 
 func (r *report) methodSection(p printer) {

@@ -91,15 +91,27 @@ func Start() error {
 // has said the engine can run, so it panics when it cannot (engine.MustNew)
 // rather than make every caller handle an error it has been told of.
 func New() *Playground {
+	p := &Playground{}
+	p.start()
+	return p
+}
+
+// start gives the playground its engine. The handles, exec and the
+// console each get a connection of their own, as separate clients of one
+// Redis would: a learner's HELLO 3 at the console changes only the
+// console's replies.
+func (p *Playground) start() {
 	e := engine.MustNew()
-	// The handles, exec and the console each get a connection of their
-	// own, as separate clients of one Redis would: a learner's HELLO 3 at
-	// the console changes only the console's replies.
-	return &Playground{engine: e, jobs: emq.NewJobs(e.NewClient()), console: e.NewClient()}
+	p.engine, p.jobs, p.console = e, emq.NewJobs(e.NewClient()), e.NewClient()
 }
 
 // Engine is the engine under the API, for tests and benchmarks.
-func (p *Playground) Engine() *engine.Engine { return p.engine }
+func (p *Playground) Engine() *engine.Engine {
+	if p.engine == nil {
+		p.start()
+	}
+	return p.engine
+}
 
 // Object is what every call returns: a JSON object.
 type Object = map[string]any
@@ -264,6 +276,11 @@ var paramNames = sync.OnceValue(func() [][]string {
 	return out
 })
 
+// engineFree are the methods that read no engine: a playground made
+// without one (the default keyspace, see NewKeyspaces) answers them and
+// makes its engine only for a method that needs it.
+var engineFree = map[string]bool{"scripts": true}
+
 // call runs the method called name: its count of arguments checked here,
 // once for all, and each argument read by name by the method itself.
 func (p *Playground) call(name string, args []any) (any, error) {
@@ -274,6 +291,9 @@ func (p *Playground) call(name string, args []any) (any, error) {
 		names := paramNames()[i]
 		if err := arity(m.name, m.params, args, m.need, len(names)); err != nil {
 			return nil, err
+		}
+		if p.engine == nil && !engineFree[name] {
+			p.start()
 		}
 		return m.run(p, &params{names: names, args: args})
 	}

@@ -51,9 +51,10 @@ func TestWrongArgumentsAreArgsErrors(t *testing.T) {
 }
 
 func TestAPanicBecomesAnInternalError(t *testing.T) {
-	broken := &Playground{} // no engine: every use of it panics
-	got := call(t, broken, "now")
-	if got["error"] != "internal" || !strings.HasPrefix(got["message"].(string), "now: ") {
+	broken := New()
+	broken.jobs = nil // no handles: every use of them panics
+	got := call(t, broken, "enqueue", "q", "JOB-1", "{}")
+	if got["error"] != "internal" || !strings.HasPrefix(got["message"].(string), "enqueue: ") {
 		t.Fatalf("got %v", got)
 	}
 }

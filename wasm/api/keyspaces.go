@@ -27,8 +27,12 @@ const MaxKeyspaces = 256
 const maxKeyspaceName = 128
 
 // NewKeyspaces returns the keyspaces of a module, holding the default one.
+// The default keyspace makes its engine at its first call that needs one:
+// on a course page every embed calls in a keyspace of its own, so in the
+// shared worker an engine made at start would be one nobody calls, made
+// (a Lua state and all) before the first embed's first answer.
 func NewKeyspaces() *Keyspaces {
-	return &Keyspaces{byName: map[string]*Playground{"": New()}}
+	return &Keyspaces{byName: map[string]*Playground{"": {}}}
 }
 
 // Default is the keyspace "" that the per-method functions call.

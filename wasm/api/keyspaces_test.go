@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"echomq.dev/playground/internal/allocated"
 )
 
 // in runs method in a keyspace through Keyspaces.Call, as the bridge does,
@@ -84,5 +86,32 @@ func TestKeyspacesWrongArguments(t *testing.T) {
 	}
 	if out, _ := json.Marshal(k.Call([]any{"one too many", "now", []any{}})); !strings.Contains(string(out), "drop one first") {
 		t.Errorf("past %d keyspaces: %s", MaxKeyspaces, out)
+	}
+}
+
+// On a course page every embed calls in a keyspace of its own, and the
+// shared worker asks the default keyspace only for the scripts (its
+// "ready" message): that must not make an engine nobody calls, a Lua
+// state and all, before the first embed's first answer. The default
+// keyspace still works as before once a call needs its engine.
+func TestTheDefaultKeyspaceMakesItsEngineAtItsFirstCall(t *testing.T) {
+	New() // the process-wide work of the first engine
+	var k *Keyspaces
+	var scripts []Object
+	n := allocated.Bytes(func() {
+		k = NewKeyspaces()
+		scripts, _ = k.Default().Call("scripts", nil).([]Object)
+	})
+	if len(scripts) == 0 {
+		t.Fatalf("scripts from a fresh default keyspace: %v", scripts)
+	}
+	if n > 100<<10 {
+		t.Errorf("the module's keyspaces and their scripts allocated %d bytes; want under 100 KiB (no engine yet)", n)
+	}
+	if got := k.Default().Call("enqueue", []any{"q", "JOB-1", "{}"}); fmt.Sprint(got) == "" || strings.Contains(fmt.Sprint(got), "error") {
+		t.Errorf("the default keyspace's first enqueue: %v", got)
+	}
+	if p := pending(t, k, ""); len(p) != 1 {
+		t.Errorf("after one enqueue the default keyspace holds %v pending", p)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"runtime/debug"
 	"testing"
 
+	"echomq.dev/playground/internal/allocated"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -60,5 +61,16 @@ func TestDeepRepliesComeBackWholeAsFromRedis(t *testing.T) {
 	}
 	if r := e.exec("PING"); r.Str != "PONG" {
 		t.Fatalf("PING after the deep replies: %s", r)
+	}
+}
+
+// TestANewEngineDoesNotAllocateTheWholeCallStack: every keyspace of a
+// course page's embeds is an engine, and so every coroutine a script
+// makes has a Lua state; 20,000 call frames up front were 1.6 MB each,
+// which every garbage collection of the module then scanned.
+func TestANewEngineDoesNotAllocateTheWholeCallStack(t *testing.T) {
+	MustNew() // the process-wide work of the first engine
+	if n := allocated.Bytes(func() { MustNew() }); n > 1<<20 {
+		t.Errorf("a new engine allocated %d bytes; want under 1 MiB (20,000 call frames alone are 1.6 MB)", n)
 	}
 }

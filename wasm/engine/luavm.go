@@ -59,11 +59,11 @@ type opaqueFrame struct{}
 //go:linkname jumpTable github.com/yuin/gopher-lua.jumpTable
 var jumpTable [glua.OP_NOP + 1]instFunc
 
-// frameLayout holds where LState.currentFrame, callFrame.Fn, callFrame.Pc,
-// callFrame.LocalBase, LState.reg and registry.array live.
+// frameLayout holds where LState.currentFrame, callFrame.Idx, callFrame.Fn,
+// callFrame.Pc, callFrame.LocalBase, LState.reg and registry.array live.
 var frameLayout struct {
-	current, fn, pc, localBase uintptr
-	reg, array, top            uintptr
+	current, idx, fn, pc, localBase uintptr
+	reg, array, top                 uintptr
 }
 
 var (
@@ -111,6 +111,7 @@ func installOpcodes(check func() error) error {
 	jumpTable[glua.OP_LT] = compareOp(jumpTable[glua.OP_LT])
 	jumpTable[glua.OP_LE] = compareOp(jumpTable[glua.OP_LE])
 	jumpTable[glua.OP_LEN] = lenOp(jumpTable[glua.OP_LEN])
+	jumpTable[glua.OP_EQ] = eqOp(jumpTable[glua.OP_EQ])
 	return nil
 }
 
@@ -123,12 +124,13 @@ func findFrameLayout() error {
 		return errors.New("LState.currentFrame is not a pointer to a struct")
 	}
 	cf := cur.Type.Elem()
+	idx, ok0 := cf.FieldByName("Idx")
 	fn, ok1 := cf.FieldByName("Fn")
 	pc, ok2 := cf.FieldByName("Pc")
 	lb, ok3 := cf.FieldByName("LocalBase")
-	if !ok1 || !ok2 || !ok3 || fn.Type != reflect.TypeOf((*glua.LFunction)(nil)) ||
+	if !ok0 || !ok1 || !ok2 || !ok3 || idx.Type.Kind() != reflect.Int || fn.Type != reflect.TypeOf((*glua.LFunction)(nil)) ||
 		pc.Type.Kind() != reflect.Int || lb.Type.Kind() != reflect.Int {
-		return errors.New("callFrame has no Fn *LFunction, Pc int and LocalBase int")
+		return errors.New("callFrame has no Idx int, Fn *LFunction, Pc int and LocalBase int")
 	}
 	reg, ok := st.FieldByName("reg")
 	if !ok || reg.Type.Kind() != reflect.Pointer || reg.Type.Elem().Kind() != reflect.Struct {
@@ -139,9 +141,28 @@ func findFrameLayout() error {
 	if !ok || !ok2 || arr.Type != reflect.TypeOf([]glua.LValue(nil)) || top.Type.Kind() != reflect.Int {
 		return errors.New("registry has no array []LValue and top int")
 	}
-	frameLayout.current, frameLayout.fn, frameLayout.pc, frameLayout.localBase = cur.Offset, fn.Offset, pc.Offset, lb.Offset
+	frameLayout.current, frameLayout.idx, frameLayout.fn, frameLayout.pc, frameLayout.localBase = cur.Offset, idx.Offset, fn.Offset, pc.Offset, lb.Offset
 	frameLayout.reg, frameLayout.array, frameLayout.top = reg.Offset, arr.Offset, top.Offset
 	return nil
+}
+
+// callDepth is how many calls deep the running function is: its frame's
+// place on gopher-lua's call stack, plus one.
+func callDepth(L *glua.LState) int {
+	cf := *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(L), frameLayout.current))
+	return *(*int)(unsafe.Add(cf, frameLayout.idx)) + 1
+}
+
+// checkDepth raises the error gopher-lua raised on its fixed call stack
+// when a call would go past luaCallDepth frames. Every opcode that can
+// push a frame (a call, or a metamethod's call) checks it first (see
+// callOp), since the growing stack the engine uses never reports itself
+// full. An operation that would find its metamethod is not a function
+// checks it too, which matters only that deep.
+func checkDepth(L *glua.LState) {
+	if callDepth(L) >= luaCallDepth {
+		L.RaiseError("stack overflow")
+	}
 }
 
 // frame returns the running Lua function and the index of the instruction
@@ -287,6 +308,7 @@ func x86NaN(r, x, y float64) float64 {
 
 // callBinaryMeta runs an arithmetic metamethod and stores its result.
 func callBinaryMeta(L *glua.LState, inst uint32, mm, lhs, rhs glua.LValue) int {
+	checkDepth(L)
 	L.Push(mm)
 	L.Push(lhs)
 	L.Push(rhs)
@@ -355,6 +377,7 @@ func concatOther(L *glua.LState, inst uint32, frameArg *opaqueFrame, orig instFu
 	b, c := argB(inst), argC(inst)
 	for i := b; i <= c; i++ {
 		if v := registers(L)[i]; metaOf(L, v, "__concat") != glua.LNil {
+			checkDepth(L)
 			return orig(L, inst, frameArg)
 		}
 	}
@@ -387,11 +410,22 @@ func concatOther(L *glua.LState, inst uint32, frameArg *opaqueFrame, orig instFu
 // such as redis.call('SET', k, v)) also tells the script's budget which
 // function it calls, for the length of the call, so that redis.call need
 // not build a reply table nobody reads (see unusedResult).
+//
+// It also keeps the call depth to luaCallDepth. The engine's Lua states grow
+// their call stacks as scripts call deeper (newState), and gopher-lua's
+// growing stack never reports itself full: past its size it panics with
+// words of its own. So the check gopher-lua makes on its fixed stack is
+// made here, on the same calls and with the same error: every OP_CALL
+// pushes a frame, and an OP_TAILCALL pushes one only for a Go function (a
+// Lua function reuses the caller's).
 func callOp(orig instFunc, plain bool) instFunc {
 	return func(L *glua.LState, inst uint32, frameArg *opaqueFrame) int {
 		a := argA(inst)
 		switch v := registers(L)[a].(type) {
 		case *glua.LFunction:
+			if plain || v.IsG {
+				checkDepth(L)
+			}
 			if plain && v.IsG {
 				if b, ok := L.Context().(*budget); ok {
 					b.unused = nil
@@ -405,7 +439,10 @@ func callOp(orig instFunc, plain bool) instFunc {
 			}
 			return orig(L, inst, frameArg)
 		case *glua.LTable, *glua.LUserData:
-			if L.GetMetaField(v, "__call") != glua.LNil {
+			if mm := L.GetMetaField(v, "__call"); mm != glua.LNil {
+				if f, ok := mm.(*glua.LFunction); ok && (plain || f.IsG) {
+					checkDepth(L)
+				}
 				return orig(L, inst, frameArg)
 			}
 		}
@@ -429,10 +466,16 @@ func guardedOp(orig instFunc, reg func(uint32) int, what string, metaOK func(*gl
 	return func(L *glua.LState, inst uint32, frameArg *opaqueFrame) int {
 		r := reg(inst)
 		switch v := registers(L)[r].(type) {
-		case *glua.LTable, glua.LString:
+		case *glua.LTable:
+			if v.Metatable != glua.LNil {
+				checkDepth(L)
+			}
+			return orig(L, inst, frameArg)
+		case glua.LString:
 			return orig(L, inst, frameArg)
 		case *glua.LUserData:
 			if metaOK(L, v) {
+				checkDepth(L)
 				return orig(L, inst, frameArg)
 			}
 		}
@@ -456,6 +499,7 @@ func compareOp(orig instFunc) instFunc {
 				event = "__le"
 			}
 			if L.GetMetaField(lhs, event) != glua.LNil {
+				checkDepth(L)
 				return orig(L, inst, frameArg)
 			}
 		}
@@ -464,6 +508,21 @@ func compareOp(orig instFunc) instFunc {
 		}
 		L.RaiseError("attempt to compare %s with %s", lt, rt)
 		return 0
+	}
+}
+
+// eqOp only keeps an __eq metamethod's call within luaCallDepth (see
+// checkDepth): two tables or two userdata may call one.
+func eqOp(orig instFunc) instFunc {
+	return func(L *glua.LState, inst uint32, frameArg *opaqueFrame) int {
+		if callDepth(L) >= luaCallDepth {
+			fn, _ := frame(L)
+			lt, rt := rk(L, fn, argB(inst)).Type(), rk(L, fn, argC(inst)).Type()
+			if lt == rt && (lt == glua.LTTable || lt == glua.LTUserData) {
+				checkDepth(L)
+			}
+		}
+		return orig(L, inst, frameArg)
 	}
 }
 

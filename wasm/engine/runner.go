@@ -109,7 +109,13 @@ func (r *runner) flush() {
 // string and math libraries, cjson, the redis table, no file or module
 // loading, and globals that cannot be created or read before they exist.
 func (r *runner) newState() *glua.LState {
-	L := glua.NewState(glua.Options{SkipOpenLibs: true, CallStackSize: luaCallDepth, RegistrySize: 1024 * 16, RegistryGrowStep: 1024 * 16, RegistryMaxSize: 1024 * 1024})
+	// The call stack grows as a script calls deeper (MinimizeStackMemory):
+	// 20,000 frames up front are 1.6 MB, allocated for every keyspace and,
+	// since a frame holds pointers, scanned by every garbage collection of
+	// the module for as long as the keyspace lives. The limit of
+	// luaCallDepth is checked on each call (callOp, luavm.go), with room
+	// beyond it for the frames calls from Go push (at most maxCCalls deep).
+	L := glua.NewState(glua.Options{SkipOpenLibs: true, CallStackSize: luaCallDepth + callStackSlack, MinimizeStackMemory: true, RegistrySize: 1024 * 16, RegistryGrowStep: 1024 * 16, RegistryMaxSize: 1024 * 1024})
 	lualib.OpenGopherLibs(L, glua.BaseLibName, glua.TabLibName, glua.MathLibName, glua.CoroutineLibName)
 	// Lua 5.1's number conversions, string.format, byte-wise case mapping,
 	// Redis's math.random, and the bit, struct, cmsgpack and cjson libraries.
@@ -434,6 +440,12 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 // entries; the list stays grown, and every later one comes at 20,000. The
 // engine keeps to the later, lasting limit.)
 const luaCallDepth = 20000
+
+// callStackSlack is how far past luaCallDepth a Lua state's call stack
+// reaches: the frames pushed by calls that no OP_CALL makes (pcall, a
+// sort comparator, a gsub function, a metamethod), a few per level of
+// calls from Go, which Lua 5.1 keeps to 200 levels (lualib's maxCCalls).
+const callStackSlack = 2048
 
 // catch calls the function below it on the stack with the arguments above
 // it, with raised as the state's Panic, for a PCall: the script itself
