@@ -12,12 +12,7 @@ import (
 // and returns the result as the JS caller gets it.
 func serve(t *testing.T, m *Module, req string) map[string]any {
 	t.Helper()
-	out := m.Serve(nil, []byte(req))
-	var got map[string]any
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("%s: the result is not a JSON object: %s", req, out)
-	}
-	return got
+	return object(t, req, m.Serve(nil, []byte(req)))
 }
 
 // TestModuleServesTheJSAPI checks the requests the bridge writes: a method
