@@ -1,6 +1,6 @@
 // Per-operation latency of the playground's JS API in WebAssembly under
-// Node, for `go run ./bench`: what a page pays per call, the syscall/js
-// bridge and JSON.parse included.
+// Node, for `go run ./bench`: what a page pays per call, the bridge
+// (publish in web/assets/worker.js) and JSON.parse included.
 //
 //   node bench/wasm_bench.mjs --wasm-exec static/wasm_exec.js \
 //     --target echomq=static/echomq.wasm [--target echomq_base=/tmp/base.wasm] \

@@ -3,7 +3,8 @@
 // Command echomq is the playground's WebAssembly module. It only bridges:
 // its exports move one call's JSON text into the Go program and the
 // result's text back out, and api.Module does the rest. The JS half, which
-// makes globalThis.echomq over these exports, is publish() in
+// makes globalThis.echomq over these exports (or globalThis[ECHOMQ_GLOBAL]
+// from go.env, for a benchmark running two builds), is publish() in
 // web/assets/worker.js.
 //
 // Why exports and not syscall/js: a js.FuncOf function cost about 12 µs a

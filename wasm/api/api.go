@@ -1,8 +1,9 @@
 // Package api is the JavaScript API of the playground, in plain Go: every
 // method of globalThis.echomq takes JSON-like arguments (string, float64,
 // bool, nil, []any, map[string]any) and returns a value that marshals to
-// the plain object the caller gets. The syscall/js bridge in wasm/ only
-// converts values and calls Call; every check and every decision is here,
+// the plain object the caller gets. The bridge (wasm/main_js.go and
+// publish in web/assets/worker.js) only moves JSON text, which Module
+// reads and writes; every check and every decision is here,
 // where host tests can reach it.
 //
 // The contract is written down in wasm/echomq.d.ts; keep the two in step.
