@@ -65,7 +65,7 @@ func (d *jsonDecoder) value(depth int) (any, error) {
 		return d.str()
 	case c == '[':
 		d.i++
-		list := make([]any, 0, 4)
+		list := []any{}
 		d.space()
 		if d.i < len(d.b) && d.b[d.i] == ']' {
 			d.i++
@@ -210,8 +210,7 @@ func (d *jsonDecoder) str() (string, error) {
 		d.i++
 		return s, nil
 	}
-	out := make([]byte, d.i-start, d.i-start+64)
-	copy(out, d.b[start:d.i])
+	out := append([]byte(nil), d.b[start:d.i]...)
 	for d.i < len(d.b) {
 		c := d.b[d.i]
 		switch {
@@ -263,14 +262,8 @@ func (d *jsonDecoder) str() (string, error) {
 				return "", d.errorf("a malformed escape")
 			}
 		case c < utf8.RuneSelf:
-			// The run up to the next quote, escape, control or
-			// non-ASCII byte, in one copy.
-			j := d.i + 1
-			for j < len(d.b) && d.b[j] >= 0x20 && d.b[j] < utf8.RuneSelf && d.b[j] != '"' && d.b[j] != '\\' {
-				j++
-			}
-			out = append(out, d.b[d.i:j]...)
-			d.i = j
+			out = append(out, c)
+			d.i++
 		default:
 			r, size := utf8.DecodeRune(d.b[d.i:])
 			out = utf8.AppendRune(out, r) // U+FFFD for a byte that is not UTF-8
