@@ -36,17 +36,23 @@ func NewModule() *Module {
 // grown by twice what the last one left live, not once (Go's default of
 // 100). In WebAssembly the collector has one thread, and it is the
 // caller's: it marks by assists inside the very calls that allocate, with
-// write barriers on until the cycle ends. Half as many cycles made the
-// JS-API enqueue+claim round trip at depth 10 11% faster (median 197 ->
-// 175 us, 11,700 samples each, interleaved in one Node process by
-// bench/wasm_bench.mjs; 400 gave no more, 172 us). The cost is memory: the
-// heap may grow to three times what is live instead of two, and a
-// module's linear memory never shrinks. At start it is 9.5 MiB either way;
-// after 1,000 round trips it was 17.0 MiB against 16.5; with 100,000 jobs
-// in the heap 122.5 MiB against 132.5 (when the last collection fell
-// decides that more than the policy); after twelve scripts of 10,000 SETs
-// each (FLUSHALL between) 27.0 and 51.3 MiB in two runs, against 21.5 and
-// 22.0. A GOGC the host sets (go.env in wasm_exec.js) wins, for measuring.
+// write barriers on until the cycle ends, and its work per byte allocated
+// grows with what is live. With a 10,000-deep queue in the heap beside the
+// depth-10 one (as bench/wasm_bench.mjs holds them), the JS-API
+// enqueue+claim round trip at depth 10 went from 317 to 244 us (median,
+// ~3,000 samples each, interleaved in one Node process under a load of
+// ~12) and at depth 10,000 from 297 to 274 us; with only the depth-10
+// queue, under the 4 MiB heap Go collects at anyway, it did not move (162
+// vs 162 us). 400 gave no more than 200.
+//
+// The cost is memory: the heap may grow to three times what is live
+// instead of two, and a module's linear memory never shrinks. At start it
+// is 9.5 MiB either way; after 1,000 round trips it was 17.0 MiB against
+// 16.5; with 100,000 jobs in the heap 122.5 MiB against 132.5 (when the
+// last collection fell decides that more than the policy); after twelve
+// scripts of 10,000 SETs each (FLUSHALL between) 27.0 and 51.3 MiB in two
+// runs, against 21.5 and 22.0. A GOGC the host sets (go.env in
+// wasm_exec.js) wins, for measuring.
 const gcPercent = 200
 
 // Hello is what the bridge publishes as globalThis.echomq before any call:
