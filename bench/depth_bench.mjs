@@ -142,11 +142,15 @@ function clear(api, queue, used) {
 async function main() {
   const o = parseArgs(process.argv.slice(2));
   require(path.resolve(o.wasmExec));
+  // The page's worker publishes the JS API over the module's exports;
+  // it sits next to wasm_exec.js in the built site.
+  const { publish } = require(path.join(path.dirname(path.resolve(o.wasmExec)), "worker.js"));
   const go = new globalThis.Go();
+  // GOGC for an experiment (a page runs with the module's own policy).
+  if (process.env.ECHOMQ_GOGC) go.env.GOGC = process.env.ECHOMQ_GOGC;
   const { instance } = await WebAssembly.instantiate(readFileSync(o.wasm), go.importObject);
   go.run(instance);
-  for (let i = 0; i < 100 && !globalThis.echomq; i++) await new Promise((r) => setTimeout(r, 10));
-  const api = globalThis.echomq;
+  const api = publish(go, instance);
   if (!api) throw new Error(`${o.wasm} did not publish globalThis.echomq`);
   const memory = () => instance.exports.mem.buffer.byteLength;
   const res = { platform: "wasm", curve: [], throughput: [], pop: { ms: [] }, drain: {}, manySets: { ms: [] } };

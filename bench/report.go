@@ -166,7 +166,7 @@ func (r *report) summary(p printer) {
 	if w, a, e := r.rtMedian(keyWasm, 10), r.rtMedian(keyWasmAPI, 10), r.rtMedian(keyWasmEngine, 10); w > 0 && a > 0 && e > 0 {
 		p("- **where the wasm time goes, depth 10:** through the JS API %s; the same two calls made from Go inside wasm (`api.Call` + `api.MarshalJSON`, no bridge) %s", us(w), us(a))
 		if w > a {
-			p(", so the bridge (syscall/js both ways, argument conversion, `JSON.parse`) is about %s of the round trip", us(w-a))
+			p(", so the bridge (the call's JSON into the module's memory and the result's back out through its exports, `JSON.parse`) is about %s of the round trip", us(w-a))
 		} else {
 			// The in-Go rows share one heap with two other implementations'
 			// queues (see "What each row measures"), which can cost them more
@@ -273,8 +273,8 @@ func (r *report) sizeSection(p printer) {
 func (r *report) rowsSection(p printer) {
 	p("## What each row measures\n\n")
 	p("Every row runs the same sample (one `enqueue`, then one `claim` of the oldest job) over the same protocol scripts; the rows differ in what lies between the clock and the script. A claim is two commands (`EXISTS` on the pause flag, then the `@claim` script, EVALSHA first), an enqueue one.\n\n")
-	p("- **JS API in wasm**: `static/echomq.wasm` as a page loads it, in Node (`bench/wasm_bench.mjs`), timed in JS with `performance.now()` around `echomq.enqueue(...)` and `echomq.claim(...)`. It includes what a page pays per call: crossing from JS into Go and back through `syscall/js`, the bridge's argument conversion, `api.Call` (argument checks, the handles, the engine, the wire exchanges recorded in the result), `api.MarshalJSON`, and `JSON.parse` back into a JS object.\n")
-	p("- **wasm, no bridge, `api.Call`**: `bench/inwasm` built for js/wasm, run under Node by Go's `go_js_wasm_exec`, timed in Go with `time.Now()`. The same `api.Call` and `api.MarshalJSON` the bridge makes, with no `syscall/js` and no `JSON.parse`: the JS API row minus this one is the bridge.\n")
+	p("- **JS API in wasm**: `static/echomq.wasm` as a page loads it, in Node (`bench/wasm_bench.mjs`), timed in JS with `performance.now()` around `echomq.enqueue(...)` and `echomq.claim(...)`. It includes what a page pays per call: crossing from JS into Go and back through the module's exports (`publish` in web/assets/worker.js writes the call as JSON into the module's memory), `api.Call` (argument checks, the handles, the engine, the wire exchanges recorded in the result), `api.MarshalJSON`, and `JSON.parse` back into a JS object.\n")
+	p("- **wasm, no bridge, `api.Call`**: `bench/inwasm` built for js/wasm, run under Node by Go's `go_js_wasm_exec`, timed in Go with `time.Now()`. The same `api.Call` and `api.MarshalJSON` the bridge makes, with no exports crossed, no JSON of the arguments and no `JSON.parse`: the JS API row minus this one is the bridge.\n")
 	p("- **wasm, no bridge, `emq.Jobs` over `engine.New()`**: the same process; `emq.Jobs` over `engine.New()`, the handles and the engine with its Lua VM, no API layer (no argument checks, no result objects).\n")
 	p("- **stock miniredis EVAL, wasm**: the same process; `emq.Jobs` over `bench/stock`, stock miniredis v2 reached through `Server().Dispatch` as the engine sends commands, running each script with its own EVAL (a new gopher-lua state per call).\n")
 	p("- **native** rows run in the bench process itself: the same `api.Call` + `api.MarshalJSON`, the same `emq.Jobs` over `engine.New()`, and the same stock miniredis in-process, timed with `time.Now()`; *over loopback TCP* adds a socket, RESP on the wire and miniredis's connection goroutine (`miniredis.Run()` and the `internal/redisnet` client).\n")

@@ -1,11 +1,11 @@
 // Per-operation latency of the playground's JS API in WebAssembly under
-// Node, for `go run ./bench`: what a page pays per call, the syscall/js
-// bridge and JSON.parse included.
+// Node, for `go run ./bench`: what a page pays per call, the bridge
+// (publish in web/assets/worker.js) and JSON.parse included.
 //
 //   node bench/wasm_bench.mjs --wasm-exec static/wasm_exec.js \
 //     --target echomq=static/echomq.wasm [--target echomq_base=/tmp/base.wasm] \
 //     [--depths 10,10000] [--budget-ms 1000] [--max-samples 1500] \
-//     [--warmup 200] [--rounds 1|stdin]
+//     [--warmup 200] [--rounds 1|stdin] [--env echomq_base:GOGC=400]
 //
 // Each --target is GLOBAL=PATH: a build of the playground's module
 // (wasm/main_js.go), which publishes its JS API as globalThis[GLOBAL]. The
@@ -36,7 +36,7 @@ import { PREFILL, PREFILL_CHUNK } from "./prefill.mjs";
 const require = createRequire(import.meta.url);
 
 function parseArgs(argv) {
-  const opts = { targets: [], depths: [10, 10000], budgetMs: 1000, maxSamples: 1500, warmup: 200, wasmExec: "", rounds: 1 };
+  const opts = { targets: [], env: {}, depths: [10, 10000], budgetMs: 1000, maxSamples: 1500, warmup: 200, wasmExec: "", rounds: 1 };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = argv[++i];
@@ -47,6 +47,13 @@ function parseArgs(argv) {
         const eq = value.indexOf("=");
         if (eq <= 0) throw new Error(`--target wants GLOBAL=PATH, got ${value}`);
         opts.targets.push({ global: value.slice(0, eq), file: value.slice(eq + 1) });
+        break;
+      }
+      case "--env": {
+        // GLOBAL:NAME=VALUE, into that target's go.env (GOGC, GODEBUG).
+        const m = /^([^:]+):([^=]+)=(.*)$/.exec(value);
+        if (!m) throw new Error(`--env wants GLOBAL:NAME=VALUE, got ${value}`);
+        (opts.env[m[1]] ??= {})[m[2]] = m[3];
         break;
       }
       case "--depths": opts.depths = value.split(",").map(Number); break;
@@ -63,17 +70,32 @@ function parseArgs(argv) {
   return opts;
 }
 
+/**
+ * Publishes a started module's JS API as the page's worker does
+ * (web/assets/worker.js, next to wasm_exec.js), or, for a baseline built
+ * before the module had exports (its syscall/js functions published
+ * themselves), waits for the module to do it.
+ */
+let publishAPI;
+async function loadBridge(wasmExec) {
+  const { publish } = require(path.join(path.dirname(path.resolve(wasmExec)), "worker.js"));
+  publishAPI = async (go, instance) => {
+    if (typeof instance.exports.echomq_call === "function") return publish(go, instance);
+    const name = go.env.ECHOMQ_GLOBAL || "echomq";
+    for (let i = 0; i < 100 && !globalThis[name]; i++) await new Promise((r) => setTimeout(r, 10));
+  };
+}
+
 /** Instantiates and starts one Go module; resolves once it published its global. */
 async function start(target) {
   const began = performance.now();
   const go = new globalThis.Go();
   if (target.global !== "echomq") go.env.ECHOMQ_GLOBAL = target.global;
+  Object.assign(go.env, target.env);
   const { instance } = await WebAssembly.instantiate(readFileSync(target.file), go.importObject);
   target.exited = false;
   go.run(instance).then(() => { target.exited = true; });
-  // The module publishes its global before main blocks; give the event loop
-  // a turn in case it has not yet.
-  for (let i = 0; i < 100 && !globalThis[target.global]; i++) await new Promise((r) => setTimeout(r, 10));
+  await publishAPI(go, instance);
   const api = globalThis[target.global];
   if (!api) throw new Error(`${target.file} did not publish globalThis.${target.global}`);
   target.api = api;
@@ -187,7 +209,11 @@ function measureRound(cells, opts) {
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   require(path.resolve(opts.wasmExec));
-  for (const t of opts.targets) await start(t);
+  await loadBridge(opts.wasmExec);
+  for (const t of opts.targets) {
+    t.env = opts.env[t.global] ?? {};
+    await start(t);
+  }
 
   // Cells by depth, then target, so the builds at a depth sit side by side.
   const cells = [];

@@ -1,15 +1,18 @@
 // The JavaScript API of the EchoMQ Playground: globalThis.echomq.
 //
-// It exists once static/echomq.wasm has started (after `go.run(instance)`),
-// in the context that runs the module: on the playground's pages that is the
-// engine's Web Worker (web/assets/worker.js), which the page calls by message
-// (web/assets/engine.js); under Node it is the process's global.
+// It exists once static/echomq.wasm has started (after `go.run(instance)`)
+// and publish(go, instance) in web/assets/worker.js has made it over the
+// module's exports, in the context that runs the module: on the
+// playground's pages that is the engine's Web Worker (web/assets/worker.js),
+// which the page calls by message (web/assets/engine.js); under Node it is
+// the process's global (Node loads worker.js for publish alone).
 // Every function returns a plain object and never throws. A caller's mistake
 // (wrong number or type of arguments) comes back as ArgsError; a bug inside
 // the module comes back as InternalError, and the module keeps serving.
 //
 // This file is the contract. The Go that implements it is wasm/api (the
-// logic) and wasm/main_js.go (the bridge); wasm/echomq.test.mjs checks it
+// logic, api.Module the text it takes and gives), wasm/main_js.go and
+// publish() in web/assets/worker.js (the bridge); wasm/echomq.test.mjs checks it
 // under Node against the built module.
 
 /** One Redis reply, as a client sees it: RESP2 kinds, and RESP3 ones after HELLO 3. */

@@ -1,5 +1,6 @@
 // The JS API contract (echomq.d.ts), checked under Node against the built
-// module: static/echomq.wasm and static/wasm_exec.js, as a page loads them.
+// module: static/echomq.wasm, static/wasm_exec.js and the bridge in
+// static/worker.js, as a page loads them.
 // Run by `./build.sh test` after the build; ECHOMQ_STATIC overrides the folder.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
@@ -21,6 +22,8 @@ before(async () => {
   const { instance } = await WebAssembly.instantiate(
     readFileSync(path.join(staticDir, "echomq.wasm")), go.importObject);
   go.run(instance).then(() => { goExited = true; });
+  // The page's worker makes globalThis.echomq over the module's exports.
+  require(path.join(staticDir, "worker.js")).publish(go, instance);
   wasmMemory = () => instance.exports.mem.buffer.byteLength;
   assert.ok(globalThis.echomq, "globalThis.echomq is set once the module has started");
 });
@@ -356,6 +359,36 @@ test("wrong arguments come back as {error:'args'} and never throw", () => {
   }
   // An empty queue name cannot be a hash tag.
   assert.equal(echomq.enqueue("", "JOB-1", "{}").error, "queue");
+});
+
+test("values JSON cannot carry still get their own errors through the bridge", () => {
+  const cyclic = { k: "0-0" };
+  cyclic.self = cyclic;
+  let deep = "0-0";
+  for (let i = 0; i < 40; i++) deep = [deep];
+  const cases = [
+    [() => echomq.changed({ k: 1n }), 'stamps["k"] must be a string, got a bigint'],
+    [() => echomq.changed({ k: undefined }), 'stamps["k"] must be a string, got undefined'],
+    [() => echomq.changed({ k: Symbol("s") }), 'stamps["k"] must be a string, got symbol'],
+    [() => echomq.changed(cyclic), 'stamps["self"] must be a string, got an object'],
+    [() => echomq.exec(deep), "args[0] must be a string, got an array"],
+    [() => echomq.claim("q", -Infinity), "leaseMs must be a finite number of milliseconds, got -Inf"],
+    [() => echomq.enqueue(["q"], "JOB-1", "{}"), "queue must be a string, got an array"],
+    [() => echomq.call("embed-x", "claim", ["q", () => 1]), "leaseMs must be a number or a string, got function"],
+  ];
+  for (const [call, want] of cases) {
+    const r = call();
+    assert.equal(r.error, "args", `${call}: ${JSON.stringify(r)}`);
+    assert.ok(r.message.includes(want), `${call}: ${r.message}, want ${want}`);
+  }
+  // A caller's object with the bridge's own wrapper keys is still an object.
+  // (Three stamps no key of the keyspace has: all three changed.)
+  assert.deepEqual(echomq.changed({ f: "a bigint", o: "0-0", n: "NaN" }).changed.sort(), ["f", "n", "o"]);
+  // A getter that throws is the caller's bug: an internal error, not a throw.
+  const r = echomq.changed({ get k() { throw new Error("no"); } });
+  assert.equal(r.error, "internal");
+  assert.match(r.message, /could not convert a value/);
+  echomq.drop("embed-x");
 });
 
 test("a bounded snapshot of a deep queue shows its ends and counts the rest; bulk calls number, claim and time", () => {

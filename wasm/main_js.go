@@ -1,118 +1,94 @@
 //go:build js && wasm
 
-// Command echomq is the playground's WebAssembly module. This is the only
-// file in the repository that imports syscall/js, and it only bridges: it
-// turns JS arguments into plain Go values, calls api.Playground.Call, and
-// turns the result back into a plain JS object through JSON. Every check
-// and decision lives in package api, where host tests reach it.
+// Command echomq is the playground's WebAssembly module. It only bridges:
+// its exports move one call's JSON text into the Go program and the
+// result's text back out, and api.Module does the rest. The JS half, which
+// makes globalThis.echomq over these exports (or globalThis[ECHOMQ_GLOBAL]
+// from go.env, for a benchmark running two builds), is publish() in
+// web/assets/worker.js.
+//
+// Why exports and not syscall/js: a js.FuncOf function cost about 12 µs a
+// call from JS before it did any work (the call wakes a goroutine and
+// parks it again through the runtime's event loop, and every js.Value it
+// touches gets a finalizer); an exported function costs about 0.05 µs.
+//
+// An export must never park: with no other goroutine to run, the Go
+// runtime would return to JS in the middle of the call (the export gives
+// 0), and resume it later from a timer, on a stack that is gone, which
+// crashes the program. Nothing on the call path waits for a channel, a
+// timer or JS; busy refuses a call that comes in while one is unfinished,
+// and the JS half treats a 0 as an engine that has stopped.
 package main
 
 import (
-	"encoding/json"
-	"os"
-	"syscall/js"
+	"unsafe"
 
 	"echomq.dev/playground/wasm/api"
 )
 
+var (
+	module *api.Module
+	in     []byte // the request, which JS writes in place (echomq_buffer)
+	out    []byte // the last result, which JS reads in place (echomq_result)
+	busy   bool   // a call is running
+)
+
+// keep is the largest buffer kept from one call to the next: a 1 MiB
+// payload should not hold 1 MiB (twice) for the rest of the page's life.
+const keep = 1 << 20
+
 func main() {
-	obj := js.Global().Get("Object").New()
-	obj.Set("version", api.BuildInfo())
-	// A global name: see the end of main.
-	name := os.Getenv("ECHOMQ_GLOBAL")
-	if name == "" {
-		name = "echomq"
-	}
-	// An engine that refuses to start publishes only its reason, which the
-	// worker turns into the page's failure panel (see api.Start).
-	if err := api.Start(); err != nil {
-		obj.Set("failed", err.Error())
-		js.Global().Set(name, obj)
-		select {}
-	}
-	keyspaces := api.NewKeyspaces()
-	p := keyspaces.Default()
-	parse := js.Global().Get("JSON").Get("parse")
-	// bridge makes one JS function of a Go one that takes the converted
-	// arguments and returns the result object.
-	bridge := func(run func(in []any) any) js.Func {
-		return js.FuncOf(func(_ js.Value, args []js.Value) (result any) {
-			// A panic here would end the Go program and every later call
-			// with it; answer {error:"internal"} instead.
-			defer func() {
-				if v := recover(); v != nil {
-					result = parse.Invoke(`{"error":"internal","message":"the bridge could not convert a value"}`)
-				}
-			}()
-			in := make([]any, len(args))
-			for i, a := range args {
-				in[i] = fromJS(a, 0)
-			}
-			out, err := api.MarshalJSON(run(in))
-			if err != nil {
-				out, _ = json.Marshal(api.Object{"error": "internal", "message": err.Error()})
-			}
-			return parse.Invoke(string(out))
-		})
-	}
-	for _, name := range api.Methods {
-		obj.Set(name, bridge(func(in []any) any { return p.Call(name, in) }))
-	}
-	obj.Set("call", bridge(keyspaces.Call))
-	obj.Set("drop", bridge(keyspaces.Drop))
-	// A page always gets globalThis.echomq. ECHOMQ_GLOBAL (set through
-	// wasm_exec's go.env) lets a benchmark load two builds side by side.
-	js.Global().Set(name, obj)
-	// Go's main must never return: the functions above live only as long
-	// as the Go runtime does.
+	module = api.NewModule()
+	// main must not return: the exports work only while the Go program runs.
 	select {}
 }
 
-// fromJS converts a JS value into the JSON-like Go value package api takes.
-// Values with no JSON form become api.Foreign carrying their typeof.
-func fromJS(v js.Value, depth int) any {
-	t, known := typeOf(v)
-	if !known {
-		return api.Foreign("a bigint")
-	}
-	switch t {
-	case js.TypeNull:
-		return nil
-	case js.TypeBoolean:
-		return v.Bool()
-	case js.TypeNumber:
-		return v.Float()
-	case js.TypeString:
-		return v.String()
-	case js.TypeObject:
-		if depth > 32 {
-			return api.Foreign("a nested object")
-		}
-		if js.Global().Get("Array").Call("isArray", v).Bool() {
-			out := make([]any, v.Length())
-			for i := range out {
-				out[i] = fromJS(v.Index(i), depth+1)
-			}
-			return out
-		}
-		names := js.Global().Get("Object").Call("keys", v)
-		out := make(map[string]any, names.Length())
-		for i := 0; i < names.Length(); i++ {
-			name := names.Index(i).String()
-			out[name] = fromJS(v.Get(name), depth+1)
-		}
-		return out
-	}
-	return api.Foreign(v.Type().String())
+// address is where b's bytes start in the module's linear memory. Go's
+// collector does not move objects, and in and out hold theirs.
+func address(b []byte) int32 { return int32(uintptr(unsafe.Pointer(unsafe.SliceData(b)))) }
+
+// hello writes api.Module.Hello as the result and returns its length.
+//
+//go:wasmexport echomq_hello
+func hello() int32 {
+	out = module.Hello()
+	return int32(len(out))
 }
 
-// typeOf is v.Type(), which panics for a type syscall/js does not know
-// (a BigInt); known is false then.
-func typeOf(v js.Value) (t js.Type, known bool) {
-	defer func() {
-		if recover() != nil {
-			known = false
-		}
-	}()
-	return v.Type(), true
+// buffer makes room for a request of n bytes and returns where JS is to
+// write it.
+//
+//go:wasmexport echomq_buffer
+func buffer(n int32) int32 {
+	if n < 0 {
+		n = 0
+	}
+	if int(n) > cap(in) || cap(in) > keep {
+		in = make([]byte, max(int(n), 256))
+	}
+	in = in[:n]
+	return address(in[:cap(in)])
 }
+
+// call runs the request of n bytes in the buffer and returns the length of
+// its result, or 0 if a call is still running (see the package comment).
+//
+//go:wasmexport echomq_call
+func call(n int32) int32 {
+	if busy {
+		return 0
+	}
+	busy = true
+	if cap(out) > keep {
+		out = nil
+	}
+	req := in[:min(max(int(n), 0), len(in))]
+	out = module.Serve(out[:0], req)
+	busy = false
+	return int32(len(out))
+}
+
+// result returns where the last result starts.
+//
+//go:wasmexport echomq_result
+func result() int32 { return address(out[:cap(out)]) }

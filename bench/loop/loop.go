@@ -78,19 +78,18 @@ func (o Jobs) Claim(queue, lease string) (string, string, error) {
 // marshalled to the JSON text the bridge hands to JSON.parse.
 type API struct{ P *api.Playground }
 
-func (o API) call(method string, args ...any) (map[string]any, error) {
+func (o API) call(method string, args ...any) (any, error) {
 	out := o.P.Call(method, args)
 	if _, err := api.MarshalJSON(out); err != nil {
 		return nil, err
 	}
-	obj, ok := out.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("%s answered %T, not an object", method, out)
+	if e := api.Field(out, "error"); e != nil {
+		return nil, fmt.Errorf("%s: %v: %v", method, e, api.Field(out, "message"))
 	}
-	if e, ok := obj["error"]; ok {
-		return nil, fmt.Errorf("%s: %v: %v", method, e, obj["message"])
+	if api.Field(out, "verdict") == nil {
+		return nil, fmt.Errorf("%s answered %T with no verdict", method, out)
 	}
-	return obj, nil
+	return out, nil
 }
 
 func (o API) Enqueue(queue, id, payload string) (string, error) {
@@ -98,7 +97,7 @@ func (o API) Enqueue(queue, id, payload string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	v, _ := obj["verdict"].(string)
+	v, _ := api.Field(obj, "verdict").(string)
 	return v, nil
 }
 
@@ -111,8 +110,8 @@ func (o API) Claim(queue, lease string) (string, string, error) {
 	if err != nil {
 		return "", "", err
 	}
-	v, _ := obj["verdict"].(string)
-	id, _ := obj["id"].(string)
+	v, _ := api.Field(obj, "verdict").(string)
+	id, _ := api.Field(obj, "id").(string)
 	return v, id, nil
 }
 

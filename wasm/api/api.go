@@ -1,8 +1,9 @@
 // Package api is the JavaScript API of the playground, in plain Go: every
 // method of globalThis.echomq takes JSON-like arguments (string, float64,
 // bool, nil, []any, map[string]any) and returns a value that marshals to
-// the plain object the caller gets. The syscall/js bridge in wasm/ only
-// converts values and calls Call; every check and every decision is here,
+// the plain object the caller gets. The bridge (wasm/main_js.go and
+// publish in web/assets/worker.js) only moves JSON text, which Module
+// reads and writes; every check and every decision is here,
 // where host tests can reach it.
 //
 // The contract is written down in wasm/echomq.d.ts; keep the two in step.
@@ -502,7 +503,7 @@ func (p *Playground) trace(a *params) (any, error) {
 }
 
 // verdictJSON is an outcome, or the refusal, as enqueue and claim return them.
-func verdictJSON(o emq.Outcome, err error) Object {
+func verdictJSON(o emq.Outcome, err error) any {
 	if err != nil {
 		return errorObject(err)
 	}
@@ -549,26 +550,31 @@ func BuildInfo() string {
 
 // --- results -------------------------------------------------------------
 
-func outcomeJSON(o emq.Outcome) Object {
-	out := Object{"verdict": string(o.Verdict)}
+// outcomeJSON is what enqueue and claim return, and every round trip
+// makes two: its fields are written in order (see fields) rather than
+// kept in a map, which in WebAssembly cost more to build and to write
+// than the handle's verdict took to reach.
+func outcomeJSON(o emq.Outcome) fields {
+	out := make(fields, 0, 5)
 	if o.Job != nil {
-		out["id"], out["payload"], out["attempts"] = o.Job.ID, o.Job.Payload, o.Job.Attempts
+		out = append(out, field{"attempts", o.Job.Attempts}, field{"id", o.Job.ID}, field{"payload", o.Job.Payload})
 	}
+	out = append(out, field{"verdict", string(o.Verdict)})
 	if o.Wire != nil {
-		out["wire"] = wireJSON(o.Wire)
+		out = append(out, field{"wire", wireJSON(o.Wire)})
 	}
 	return out
 }
 
-func wireJSON(w []emq.Exchange) []Object {
-	out := make([]Object, len(w))
+func wireJSON(w []emq.Exchange) []fields {
+	out := make([]fields, len(w))
 	for i, x := range w {
 		// The handles run the course's scripts, whose replies are flat.
 		reply, err := replyJSON(x.Reply)
 		if err != nil {
 			panic(err)
 		}
-		out[i] = Object{"command": x.Command, "sha": x.SHA, "reply": reply}
+		out[i] = fields{{"command", x.Command}, {"reply", reply}, {"sha", x.SHA}}
 	}
 	return out
 }

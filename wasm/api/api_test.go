@@ -15,9 +15,15 @@ func call(t *testing.T, p *Playground, method string, args ...any) map[string]an
 	if err != nil {
 		t.Fatalf("%s: result does not marshal: %v", method, err)
 	}
+	return object(t, method, out)
+}
+
+// object is the JSON object text out of a call, decoded.
+func object(t *testing.T, what string, out []byte) map[string]any {
+	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal(out, &m); err != nil {
-		t.Fatalf("%s: result is not an object: %s", method, out)
+		t.Fatalf("%s: result is not an object: %s", what, out)
 	}
 	return m
 }

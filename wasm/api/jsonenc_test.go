@@ -5,6 +5,9 @@ import (
 	"math"
 	"reflect"
 	"testing"
+
+	"echomq.dev/playground/wasm/emq"
+	"echomq.dev/playground/wasm/resp"
 )
 
 // TestMarshalJSONMeansWhatEncodingJSONMeans: the bridge's encoder and
@@ -37,5 +40,41 @@ func TestMarshalJSONMeansWhatEncodingJSONMeans(t *testing.T) {
 	}
 	if _, err := MarshalJSON(math.NaN()); err == nil {
 		t.Errorf("NaN was written as JSON")
+	}
+}
+
+// TestOutcomeIsTheObjectItWas checks the round trip's result, written from
+// ordered fields, byte for byte against encoding/json's text of the same
+// object as a map: the page reads the same verdict, job and wire.
+func TestOutcomeIsTheObjectItWas(t *testing.T) {
+	wire := []emq.Exchange{
+		{Command: "EVALSHA", SHA: "abc", Reply: resp.Reply{Kind: resp.Error, Str: "NOSCRIPT No matching script"}},
+		{Command: "EVAL", SHA: "abc", Reply: resp.Reply{Kind: resp.Array, Elems: []resp.Reply{{Kind: resp.Bulk, Str: "JOB-<1>"}, {Kind: resp.Int, Int: 2}}}},
+	}
+	for _, o := range []emq.Outcome{
+		{Verdict: emq.Enqueued, Wire: wire[:1]},
+		{Verdict: "leased", Job: &emq.Job{ID: "JOB-\u00e9", Payload: "{\"a\":\"<b>\"}", Attempts: 3}, Wire: wire},
+		{Verdict: "empty"},
+	} {
+		asMap := Object{"verdict": string(o.Verdict)}
+		if o.Job != nil {
+			asMap["id"], asMap["payload"], asMap["attempts"] = o.Job.ID, o.Job.Payload, o.Job.Attempts
+		}
+		if o.Wire != nil {
+			var list []Object
+			for _, x := range o.Wire {
+				reply, _ := replyJSON(x.Reply)
+				list = append(list, Object{"command": x.Command, "sha": x.SHA, "reply": json.RawMessage(reply)})
+			}
+			asMap["wire"] = list
+		}
+		want, _ := json.Marshal(asMap)
+		got, err := MarshalJSON(outcomeJSON(o))
+		if err != nil || string(got) != string(want) {
+			t.Errorf("%s:\n got %s (%v)\nwant %s", o.Verdict, got, err, want)
+		}
+		if Field(outcomeJSON(o), "verdict") != string(o.Verdict) {
+			t.Errorf("Field(verdict) of %s = %v", o.Verdict, Field(outcomeJSON(o), "verdict"))
+		}
 	}
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // The methods of globalThis.echomq are written in three places: the
-// methods table, from which Methods (which wasm/main_js.go publishes) and
+// methods table, from which Methods (which Module.Hello names for the bridge to publish) and
 // Playground.call are made, the EchoMQ interface of wasm/echomq.d.ts that
 // documents them, and web/assets/permalink.js, which records and replays
 // the ones that can change the keyspace and leaves the others out on
@@ -17,7 +17,7 @@ import (
 // Methods, so that a method added to one of them and not the others fails
 // here, not on a learner's page.
 
-// keyspaceMethods are the two methods of EchoMQ that main_js.go publishes
+// keyspaceMethods are the two methods of EchoMQ that Module.Hello names
 // besides Methods: they pick a keyspace, then run one of Methods in it.
 var keyspaceMethods = []string{"call", "drop"}
 

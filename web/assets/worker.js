@@ -49,8 +49,6 @@
 
 "use strict";
 
-const READY_TIMEOUT_MS = 15000;
-
 /** Calls that only read, which tell no other page anything. */
 const READS = new Set(["scripts", "snapshot", "now"]);
 
@@ -75,20 +73,6 @@ function failed(message) {
   state = "failed";
   failure = { type: "failed", message };
   broadcast(failure);
-}
-
-/** Resolves once the Go program has published globalThis.echomq. */
-function whenPublished(exit) {
-  return new Promise((resolve, reject) => {
-    const deadline = Date.now() + READY_TIMEOUT_MS;
-    const check = () => {
-      if (self.echomq) return resolve(self.echomq);
-      if (exit.settled) return reject(new Error("it stopped before it was ready"));
-      if (Date.now() > deadline) return reject(new Error(`echomq did not appear within ${READY_TIMEOUT_MS / 1000} s`));
-      setTimeout(check, 5);
-    };
-    check();
-  });
 }
 
 /** Runs a compiled module and announces it to every page once it is up. */
@@ -119,7 +103,10 @@ async function run(module) {
       failed(`The playground crashed: ${err && err.message ? err.message : err}. Reload to start again.`);
     },
   );
-  const echomq = await whenPublished(exit);
+  // main has run (up to its select{}) by the time go.run returns: the
+  // exports are ready unless the program has already stopped.
+  if (exit.settled || go.exited) throw new Error("it stopped before it was ready");
+  const echomq = publish(go, instance);
   // An engine whose Lua 5.1 hook did not install publishes only why
   // (api.Start); it never serves scripts without their limits.
   if (typeof echomq.failed === "string") throw new Error(echomq.failed);
@@ -175,6 +162,82 @@ function init(msg) {
 /** The page words a failure to start: "The playground could not start: <this>". */
 function startFailed(err) {
   failed(String(err && err.message ? err.message : err));
+}
+
+// ---- the bridge: globalThis.echomq over the module's exports ----------------
+//
+// The Go program (wasm/main_js.go) exports four functions and no JS
+// objects. Each call of globalThis.echomq writes [method, args] as JSON
+// into a buffer the program owns, runs it (echomq_call), and parses the
+// result's JSON from the program's memory: no syscall/js, so no goroutine
+// woken per call. Node's contract tests and benchmarks load this file for
+// publish() alone (see the end), so they measure the page's own bridge.
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * One argument in the form api.fromWire reads (wasm/api/module.go): plain
+ * JSON, with every object, every value JSON has no form for and every
+ * number it has no digits for wrapped, so each still gets its own error.
+ */
+function toWire(v, depth) {
+  switch (typeof v) {
+    case "string":
+    case "boolean":
+      return v;
+    case "number":
+      return Number.isFinite(v) && !Object.is(v, -0) ? v : { n: String(v) };
+    case "bigint":
+      return { f: "a bigint" };
+    case "object": {
+      if (v === null) return null;
+      if (depth > 32) return { f: "a nested object" };
+      if (Array.isArray(v)) return v.map((x) => toWire(x, depth + 1));
+      const o = Object.create(null);
+      for (const k of Object.keys(v)) o[k] = toWire(v[k], depth + 1);
+      return { o };
+    }
+  }
+  return { f: typeof v }; // undefined, function, symbol
+}
+
+/**
+ * Makes globalThis.echomq (or the name go.env.ECHOMQ_GLOBAL gives, for a
+ * benchmark running two builds) over a started instance, and returns it.
+ * Each function returns a plain object and throws only once the Go program
+ * has stopped, as a syscall/js function would.
+ */
+function publish(go, instance) {
+  const x = instance.exports;
+  let stopped = "";
+  const read = (n) => JSON.parse(decoder.decode(new Uint8Array(x.mem.buffer, x.echomq_result(), n)));
+  const run = (method, args) => {
+    if (go.exited) throw new Error("Go program has already exited");
+    if (stopped) throw new Error(stopped);
+    let bytes;
+    try {
+      bytes = encoder.encode(JSON.stringify([method, args.map((a) => toWire(a, 0))]));
+    } catch (err) {
+      // A getter that throws, a string too long for JSON.
+      return { error: "internal", message: `the bridge could not convert a value: ${err && err.message ? err.message : err}` };
+    }
+    new Uint8Array(x.mem.buffer, x.echomq_buffer(bytes.length), bytes.length).set(bytes);
+    const n = x.echomq_call(bytes.length);
+    if (n === 0) {
+      // The program parked inside the call and gave back control half-way
+      // (see wasm/main_js.go): it cannot be trusted with another.
+      stopped = "the engine stopped in the middle of a call";
+      throw new Error(stopped);
+    }
+    return read(n);
+  };
+  const hello = read(x.echomq_hello());
+  const api = { version: hello.version };
+  if (typeof hello.failed === "string") api.failed = hello.failed;
+  else for (const m of hello.methods) api[m] = (...args) => run(m, args);
+  globalThis[(go.env && go.env.ECHOMQ_GLOBAL) || "echomq"] = api;
+  return api;
 }
 
 // ---- a shared worker downloads and compiles the module itself ----------------
@@ -274,7 +337,10 @@ function connect(port) {
   return client;
 }
 
-if (typeof self.SharedWorkerGlobalScope === "function" && self instanceof self.SharedWorkerGlobalScope) {
+if (typeof module === "object" && module.exports) {
+  // Node (wasm/echomq.test.mjs, bench/*.mjs): the bridge alone.
+  module.exports = { publish };
+} else if (typeof self.SharedWorkerGlobalScope === "function" && self instanceof self.SharedWorkerGlobalScope) {
   self.onconnect = (event) => {
     const port = event.ports[0];
     connect(port);
