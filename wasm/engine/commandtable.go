@@ -190,6 +190,7 @@ func buildCommands() map[string]*route {
 	}
 	t.shape("HGETALL", "a map", asMap)
 	t.shape("INFO", "a verbatim string", asVerbatim)
+	t.shape("LCS", "IDX as a map", asMap)
 	return t
 }
 

@@ -20,16 +20,27 @@ type extraCommand struct {
 	name     string
 	what     string // for the command table
 	readOnly bool   // Redis flags it read-only (miniredis, lacking it, cannot say)
-	run      func(ks extracmds.Keyspace, args []string, script bool) resp.Reply
+	run      func(k *keyspaceAt, args []string) resp.Reply
 }
 
 func extraCommands() []extraCommand {
 	return []extraCommand{
-		{"SORT", "numbers or ALPHA, BY, GET, LIMIT, STORE", false, func(ks extracmds.Keyspace, args []string, script bool) resp.Reply {
-			return extracmds.Sort(ks, args, false, script)
+		{"SORT", "numbers or ALPHA, BY, GET, LIMIT, STORE", false, func(k *keyspaceAt, args []string) resp.Reply {
+			return extracmds.Sort(k, args, false, k.peer == k.e.script)
 		}},
-		{"SORT_RO", "SORT without STORE", true, func(ks extracmds.Keyspace, args []string, script bool) resp.Reply {
-			return extracmds.Sort(ks, args, true, script)
+		{"SORT_RO", "SORT without STORE", true, func(k *keyspaceAt, args []string) resp.Reply {
+			return extracmds.Sort(k, args, true, k.peer == k.e.script)
+		}},
+		{"LCS", "LEN, IDX, MINMATCHLEN, WITHMATCHLEN", true, func(k *keyspaceAt, args []string) resp.Reply {
+			return extracmds.LCS(k, args)
+		}},
+		{"SUBSTR", "GETRANGE under its old name", true, func(k *keyspaceAt, args []string) resp.Reply {
+			return k.e.raw(k.peer, append([]string{"GETRANGE"}, args[1:]...))
+		}},
+		// A server that has never saved answers the time it started; the
+		// playground never saves, and starts its clock at Start.
+		{"LASTSAVE", "the time the server clock started", true, func(*keyspaceAt, []string) resp.Reply {
+			return resp.IntReply(Start / 1000)
 		}},
 	}
 }
@@ -40,7 +51,7 @@ func extraFixup(c extraCommand) fixup {
 		if msg := arityError(c.name, args); msg != "" {
 			return resp.ErrorReply(msg)
 		}
-		return c.run(&keyspaceAt{e, peer}, args, peer == e.script)
+		return c.run(&keyspaceAt{e, peer}, args)
 	}
 }
 
@@ -54,7 +65,7 @@ type keyspaceAt struct {
 
 func (k *keyspaceAt) raw(args ...string) resp.Reply { return k.e.raw(k.peer, args) }
 
-func (k *keyspaceAt) Type(key string) string { return k.raw("TYPE", key).Str }
+func (k *keyspaceAt) TypeOf(key string) string { return k.raw("TYPE", key).Str }
 
 func (k *keyspaceAt) Get(key string) (string, bool) {
 	r := k.raw("GET", key)
@@ -62,7 +73,7 @@ func (k *keyspaceAt) Get(key string) (string, bool) {
 }
 
 func (k *keyspaceAt) HGet(key, field string) (string, bool) {
-	if k.Type(key) != "hash" {
+	if k.TypeOf(key) != "hash" {
 		return "", false
 	}
 	r := k.e.hget(k.peer, key, field)
@@ -75,7 +86,7 @@ func (k *keyspaceAt) HGet(key, field string) (string, bool) {
 // how Redis walks one, and any other set in byte order (Redis walks a hash
 // table in an order of its own, which SORT BY nosort shows).
 func (k *keyspaceAt) Elements(key string) []string {
-	switch k.Type(key) {
+	switch k.TypeOf(key) {
 	case "list":
 		l, _ := k.raw("LRANGE", key, "0", "-1").Strings()
 		return l

@@ -18,8 +18,8 @@ import (
 
 // Keyspace is one database, as these commands read and write it.
 type Keyspace interface {
-	// Type is the key's type as TYPE names it, "none" for a missing key.
-	Type(key string) string
+	// TypeOf is the key's type as TYPE names it, "none" for a missing key.
+	TypeOf(key string) string
 	// Get is a string key's value; false for a missing key or another type.
 	Get(key string) (string, bool)
 	// HGet is a hash's field; false when the key is not a hash or lacks it.
@@ -38,6 +38,7 @@ var (
 	errSyntax    = resp.ErrorReply("ERR syntax error")
 	errNotInt    = resp.ErrorReply("ERR value is not an integer or out of range")
 	errWrongType = resp.ErrorReply("WRONGTYPE Operation against a key holding the wrong kind of value")
+	errNotDouble = resp.ErrorReply("ERR One or more scores can't be converted into double")
 )
 
 // parseLong reads an integer as Redis's string2ll does: exactly the digits
@@ -53,4 +54,22 @@ func cString(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// text is a reply written as RESP2, then read back (reply): building a
+// nested resp.Reply in Go takes the module several times the code.
+type text []byte
+
+func (t *text) head(c byte, n int) {
+	*t = append(strconv.AppendInt(append(*t, c), int64(n), 10), '\r', '\n')
+}
+
+func (t *text) bulk(s string) {
+	t.head('$', len(s))
+	*t = append(append(*t, s...), '\r', '\n')
+}
+
+func (t text) reply() resp.Reply {
+	r, _ := resp.Parse(t)
+	return r
 }

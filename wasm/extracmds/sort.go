@@ -57,7 +57,7 @@ func Sort(ks Keyspace, args []string, readOnly, script bool) resp.Reply {
 			return errSyntax
 		}
 	}
-	typ := ks.Type(args[1])
+	typ := ks.TypeOf(args[1])
 	switch typ {
 	case "none", "list", "set", "zset":
 	default:
@@ -83,29 +83,31 @@ func Sort(ks Keyspace, args []string, readOnly, script bool) resp.Reply {
 		slices.Reverse(elems)
 	}
 	if !dontsort && !sortElements(ks, elems, by, hasBy, alpha, desc, hasStore) {
-		return resp.ErrorReply("ERR One or more scores can't be converted into double")
+		return errNotDouble
 	}
-	var out []resp.Reply
+	if len(gets) == 0 {
+		gets = []string{"#"} // the elements themselves
+	}
+	var t text
+	var list []string
+	if !hasStore {
+		t.head('*', max(int(end-start+1), 0)*len(gets))
+	}
 	for ; start <= end; start++ {
-		el := elems[start]
-		if len(gets) == 0 {
-			out = append(out, resp.BulkReply(el))
-		}
 		for _, g := range gets {
-			// STORE stores a missing one as "".
-			if v, ok := lookup(ks, g, el); ok || hasStore {
-				out = append(out, resp.BulkReply(v))
-			} else {
-				out = append(out, resp.NilReply())
+			v, ok := lookup(ks, g, elems[start])
+			switch {
+			case hasStore:
+				list = append(list, v) // a missing one is stored as ""
+			case ok:
+				t.bulk(v)
+			default:
+				t.head('$', -1)
 			}
 		}
 	}
 	if !hasStore {
-		return resp.ArrayReply(out...)
-	}
-	list := make([]string, len(out))
-	for i, r := range out {
-		list[i] = r.Str
+		return t.reply()
 	}
 	ks.StoreList(store, list)
 	return resp.IntReply(int64(len(list)))
@@ -119,6 +121,7 @@ func Sort(ks Keyspace, args []string, readOnly, script bool) resp.Reply {
 // merge sort keeps them.
 func sortElements(ks Keyspace, elems []string, by string, hasBy, alpha, desc, store bool) bool {
 	type weighed struct {
+		_       [0]func() // not comparable: no equality code
 		el, cmp string
 		has     bool // a BY weight was found (ALPHA)
 		score   float64
