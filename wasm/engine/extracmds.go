@@ -37,6 +37,12 @@ func extraCommands() []extraCommand {
 		{"SUBSTR", "GETRANGE under its old name", true, func(k *keyspaceAt, args []string) resp.Reply {
 			return k.e.raw(k.peer, append([]string{"GETRANGE"}, args[1:]...))
 		}},
+		{"BITFIELD", "GET, SET, INCRBY, OVERFLOW", false, func(k *keyspaceAt, args []string) resp.Reply {
+			return extracmds.Bitfield(k, args, false, MaxStringBytes, errStringCap)
+		}},
+		{"BITFIELD_RO", "BITFIELD's GET alone", true, func(k *keyspaceAt, args []string) resp.Reply {
+			return extracmds.Bitfield(k, args, true, MaxStringBytes, errStringCap)
+		}},
 		// A server that has never saved answers the time it started; the
 		// playground never saves, and starts its clock at Start.
 		{"LASTSAVE", "the time the server clock started", true, func(*keyspaceAt, []string) resp.Reply {
@@ -44,6 +50,10 @@ func extraCommands() []extraCommand {
 		}},
 	}
 }
+
+// errStringCap refuses a write that would make a string longer than the
+// playground lets one be.
+var errStringCap = resp.Errorf("ERR string exceeds maximum allowed size (the playground caps a string at %d MiB)", MaxStringBytes>>20)
 
 // extraFixup runs c on the database peer has selected.
 func extraFixup(c extraCommand) fixup {
