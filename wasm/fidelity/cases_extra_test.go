@@ -1,7 +1,19 @@
 package fidelity
 
+import (
+	"strconv"
+	"strings"
+)
+
 // Cases for the commands miniredis lacks and wasm/extracmds serves: SORT
 // and SORT_RO first.
+
+func init() {
+	known["commands/lcs-cap"] = "The playground bounds LCS's table at 16 MiB (two strings of about 2,000 bytes), the memory a tab " +
+		"can spare, and answers Redis's error for a table it cannot allocate past that; Redis allows up to 512 MB."
+	known["commands/bitfield-cap"] = "The playground caps one string at 32 MiB, so a BITFIELD write past that is refused with an error " +
+		"that says so, as SETRANGE is; Redis grows strings up to 512 MB."
+}
 
 func extraCases() []fcase {
 	list := []string{"RPUSH", "l", "3", "1", "2", "10", "-2.5", "1e3"}
@@ -107,5 +119,9 @@ func extraCases() []fcase {
 				evalKeys("return redis.call('BITFIELD', KEYS[1], 'OVERFLOW', 'FAIL', 'INCRBY', 'u2', 0, 5, 'SET', 'i16', '#1', -2)", []string{"s"}), {"GET", "s"},
 				{"EVAL_RO", "return redis.call('BITFIELD', KEYS[1], 'GET', 'u8', 0)", "1", "s"}, {"EVAL_RO", "return redis.call('BITFIELD_RO', KEYS[1], 'GET', 'i16', 8)", "1", "s"},
 				eval("return redis.pcall('BITFIELD_RO', 's', 'SET', 'u8', 0, 1)"), eval("redis.setresp(3) return redis.call('BITFIELD', 's', 'OVERFLOW', 'FAIL', 'INCRBY', 'u8', 0, -1000, 'GET', 'u8', 0)")}},
+		{id: "commands/lcs-cap", desc: "LCS of two strings of 2,100 bytes",
+			cmds: [][]string{{"MSET", "a", strings.Repeat("ab", 1050), "b", strings.Repeat("ba", 1050)}, {"LCS", "a", "b", "LEN"}}},
+		{id: "commands/bitfield-cap", desc: "BITFIELD SET past 32 MiB",
+			cmds: [][]string{{"BITFIELD", "k", "SET", "u8", "#" + strconv.Itoa(32<<20), "1"}, {"STRLEN", "k"}, {"DEL", "k"}}},
 	}
 }
