@@ -1,6 +1,7 @@
 package extracmds
 
 import (
+	"slices"
 	"strings"
 
 	"echomq.dev/playground/wasm/resp"
@@ -32,26 +33,24 @@ func LCS(ks Keyspace, args []string) resp.Reply {
 			b = v
 		}
 	}
-	var getLen, getIdx, withLen bool
+	var flags [3]bool // IDX, LEN, WITHMATCHLEN
 	var minLen int64
 	for j := 3; j < len(args); j++ {
-		switch o := strings.ToLower(args[j]); {
-		case o == "idx":
-			getIdx = true
-		case o == "len":
-			getLen = true
-		case o == "withmatchlen":
-			withLen = true
-		case o == "minmatchlen" && j+1 < len(args):
-			var ok bool
-			if minLen, ok = parseLong(args[j+1]); !ok {
-				return errNotInt
-			}
-			j++
-		default:
+		o := strings.ToLower(args[j])
+		if f := slices.Index([]string{"idx", "len", "withmatchlen"}, o); f >= 0 {
+			flags[f] = true
+			continue
+		}
+		if o != "minmatchlen" || j+1 == len(args) {
 			return errSyntax
 		}
+		var ok bool
+		if minLen, ok = parseLong(args[j+1]); !ok {
+			return errNotInt
+		}
+		j++
 	}
+	getIdx, getLen, withLen := flags[0], flags[1], flags[2]
 	if getIdx && getLen {
 		return resp.ErrorReply("ERR If you want both the length and indexes, please just use IDX.")
 	}
