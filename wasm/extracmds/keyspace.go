@@ -5,6 +5,13 @@
 // cases in wasm/fidelity hold them to it), over one database of the
 // engine's keyspace, which the engine hands in as a Keyspace.
 //
+// Where Redis's answer hangs on what they cannot see, they give one answer
+// Redis could give: SORT BY nosort of a set Redis keeps as a hash table
+// comes in byte order (Redis walks its table); ALPHA compares bytes, as
+// strcoll does in the C locale; and a weight Redis would refuse only
+// because an earlier command left ERANGE in errno (its strtod check does
+// not clear errno first) is read as the number it is.
+//
 // They are off the lesson's path, so the package is compiled without
 // inlining (wasm/gcflags.txt): the module stays small.
 package extracmds
