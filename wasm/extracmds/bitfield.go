@@ -8,8 +8,9 @@ import (
 
 // bitOp is one GET, SET or INCRBY of a BITFIELD call.
 type bitOp struct {
-	op       byte // 'g', 's' or 'i'
-	overflow byte // 'w'rap, 's'at or 'f'ail, as OVERFLOW last set it
+	_        [0]func() // not comparable: no equality code
+	op       byte      // 'g', 's' or 'i'
+	overflow byte      // 'w'rap, 's'at or 'f'ail, as OVERFLOW last set it
 	signed   bool
 	bits     uint
 	offset   uint64 // in bits, from the first byte's highest bit
@@ -81,11 +82,11 @@ func Bitfield(ks Keyspace, args []string, readOnly bool, maxBytes int, tooBig re
 	if readOnly && writes {
 		return resp.ErrorReply("ERR BITFIELD_RO only supports the GET subcommand")
 	}
-	if typ := ks.TypeOf(args[1]); typ != "none" && typ != "string" {
-		return errWrongType
+	r := ks.Do("GET", args[1])
+	if r.IsError() {
+		return r // WRONGTYPE
 	}
-	v, _ := ks.Get(args[1])
-	buf := []byte(v)
+	buf := []byte(r.Str)
 	if need := int((end + 7) / 8); writes && need > len(buf) {
 		if need > maxBytes {
 			return tooBig
@@ -124,7 +125,7 @@ func Bitfield(ks Keyspace, args []string, readOnly bool, maxBytes int, tooBig re
 		t.head(':', int(old))
 	}
 	if writes {
-		ks.SetString(args[1], string(buf))
+		ks.Do("SET", args[1], string(buf), "KEEPTTL")
 	}
 	return t.reply()
 }

@@ -10,17 +10,20 @@ import (
 // stringKeys is a keyspace of string keys only, for the tests.
 type stringKeys map[string]string
 
-func (k stringKeys) TypeOf(key string) string {
-	if _, ok := k[key]; ok {
-		return "string"
+func (k stringKeys) Do(args ...string) resp.Reply {
+	v, ok := k[args[1]]
+	switch {
+	case args[0] == "TYPE" && ok:
+		return resp.StatusReply("string")
+	case args[0] == "TYPE":
+		return resp.StatusReply("none")
+	case ok:
+		return resp.BulkReply(v)
 	}
-	return "none"
+	return resp.NilReply()
 }
-func (k stringKeys) Get(key string) (string, bool)    { v, ok := k[key]; return v, ok }
-func (stringKeys) HGet(string, string) (string, bool) { return "", false }
-func (stringKeys) Elements(string) []string           { return nil }
-func (stringKeys) StoreList(string, []string)         {}
-func (k stringKeys) SetString(key, val string)        { k[key] = val }
+
+func (stringKeys) SortedSet(string) []string { return nil }
 
 // A learner's LCS of two long strings is refused with Redis's words for a
 // table it cannot allocate, rather than taking the tab's memory; one just

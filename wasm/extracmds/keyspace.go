@@ -17,28 +17,53 @@
 package extracmds
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
+	"echomq.dev/playground/wasm/rdb"
 	"echomq.dev/playground/wasm/resp"
 )
 
 // Keyspace is one database, as these commands read and write it.
 type Keyspace interface {
-	// TypeOf is the key's type as TYPE names it, "none" for a missing key.
-	TypeOf(key string) string
-	// Get is a string key's value; false for a missing key or another type.
-	Get(key string) (string, bool)
-	// HGet is a hash's field; false when the key is not a hash or lacks it.
-	HGet(key, field string) (string, bool)
-	// Elements are a list's, set's or sorted set's elements, in the order
-	// Redis walks them: a list's order, a sorted set's by score, and a set's
-	// as Redis would iterate it where that is known. It is what SORT reads.
-	Elements(key string) []string
-	// StoreList makes key a list of elems, or deletes it when elems is empty.
-	StoreList(key string, elems []string)
-	// SetString makes key the string val.
-	SetString(key, val string)
+	// Do runs a command on the database as miniredis answers it.
+	Do(args ...string) resp.Reply
+	// SortedSet is a sorted set's members by score, from the engine's
+	// index; it also records that the set is a skiplist from now on, as
+	// Redis converts a sorted set it sorts.
+	SortedSet(key string) []string
+}
+
+// typeOf is key's type as TYPE names it, "none" for a missing key.
+func typeOf(ks Keyspace, key string) string { return ks.Do("TYPE", key).Str }
+
+// found is a bulk reply's string: false for nil, or an error (another type).
+func found(r resp.Reply) (string, bool) { return r.Str, r.Kind == resp.Bulk }
+
+// elements are a list's, set's or sorted set's elements, in the order
+// Redis walks them: a list's order, a sorted set's by score, the integers
+// of a set Redis keeps as an intset in their order, any other set in byte
+// order (Redis walks its hash table in an order of its own).
+func elements(ks Keyspace, key, typ string) []string {
+	switch typ {
+	case "list":
+		l, _ := ks.Do("LRANGE", key, "0", "-1").Strings()
+		return l
+	case "set":
+		m, _ := ks.Do("SMEMBERS", key).Strings()
+		if rdb.Encoding(rdb.Value{Kind: rdb.Set, Elems: m}) == "intset" {
+			sort.Slice(m, func(i, j int) bool {
+				x, _ := strconv.ParseInt(m[i], 10, 64)
+				y, _ := strconv.ParseInt(m[j], 10, 64)
+				return x < y
+			})
+		}
+		return m
+	case "zset":
+		return ks.SortedSet(key)
+	}
+	return nil
 }
 
 var (

@@ -23,8 +23,8 @@ const maxLCSCells = 1 << 22
 func LCS(ks Keyspace, args []string) resp.Reply {
 	var a, b string
 	for i, key := range args[1:3] {
-		v, ok := ks.Get(key)
-		if !ok && ks.TypeOf(key) != "none" {
+		v, ok := found(ks.Do("GET", key))
+		if !ok && typeOf(ks, key) != "none" {
 			return resp.ErrorReply("ERR The specified keys must contain string values")
 		}
 		if i == 0 {

@@ -57,13 +57,13 @@ func Sort(ks Keyspace, args []string, readOnly, script bool) resp.Reply {
 			return errSyntax
 		}
 	}
-	typ := ks.TypeOf(args[1])
+	typ := typeOf(ks, args[1])
 	switch typ {
 	case "none", "list", "set", "zset":
 	default:
 		return errWrongType
 	}
-	elems := ks.Elements(args[1])
+	elems := elements(ks, args[1], typ)
 	if dontsort && typ == "set" && (hasStore || script) {
 		// A set's own order is not one a replica or a script's effects can
 		// count on, so Redis sorts it by value there.
@@ -109,7 +109,11 @@ func Sort(ks Keyspace, args []string, readOnly, script bool) resp.Reply {
 	if !hasStore {
 		return t.reply()
 	}
-	ks.StoreList(store, list)
+	// A new list, its old value and expiry gone; or none.
+	ks.Do("DEL", store)
+	if len(list) > 0 {
+		ks.Do(append([]string{"RPUSH", store}, list...)...)
+	}
 	return resp.IntReply(int64(len(list)))
 }
 
@@ -252,7 +256,7 @@ func lookup(ks Keyspace, pattern, el string) (string, bool) {
 	}
 	key := pattern[:star] + el + pattern[star+1:keyEnd]
 	if keyEnd < len(pattern) {
-		return ks.HGet(key, field)
+		return found(ks.Do("HGET", key, field))
 	}
-	return ks.Get(key)
+	return found(ks.Do("GET", key))
 }
