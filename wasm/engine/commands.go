@@ -72,7 +72,7 @@ func (e *Engine) lookupName(name string) *command {
 		fix:        rt.run,
 		shape:      rt.shape,
 		registered: e.srv.IsRegisteredCommand(up) || rt.absent,
-		readOnly:   e.srv.IsReadOnlyCommand(up),
+		readOnly:   e.srv.IsReadOnlyCommand(up) || rt.readOnly,
 	}
 	c.zset = zsetEffectOf(up, c.readOnly, rt.indexed)
 	c.refusedMsg, c.refused = refusedFromClient[up]

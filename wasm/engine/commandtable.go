@@ -62,6 +62,8 @@ type route struct {
 	indexed bool
 	// absent: miniredis lacks the command; the engine alone serves it.
 	absent bool
+	// readOnly: Redis flags the command read-only, where miniredis lacks it.
+	readOnly bool
 }
 
 var (
@@ -150,6 +152,10 @@ func buildCommands() map[string]*route {
 	t.serve("EXISTS", fast, "miniredis's keyspace read directly", "fastpath.go", existsCommand)
 	t.serve("HGET", fast, "miniredis's keyspace read directly", "fastpath.go", hgetCommand)
 	t.serve("HSET", fast, "miniredis's keyspace written directly", "fastpath.go", hsetCommand)
+	for _, c := range extraCommands() {
+		t.serve(c.name, own, c.what, "wasm/extracmds", extraFixup(c))
+		t[c.name].absent, t[c.name].readOnly = true, c.readOnly
+	}
 
 	// 3. Sorted sets.
 	for _, c := range zsetCommands() {
@@ -184,6 +190,7 @@ func buildCommands() map[string]*route {
 	}
 	t.shape("HGETALL", "a map", asMap)
 	t.shape("INFO", "a verbatim string", asVerbatim)
+	t.shape("LCS", "IDX as a map", asMap)
 	return t
 }
 

@@ -105,7 +105,7 @@ func setrangeFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	case off+int64(len(args[3])) > 512<<20:
 		return resp.ErrorReply("ERR string exceeds maximum allowed size (proto-max-bulk-len)")
 	case off+int64(len(args[3])) > MaxStringBytes:
-		return resp.Errorf("ERR string exceeds maximum allowed size (the playground caps a string at %d MiB)", MaxStringBytes>>20)
+		return errStringCap
 	}
 	return e.raw(peer, args)
 }

@@ -284,3 +284,8 @@ func digitValue(c byte) int {
 	}
 	return 99
 }
+
+// Strtod is C's strtod on s, which must not start with white space: the
+// value of its longest number prefix and that prefix's length, 0 for no
+// number. Telling an overflow or underflow (ERANGE) is the caller's part.
+func Strtod(s string) (float64, int) { return strtod(s) }

@@ -1,0 +1,127 @@
+package fidelity
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Cases for the commands miniredis lacks and wasm/extracmds serves: SORT
+// and SORT_RO first.
+
+func init() {
+	known["commands/lcs-cap"] = "The playground bounds LCS's table at 16 MiB (two strings of about 2,000 bytes), the memory a tab " +
+		"can spare, and answers Redis's error for a table it cannot allocate past that; Redis allows up to 512 MB."
+	known["commands/bitfield-cap"] = "The playground caps one string at 32 MiB, so a BITFIELD write past that is refused with an error " +
+		"that says so, as SETRANGE is; Redis grows strings up to 512 MB."
+}
+
+func extraCases() []fcase {
+	list := []string{"RPUSH", "l", "3", "1", "2", "10", "-2.5", "1e3"}
+	weights := [][]string{{"MSET", "w_a", "3", "w_b", "1", "w_c", "2", "n_a", "alice", "n_b", "bob"},
+		{"HSET", "h_a", "age", "30", "name", "Ann"}, {"HSET", "h_b", "age", "7"}, {"HSET", "h_c", "name", "Cy"}, {"RPUSH", "abc", "c", "a", "b", "d"}}
+	return []fcase{
+		{id: "commands/sort-numbers", desc: "SORT by number: ASC, DESC, LIMIT in and out of range, and the weights strtod reads or refuses",
+			cmds: [][]string{list, {"SORT", "l"}, {"SORT", "l", "DESC"}, {"SORT", "l", "LIMIT", "1", "2"}, {"SORT", "l", "limit", "-5", "2", "desc"},
+				{"SORT", "l", "LIMIT", "4", "100"}, {"SORT", "l", "LIMIT", "6", "1"}, {"SORT", "l", "LIMIT", "0", "0"}, {"SORT", "l", "LIMIT", "2", "-1"},
+				{"SORT", "l", "ASC", "DESC", "ASC"}, {"SORT", "l", "ALPHA"}, {"SORT", "l", "ALPHA", "DESC", "LIMIT", "1", "3"},
+				{"RPUSH", "ties", "1.0", "1", "01", "+1", "0", "-0", " 5", "", "0x10", "inf", "-INFINITY", "1e-300"}, {"SORT", "ties"}, {"SORT", "ties", "DESC"},
+				{"RPUSH", "nul", "2\x00x", "1\x00z", "\x00"}, {"SORT", "nul"}, {"SORT", "nul", "ALPHA"},
+				{"RPUSH", "zero", "0e-500", "0x0p-3000", "-0.000", "0x1p-1022"}, {"SORT", "zero"}, {"SORT", "nokey"}, {"SORT", "nokey", "LIMIT", "0", "1", "DESC"},
+				{"RPUSH", "bad1", "1", "x"}, {"SORT", "bad1"}, {"SORT", "bad1", "LIMIT", "0", "1"}, {"SORT", "bad1", "ALPHA"},
+				{"RPUSH", "bad2", "5 "}, {"SORT", "bad2"}, {"RPUSH", "bad5", "nan"}, {"SORT", "bad5"}, {"RPUSH", "bad7", " "}, {"SORT", "bad7"},
+				// Last: Redis reads ERANGE from errno without clearing it first,
+				// so a SORT after one of these on the same connection may fail too.
+				{"RPUSH", "bad3", "1e400"}, {"SORT", "bad3"}, {"RPUSH", "bad4", "1e-400"}, {"SORT", "bad4"}, {"RPUSH", "bad6", "2.5e-310"}, {"SORT", "bad6"}}},
+		{id: "commands/sort-by-get", desc: "SORT BY a key or hash-field pattern, GET # and patterns (a missing key, field or type is nil), BY nosort keeping a list's order",
+			cmds: append(append([][]string{}, weights...),
+				[]string{"RPUSH", "ids", "a", "b", "c", "d"}, []string{"SORT", "ids", "BY", "w_*"}, []string{"SORT", "ids", "BY", "w_*", "DESC"},
+				[]string{"SORT", "ids", "BY", "w_*", "GET", "#", "GET", "n_*"}, []string{"SORT", "ids", "BY", "h_*->age", "GET", "h_*->name", "GET", "#"},
+				[]string{"SORT", "ids", "BY", "h_*->age", "ALPHA"}, []string{"SORT", "ids", "BY", "n_*", "ALPHA"}, []string{"SORT", "ids", "BY", "n_*", "ALPHA", "DESC"},
+				[]string{"SORT", "ids", "BY", "n_*"}, []string{"SORT", "ids", "GET", "w_*", "GET", "h_*", "GET", "nostar", "GET", "h_*->", "GET", "w_*->age"},
+				[]string{"SORT", "ids", "BY", "nosort"}, []string{"SORT", "ids", "BY", "nosort", "DESC", "LIMIT", "1", "2"}, []string{"SORT", "abc", "BY", "nosort", "ALPHA", "DESC"},
+				[]string{"SORT", "abc", "BY", "nosort", "LIMIT", "-1", "10", "GET", "#", "GET", "w_*"}, []string{"SORT", "abc", "BY", "nosort", "BY", "w_*"},
+				[]string{"SORT", "abc", "BY", "w_*", "BY", "nosort"}, []string{"SORT", "abc", "BY", "h_*->age", "LIMIT", "1", "2", "GET", "#"},
+				[]string{"SORT", "abc", "BY", "*", "GET", "*"}, []string{"SET", "a", "9"}, []string{"SORT", "abc", "BY", "*", "GET", "*", "GET", "{*}"},
+				[]string{"SORT", "abc", "BY", "w_*", "GET", "#", "GET"}, []string{"SORT", "abc", "BY"}, []string{"SORT", "abc", "GET", "#\x00x", "GET", "w_\x00*"},
+				[]string{"SET", "w_d", "x"}, []string{"SORT", "abc", "BY", "w_*"}, []string{"SORT", "abc", "BY", "w_*", "ALPHA"}),
+		},
+		{id: "commands/sort-types", desc: "SORT of a set and a sorted set (by member, or by score with BY nosort, which leaves the set a skiplist), and of a key of another type",
+			cmds: [][]string{{"SADD", "s", "5", "-1", "30", "2"}, {"SORT", "s"}, {"SORT", "s", "DESC", "LIMIT", "0", "2"}, {"SORT", "s", "BY", "nosort"},
+				{"SORT", "s", "BY", "nosort", "DESC", "LIMIT", "1", "2"}, {"SADD", "t", "pear", "apple", "fig"}, {"SORT", "t", "ALPHA"}, {"SORT", "t"},
+				{"ZADD", "z", "3", "10", "1", "30", "2", "20"}, {"OBJECT", "ENCODING", "z"}, {"SORT", "z"}, {"OBJECT", "ENCODING", "z"}, {"SORT", "z", "DESC"},
+				{"SORT", "z", "BY", "nosort"}, {"SORT", "z", "BY", "nosort", "DESC", "LIMIT", "1", "5"}, {"SORT", "z", "ALPHA", "GET", "#"},
+				{"ZADD", "zw", "1", "b", "2", "a"}, {"SORT", "zw"}, {"OBJECT", "ENCODING", "zw"}, {"ZADD", "zw", "0", "c"}, {"ZRANGE", "zw", "0", "-1"},
+				{"SET", "str", "x"}, {"SORT", "str"}, {"SORT", "str", "BOGUS"}, {"HSET", "h", "f", "v"}, {"SORT", "h", "ALPHA"},
+				{"SORT", "s", "LIMIT", "1"}, {"SORT", "s", "LIMIT", "x", "1"}, {"SORT", "s", "LIMIT", "0", "1.5"}, {"SORT", "s", "LIMIT", "+1", "1"},
+				{"SORT", "s", "STORE"}, {"SORT", "s", "bogus"}, {"SORT"}, {"SORT_RO"}, {"SORT_RO", "s", "STORE", "d"}, {"SORT_RO", "s", "DESC", "LIMIT", "1", "1"},
+				{"sort_ro", "z", "by", "nosort", "get", "#"}}},
+		{id: "commands/sort-store", desc: "SORT STORE writes a list (an empty result deletes the destination, a missing GET stores \"\"), over any key, a sorted set's index included",
+			cmds: [][]string{{"RPUSH", "l", "3", "1", "2"}, {"SORT", "l", "STORE", "d"}, {"LRANGE", "d", "0", "-1"}, {"TYPE", "d"},
+				{"SET", "w_1", "x"}, {"SORT", "l", "BY", "nosort", "GET", "w_*", "GET", "#", "STORE", "d"}, {"LRANGE", "d", "0", "-1"},
+				{"ZADD", "z", "1", "a", "2", "b"}, {"ZRANGE", "z", "0", "-1"}, {"SORT", "l", "DESC", "STORE", "z"}, {"TYPE", "z"}, {"LRANGE", "z", "0", "-1"},
+				{"ZADD", "z", "5", "x"}, {"DEL", "z"}, {"ZADD", "z", "5", "x"}, {"ZRANGE", "z", "0", "-1", "WITHSCORES"}, {"OBJECT", "ENCODING", "z"},
+				{"SET", "e", "v", "EX", "100"}, {"SORT", "l", "STORE", "e"}, {"TTL", "e"}, {"SORT", "nokey", "STORE", "e"}, {"EXISTS", "e"},
+				{"SORT", "l", "LIMIT", "5", "1", "STORE", "d"}, {"EXISTS", "d"}, {"SORT", "l", "STORE", "l"}, {"LRANGE", "l", "0", "-1"},
+				{"SADD", "s", "b", "c", "a"}, {"SORT", "s", "BY", "nosort", "STORE", "d"}, {"LRANGE", "d", "0", "-1"}, {"SORT", "s", "BY", "nosort", "DESC", "STORE", "d"},
+				{"LRANGE", "d", "0", "-1"}, {"RPUSH", "bad", "x"}, {"SET", "keep", "v"}, {"SORT", "bad", "STORE", "keep"}, {"GET", "keep"},
+				{"SORT", "l", "STORE", "x", "STORE", "y"}, {"EXISTS", "x", "y"}, {"SET", "str", "v"}, {"SORT", "str", "STORE", "keep"}, {"GET", "keep"}}},
+		{id: "commands/sort-scripts", desc: "SORT from a script: a set sorted by value even BY nosort, SORT refused in a read-only script where SORT_RO runs, errors as Lua sees them",
+			cmds: [][]string{{"SADD", "s", "10", "2", "33", "-1"}, {"SADD", "t", "b", "a", "c"},
+				evalKeys("return redis.call('SORT', KEYS[1], 'BY', 'nosort', 'DESC')", []string{"s"}),
+				evalKeys("return redis.call('SORT', KEYS[1], 'BY', 'nosort')", []string{"t"}),
+				evalKeys("return redis.call('SORT', KEYS[1])", []string{"s"}),
+				evalKeys("return redis.call('SORT', KEYS[1], 'BY', 'nosort', 'STORE', KEYS[2])", []string{"s", "d"}), {"LRANGE", "d", "0", "-1"},
+				{"EVAL_RO", "return redis.call('SORT', KEYS[1])", "1", "s"}, {"EVAL_RO", "return redis.call('SORT_RO', KEYS[1], 'LIMIT', 0, 2)", "1", "s"},
+				evalKeys("#!lua flags=no-writes\nreturn redis.call('SORT', KEYS[1])", []string{"s"}),
+				evalKeys("#!lua flags=no-writes\nreturn redis.call('sort_ro', KEYS[1], 'ALPHA')", []string{"t"}),
+				evalKeys("return redis.pcall('SORT', KEYS[1], 'ALPHA', 'BOGUS')", []string{"t"}),
+				evalKeys("return redis.pcall('SORT', KEYS[1])", []string{"t"}), eval("return redis.pcall('SORT')"),
+				eval("return redis.call('SORT_RO', 'nokey')"), eval("return redis.call('SORT_RO', 's', 'STORE', 'd')"),
+				eval("redis.setresp(3) local r = redis.call('SORT', 't', 'ALPHA', 'GET', '#', 'GET', 'nope_*') return {r[1], r[2] == nil, r[3]}"),
+				{"MULTI"}, {"SORT", "t", "ALPHA"}, {"SORT_RO", "t", "ALPHA", "DESC"}, {"EXEC"}}},
+		{id: "commands/lcs", desc: "LCS of two strings: the string, LEN, IDX ranges (a map under RESP3) with MINMATCHLEN and WITHMATCHLEN, missing keys as \"\", and Redis's errors in its order",
+			cmds: [][]string{{"MSET", "a", "ohmytext", "b", "mynewtext", "c", "", "bin", "a\x00b\xffc", "bin2", "\xff\x00cab"}, {"LCS", "a", "b"}, {"LCS", "a", "b", "LEN"},
+				{"LCS", "a", "b", "IDX"}, {"LCS", "a", "b", "idx", "MINMATCHLEN", "4", "WITHMATCHLEN"}, {"LCS", "a", "b", "IDX", "WITHMATCHLEN", "MINMATCHLEN", "-3"},
+				{"LCS", "a", "b", "IDX", "MINMATCHLEN", "100"}, {"LCS", "b", "a", "IDX", "WITHMATCHLEN"}, {"LCS", "a", "a", "IDX", "WITHMATCHLEN"},
+				{"LCS", "a", "b", "WITHMATCHLEN"}, {"LCS", "a", "b", "LEN", "MINMATCHLEN", "2"}, {"LCS", "a", "nokey"}, {"LCS", "nokey", "nokey2", "IDX"},
+				{"LCS", "c", "a", "LEN"}, {"LCS", "bin", "bin2"}, {"LCS", "bin", "bin2", "IDX", "WITHMATCHLEN"}, {"SET", "n", "12345"}, {"LCS", "n", "a"}, {"LCS", "n", "n"},
+				{"LCS", "a", "b", "IDX", "LEN"}, {"LCS", "a", "b", "LEN", "IDX", "BOGUS"}, {"LCS", "a", "b", "BOGUS"}, {"LCS", "a", "b", "MINMATCHLEN"},
+				{"LCS", "a", "b", "MINMATCHLEN", "x"}, {"LCS", "a", "b", "MINMATCHLEN", "1.5", "IDX"}, {"RPUSH", "l", "x"}, {"LCS", "a", "l"}, {"LCS", "l", "nokey", "BOGUS"},
+				{"LCS", "a"}, evalKeys("return redis.call('LCS', KEYS[1], KEYS[2], 'IDX', 'WITHMATCHLEN')", []string{"a", "b"}),
+				evalKeys("redis.setresp(3) local r = redis.call('LCS', KEYS[1], KEYS[2], 'IDX') return {r.map.len, #r.map.matches}", []string{"a", "b"}),
+				{"EVAL_RO", "return redis.call('LCS', KEYS[1], KEYS[2], 'LEN')", "2", "a", "b"}, eval("return redis.pcall('LCS', 'a', 'l')"), eval("return redis.pcall('LCS', 'a')")}},
+		{id: "commands/substr-lastsave", desc: "SUBSTR is GETRANGE under its old name; LASTSAVE is a time in seconds no later than TIME",
+			cmds: [][]string{{"SET", "s", "Hello, World"}, {"SUBSTR", "s", "0", "4"}, {"SUBSTR", "s", "-5", "-1"}, {"SUBSTR", "s", "5", "1"}, {"SUBSTR", "s", "0", "100"},
+				{"SUBSTR", "s", "-100", "2"}, {"SUBSTR", "nokey", "0", "1"}, {"SUBSTR", "s", "x", "1"}, {"SUBSTR", "s", "0"}, {"RPUSH", "l", "x"}, {"SUBSTR", "l", "0", "1"},
+				{"substr", "s", "0", "-1", "x"}, eval("return redis.call('SUBSTR', 's', 7, -1)"), {"EVAL_RO", "return redis.call('substr', 's', 0, 0)", "0"},
+				eval("local t = redis.call('LASTSAVE') return {type(t), t <= tonumber(redis.call('TIME')[1]), t > 1600000000}"),
+				{"EVAL_RO", "return type(redis.call('LASTSAVE'))", "0"}, {"LASTSAVE", "x"}, eval("return redis.pcall('LASTSAVE', 1)")}},
+		{id: "commands/bitfield", desc: "BITFIELD GET, SET and INCRBY over signed and unsigned fields, #N offsets, OVERFLOW WRAP, SAT and FAIL at each width's limits, the string grown even when FAIL writes nothing",
+			cmds: [][]string{{"BITFIELD", "k", "SET", "u8", "0", "255", "GET", "u8", "0", "GET", "i8", "0", "GET", "u4", "4", "GET", "i3", "5"}, {"GET", "k"},
+				{"BITFIELD", "k", "INCRBY", "u8", "0", "1", "INCRBY", "i8", "0", "-129", "OVERFLOW", "SAT", "INCRBY", "i8", "0", "-200", "INCRBY", "u8", "0", "300"},
+				{"BITFIELD", "k", "overflow", "fail", "INCRBY", "u8", "0", "1", "INCRBY", "u8", "0", "-256", "SET", "i8", "0", "128", "SET", "u8", "0", "-1", "GET", "u8", "0"},
+				{"BITFIELD", "k", "OVERFLOW", "SAT", "SET", "u8", "0", "-1", "SET", "i8", "8", "-500", "OVERFLOW", "WRAP", "SET", "i8", "16", "200", "SET", "u8", "24", "-1"},
+				{"GET", "k"}, {"BITFIELD", "k", "SET", "i64", "0", "-9223372036854775808", "INCRBY", "i64", "0", "-1", "OVERFLOW", "SAT", "INCRBY", "i64", "0", "-1", "INCRBY", "i64", "0", "9223372036854775807"},
+				{"BITFIELD", "k", "OVERFLOW", "FAIL", "INCRBY", "i64", "0", "1", "INCRBY", "i64", "0", "-9223372036854775808", "GET", "u63", "1", "SET", "u63", "1", "9223372036854775807", "GET", "i64", "0"},
+				{"BITFIELD", "k", "OVERFLOW", "WRAP", "INCRBY", "u63", "1", "1", "INCRBY", "u1", "0", "3", "INCRBY", "i1", "0", "1", "INCRBY", "i1", "0", "1", "GET", "i64", "0"},
+				{"BITFIELD", "n", "SET", "u8", "#2", "7", "GET", "u8", "16", "GET", "u16", "#1", "INCRBY", "u4", "#13", "5"}, {"GET", "n"}, {"STRLEN", "n"},
+				{"BITFIELD", "f", "OVERFLOW", "FAIL", "INCRBY", "u8", "40", "-1"}, {"GET", "f"}, {"BITFIELD", "g", "GET", "u8", "100"}, {"EXISTS", "g"}, {"BITFIELD", "g"}, {"EXISTS", "g"},
+				{"SET", "t", "a"}, {"EXPIRE", "t", "100"}, {"BITFIELD", "t", "SET", "u1", "6", "1", "SET", "u8", "8", "98"}, {"GET", "t"}, {"TTL", "t"},
+				{"BITFIELD", "k", "GET", "u8", "4294967295", "GET", "u8", "#536870911"}, {"BITFIELD", "k", "GET", "u8", "4294967296"}, {"BITFIELD", "k", "GET", "u8", "-1"},
+				{"BITFIELD", "k", "GET", "u8", "#x"}, {"BITFIELD", "k", "GET", "u8", "#-1"}, {"BITFIELD", "k", "GET", "u8", "#"}, {"BITFIELD", "k", "GET", "u8", "+1"},
+				{"BITFIELD", "k", "GET", "u64", "0"}, {"BITFIELD", "k", "GET", "i65", "0"}, {"BITFIELD", "k", "GET", "i0", "0"}, {"BITFIELD", "k", "GET", "U8", "0"}, {"BITFIELD", "k", "GET", "x8", "0"},
+				{"BITFIELD", "k", "GET", "u", "0"}, {"BITFIELD", "k", "GET", "u08", "0"}, {"BITFIELD", "k", "SET", "u8", "0", "x"}, {"BITFIELD", "k", "INCRBY", "u8", "0", "1.5"},
+				{"BITFIELD", "k", "OVERFLOW", "bogus", "GET", "u8", "0"}, {"BITFIELD", "k", "OVERFLOW"}, {"BITFIELD", "k", "GET", "u8"}, {"BITFIELD", "k", "bogus"},
+				{"BITFIELD", "k", "SET", "u8", "0", "1", "GET", "x8", "0"}, {"GET", "k"}, {"RPUSH", "l", "x"}, {"BITFIELD", "l", "GET", "u8", "0"}, {"BITFIELD", "l", "GET", "u8", "0", "bogus"}, {"BITFIELD"},
+				{"BITFIELD_RO", "k", "GET", "u8", "0", "GET", "i4", "#1"}, {"BITFIELD_RO", "k", "SET", "u8", "0", "1"}, {"BITFIELD_RO", "k", "GET", "u8", "0", "INCRBY", "u8", "0", "1"},
+				{"BITFIELD_RO", "k", "INCRBY", "u8", "0", "1", "bogus"}, {"BITFIELD_RO", "k", "SET", "x8", "0", "1"}, {"BITFIELD_RO", "k", "OVERFLOW", "SAT", "GET", "u8", "0"}, {"BITFIELD_RO", "nokey", "GET", "u8", "0"},
+				{"BITFIELD_RO", "l", "GET", "u8", "0"}, {"BITFIELD_RO", "k"}, {"EXISTS", "nokey"},
+				evalKeys("return redis.call('BITFIELD', KEYS[1], 'OVERFLOW', 'FAIL', 'INCRBY', 'u2', 0, 5, 'SET', 'i16', '#1', -2)", []string{"s"}), {"GET", "s"},
+				{"EVAL_RO", "return redis.call('BITFIELD', KEYS[1], 'GET', 'u8', 0)", "1", "s"}, {"EVAL_RO", "return redis.call('BITFIELD_RO', KEYS[1], 'GET', 'i16', 8)", "1", "s"},
+				eval("return redis.pcall('BITFIELD_RO', 's', 'SET', 'u8', 0, 1)"), eval("redis.setresp(3) return redis.call('BITFIELD', 's', 'OVERFLOW', 'FAIL', 'INCRBY', 'u8', 0, -1000, 'GET', 'u8', 0)")}},
+		{id: "commands/lcs-cap", desc: "LCS of two strings of 2,100 bytes",
+			cmds: [][]string{{"MSET", "a", strings.Repeat("ab", 1050), "b", strings.Repeat("ba", 1050)}, {"LCS", "a", "b", "LEN"}}},
+		{id: "commands/bitfield-cap", desc: "BITFIELD SET past 32 MiB",
+			cmds: [][]string{{"BITFIELD", "k", "SET", "u8", "#" + strconv.Itoa(32<<20), "1"}, {"STRLEN", "k"}, {"DEL", "k"}}},
+	}
+}
