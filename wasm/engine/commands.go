@@ -120,7 +120,7 @@ func (e *Engine) dispatch(peer *server.Peer, c *command, args []string) resp.Rep
 	if c.zset == zsetSwap {
 		e.dbs = [databases]*miniredis.RedisDB{} // SWAPDB traded two of them
 	}
-	if c.zset != zsetUntouched && (len(e.zsets) > 0 || c.zset != zsetNamed) {
+	if c.zset != zsetUntouched && (len(e.zsets) > 0 || c.zset != zsetNamed && c.zset != zsetFirstKey) {
 		e.zsetsAfter(peer, c, args, r)
 	}
 	e.budgetAfterCommand(c, args)

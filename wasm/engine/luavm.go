@@ -338,13 +338,28 @@ const MaxStringBytes = MemoryBudget / 2
 func concatOp(orig instFunc) instFunc {
 	return func(L *glua.LState, inst uint32, frameArg *opaqueFrame) int {
 		b, c := argB(inst), argC(inst)
-		total := 0
+		regs := registers(L)
+		// The numbers' text is written first, into digits, so that the
+		// string is made at its exact length: 'job:' .. i, a loop's key,
+		// then fits a 16-byte allocation instead of a 32-byte one (24
+		// bytes were kept for each number), and a script of 100,000 new
+		// keys makes 1.6 MB less for the collector to deal with.
+		var scratch [64]byte
+		var ends [8]int // where the first numbers' text ends in digits
+		digits := scratch[:0]
+		total, nums := 0, 0
 		for i := b; i <= c; i++ {
-			switch v := registers(L)[i].(type) {
+			switch v := regs[i].(type) {
 			case glua.LString:
 				total += len(v)
 			case glua.LNumber:
-				total += 24
+				n := len(digits)
+				digits = lualib.AppendNumber(digits, float64(v))
+				total += len(digits) - n
+				if nums < len(ends) {
+					ends[nums] = len(digits)
+				}
+				nums++
 			default:
 				return concatOther(L, inst, frameArg, orig)
 			}
@@ -355,13 +370,20 @@ func concatOp(orig instFunc) instFunc {
 		bigAlloc(L, total)
 		var sb strings.Builder
 		sb.Grow(total)
-		var digits [32]byte
+		start, nums := 0, 0
 		for i := b; i <= c; i++ {
-			switch v := registers(L)[i].(type) {
+			switch v := regs[i].(type) {
 			case glua.LString:
 				sb.WriteString(string(v))
 			case glua.LNumber:
-				sb.Write(lualib.AppendNumber(digits[:0], float64(v)))
+				if nums < len(ends) {
+					sb.Write(digits[start:ends[nums]])
+					start = ends[nums]
+				} else {
+					var again [32]byte
+					sb.Write(lualib.AppendNumber(again[:0], float64(v)))
+				}
+				nums++
 			}
 		}
 		setRegister(L, argA(inst), glua.LString(sb.String()))

@@ -152,6 +152,7 @@ type zsetEffect uint8
 const (
 	zsetUntouched zsetEffect = iota // reads, and the writes the engine serves
 	zsetNamed                       // may change any key it names
+	zsetFirstKey                    // may change args[1], its only key
 	zsetRename                      // RENAME, RENAMENX: the entry goes with the key
 	zsetMove                        // MOVE
 	zsetCopy                        // COPY
@@ -178,7 +179,25 @@ func zsetEffectOf(upper string, readOnly, indexed bool) zsetEffect {
 	if readOnly || indexed {
 		return zsetUntouched
 	}
+	if oneKeyWrites[upper] {
+		return zsetFirstKey
+	}
 	return zsetNamed
+}
+
+// oneKeyWrites are the write commands whose one key is args[1]: the rest
+// of their arguments are values, fields or options, which zsetsAfter need
+// not look up as key names. A script's loop of SET or HSET then pays one
+// lookup per call in the index, not one per argument. (GEOADD writes a
+// sorted set in place; its key is args[1] too.)
+var oneKeyWrites = map[string]bool{
+	"SET": true, "SETNX": true, "SETEX": true, "PSETEX": true, "GETSET": true, "GETDEL": true, "GETEX": true,
+	"APPEND": true, "SETRANGE": true, "INCR": true, "DECR": true, "INCRBY": true, "DECRBY": true, "INCRBYFLOAT": true,
+	"HSET": true, "HMSET": true, "HSETNX": true, "HDEL": true, "HINCRBY": true, "HINCRBYFLOAT": true,
+	"LPUSH": true, "RPUSH": true, "LPUSHX": true, "RPUSHX": true, "LPOP": true, "RPOP": true, "LSET": true, "LREM": true, "LTRIM": true, "LINSERT": true,
+	"SADD": true, "SREM": true, "SPOP": true,
+	"EXPIRE": true, "PEXPIRE": true, "EXPIREAT": true, "PEXPIREAT": true, "PERSIST": true,
+	"XADD": true, "XDEL": true, "XTRIM": true, "PFADD": true, "GEOADD": true,
 }
 
 // zsetsAfter brings the index up to date after command c ran with args on
@@ -193,8 +212,12 @@ func (e *Engine) zsetsAfter(peer *server.Peer, c *command, args []string, r resp
 	moved := r.Kind != resp.Int || r.Int == 1
 	db := e.dbOf[peer]
 	switch c.zset {
-	case zsetNamed:
-		for _, a := range args[1:] {
+	case zsetNamed, zsetFirstKey:
+		names := args[1:]
+		if c.zset == zsetFirstKey {
+			names = args[1:2]
+		}
+		for _, a := range names {
 			if ks := e.zsets[a]; ks != nil {
 				for _, ent := range ks {
 					if ent != nil {

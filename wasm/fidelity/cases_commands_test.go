@@ -105,5 +105,38 @@ func commandCases() []fcase {
 				"redis.call('ZPOPMIN', KEYS[1], 10) redis.call('ZREMRANGEBYSCORE', KEYS[1], 3, 4) "+
 				"return {redis.call('ZCARD', KEYS[1]), redis.call('ZRANK', KEYS[1], 'm100'), redis.call('ZRANGE', KEYS[1], 0, 4, 'WITHSCORES')}", []string{"z"}),
 				{"ZRANGE", "z", "-3", "-1", "WITHSCORES"}, {"OBJECT", "ENCODING", "z"}}},
+		{id: "commands/set-over-every-type", desc: "A plain SET replaces a key of any type, from the console and from a script, and the key is a string after it, with no TTL",
+			cmds: [][]string{
+				{"HSET", "h", "f", "1"}, {"SET", "h", "v"}, {"TYPE", "h"}, {"HGET", "h", "f"}, {"GET", "h"},
+				{"RPUSH", "l", "a", "b"}, {"SET", "l", "v"}, {"TYPE", "l"}, {"LLEN", "l"},
+				{"SADD", "s", "a"}, evalKeys(setScript, []string{"s"}, "v"), {"TYPE", "s"}, {"SCARD", "s"},
+				{"ZADD", "z", "1", "a"}, evalKeys(setScript, []string{"z"}, "v"), {"TYPE", "z"}, {"ZCARD", "z"},
+				{"XADD", "x", "1-1", "f", "v"}, {"SET", "x", "v"}, {"TYPE", "x"}, {"GET", "x"},
+				{"PFADD", "p", "a"}, {"SET", "p", "v"}, {"PFCOUNT", "p"},
+				{"SET", "t", "v", "EX", "100"}, {"SET", "t", "w"}, {"PTTL", "t"},
+				{"HSET", "ht", "f", "1"}, {"EXPIRE", "ht", "100"}, evalKeys(setScript, []string{"ht"}, "v"), {"PTTL", "ht"}, {"GET", "ht"},
+			}},
+		{id: "commands/set-over-indexed-zset", desc: "SET over a sorted set the engine has read in order: the set is gone, and a new one under the name holds only its own members",
+			cmds: [][]string{
+				{"ZADD", "z", "1", "a", "2", "b"}, {"ZRANGE", "z", "0", "-1"}, {"SET", "z", "v"}, {"ZRANGE", "z", "0", "-1"}, {"ZADD", "z", "3", "c"},
+				{"DEL", "z"}, {"ZADD", "z", "3", "c"}, {"ZRANGE", "z", "0", "-1", "WITHSCORES"}, {"ZRANK", "z", "a"}, {"ZPOPMIN", "z"},
+				{"ZADD", "y", "1", "a"}, {"ZRANK", "y", "a"}, evalKeys("redis.call('SET', KEYS[1], 'v') redis.call('DEL', KEYS[1]) "+
+					"redis.call('ZADD', KEYS[1], 5, 'e') return redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')", []string{"y"}),
+				{"ZCARD", "y"},
+			}},
+		{id: "commands/set-over-hash-order", desc: "A hash replaced by SET and made again lists its fields in the new order, not the old hash's",
+			cmds: [][]string{{"HSET", "h", "b", "1", "a", "2"}, {"HGETALL", "h"}, {"SET", "h", "v"}, {"DEL", "h"}, {"HSET", "h", "a", "1", "b", "2"}, {"HGETALL", "h"},
+				{"HSET", "g", "y", "1", "x", "2"}, evalKeys(setScript+" redis.call('DEL', KEYS[1]) redis.call('HSET', KEYS[1], 'x', 1, 'y', 2) return redis.call('HKEYS', KEYS[1])", []string{"g"}, "v")}},
+		{id: "commands/geoadd-into-indexed-zset", desc: "GEOADD into a sorted set the engine has read in order, moving a member and adding one: the next ranges and ranks see both",
+			cmds: [][]string{{"ZADD", "g", "1", "a", "2", "b"}, {"ZRANGE", "g", "0", "-1"}, {"GEOADD", "g", "13.361389", "38.115556", "a"},
+				{"ZRANGE", "g", "0", "-1", "WITHSCORES"}, {"ZRANK", "g", "a"}, {"GEOADD", "g", "13.361389", "38.115556", "palermo"},
+				{"ZRANGE", "g", "0", "-1", "WITHSCORES"}, {"ZCARD", "g"},
+				evalKeys("redis.call('GEOADD', KEYS[1], 15.087269, 37.502669, 'catania') return redis.call('ZRANGE', KEYS[1], 0, -1)", []string{"g"})}},
+		{id: "commands/set-in-databases", desc: "A plain SET writes the connection's database, and a script's SET its caller's: the same name elsewhere is untouched",
+			cmds: [][]string{{"SELECT", "3"}, {"HSET", "k", "f", "1"}, {"SET", "k", "three"}, {"SELECT", "4"}, evalKeys(setScript, []string{"k"}, "four"),
+				{"SET", "k", "four again"}, {"SELECT", "0"}, {"EXISTS", "k"}, {"SELECT", "3"}, {"GET", "k"}, {"TYPE", "k"}}},
 	}
 }
+
+// setScript is a script's plain SET of KEYS[1] to ARGV[1].
+const setScript = "return redis.call('SET', KEYS[1], ARGV[1])"

@@ -249,6 +249,10 @@ func cases() []fcase {
 				eval("return 10/2 .. ''"), eval("return 7 % 0 .. ''"), eval("return (2^63) % 2 .. ''"), eval("return (1e300 * 1e10) .. ''"),
 				eval("return (0.1 + 0.2) .. ''"), eval("return 100 .. ''"), eval("return -1e15 .. ''"), eval("return 2^63 .. ''"),
 				eval("return 123456789012345 .. ''"), eval("return 0.1 .. 'x'"), eval("return 1 .. 2"),
+				// Twelve numbers in one concatenation, their text longer than 64 bytes.
+				eval("local a, b, c, d, e, f, g, h, i, j, k, l = 1, 0.1, -1e15, 2^63, 1/3, 123456789012345, 10/2, -7, 8.5, 99, 1e300 * 1e10, -0.0 " +
+					"return a .. 'x' .. b .. c .. d .. e .. f .. ':' .. g .. h .. i .. j .. k .. l"),
+				eval("local t = {} for i = 1, 3 do t[i] = 'job:' .. i .. ':' .. i * 1.5 .. i end return t"),
 			}},
 		{id: "numbers/negated-nan", desc: "-(0/0) is the NaN without the sign bit, which x86 prints as nan (and 0/0 as -nan)",
 			cmds: [][]string{eval("return (-(0/0)) .. ''"), eval("local z = 0 return tostring(-(z/z))")}},

@@ -98,6 +98,10 @@ func txCases() []fcase {
 			cmds: [][]string{{"EXEC"}, {"EXEC", "x"}, {"DISCARD"}, {"MULTI", "x"}, {"UNWATCH", "x"}, {"WATCH"}, {"MULTI"}, {"MULTI"}, {"WATCH", "k"}, {"SET", "k", "1"}, {"EXEC"}, {"EXEC"}}},
 		{id: "tx/discard", desc: "DISCARD drops the queue: nothing ran, and the connection is out of MULTI",
 			cmds: [][]string{{"MULTI"}, {"SET", "k", "v"}, {"DISCARD"}, {"GET", "k"}, {"EXEC"}}},
+		{id: "tx/set-over-types", desc: "Queued plain SETs over a hash, a sorted set and a key with a TTL run at EXEC and replace each; a watched key a queued SET writes does not spoil its own EXEC",
+			cmds: [][]string{{"HSET", "h", "f", "1"}, {"ZADD", "z", "1", "a"}, {"SET", "t", "v", "PX", "100000"}, {"WATCH", "h", "z"},
+				{"MULTI"}, {"SET", "h", "v"}, {"SET", "z", "v"}, {"SET", "t", "w"}, {"TYPE", "h"}, {"TYPE", "z"}, {"PTTL", "t"}, {"EXEC"},
+				{"ZADD", "z", "2", "b"}, {"DEL", "z"}, {"ZADD", "z", "2", "b"}, {"ZRANGE", "z", "0", "-1"}}},
 		{id: "tx/select", desc: "SELECT inside MULTI moves the rest of the queue, and the connection, to that database",
 			cmds: [][]string{{"MULTI"}, {"SET", "k", "0"}, {"SELECT", "1"}, {"SET", "k", "1"}, {"EXEC"}, {"GET", "k"}}},
 		{id: "tx/eval", desc: "EVAL and EVALSHA inside MULTI are queued and run at EXEC; a script's error is its own reply only",
@@ -187,6 +191,11 @@ var changingWrites = []aWrite{
 	{[][]string{{"ZADD", "k", "0", "a", "0", "b"}}, []string{"ZPOPMIN", "k"}},
 	{[][]string{{"XADD", "k", "1-1", "f", "v"}}, []string{"XADD", "k", "2-1", "f", "v"}},
 	{nil, []string{"SET", "k", "new"}}, // a key that did not exist when watched
+	// A plain SET over a key of another type, or over one with a TTL.
+	{[][]string{{"HSET", "k", "f", "1"}}, []string{"SET", "k", "v"}},
+	{[][]string{{"ZADD", "k", "0", "a"}, {"ZRANGE", "k", "0", "-1"}}, []string{"SET", "k", "v"}},
+	{[][]string{{"RPUSH", "k", "a"}}, []string{"EVAL", "return redis.call('SET', KEYS[1], 'v')", "1", "k"}},
+	{[][]string{{"SET", "k", "v", "EX", "100"}}, []string{"SET", "k", "v"}},
 	// Writes Redis counts though the value comes out the same.
 	{[][]string{{"SET", "k", "1"}}, []string{"INCRBY", "k", "0"}},
 	{[][]string{{"RPUSH", "k", "a"}}, []string{"LSET", "k", "0", "a"}},
