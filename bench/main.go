@@ -45,6 +45,7 @@ import (
 	"time"
 
 	"echomq.dev/playground/internal/cmdline"
+	"echomq.dev/playground/wasm/api"
 )
 
 func main() {
@@ -241,7 +242,12 @@ func measure(cfg config, stdout, stderr io.Writer) error {
 			rep.notes = append(rep.notes, "the rows measured inside wasm: not measured: "+err.Error())
 		} else {
 			argv := append([]string{execPath, bl.inwasm, "-impl", "api,engine,stock"}, loopArgs(cfg.nodeBud, cfg.nodeMax)...)
-			launch(nil, roleInWasm, "bench/inwasm in wasm under Node", argv, nil,
+			// The module runs at api.GCPercent (api.NewModule sets it);
+			// bench/inwasm calls api.New, not NewModule, so it is given
+			// the same GOGC here, or its rows would collect twice as often
+			// as the JS API row they are compared with.
+			gogc := []string{"GOGC=" + strconv.Itoa(api.GCPercent)}
+			launch(nil, roleInWasm, "bench/inwasm in wasm under Node", argv, gogc,
 				map[string]string{"api": keyWasmAPI, "engine": keyWasmEngine, "stock": keyStockWasm})
 		}
 	}

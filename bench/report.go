@@ -279,7 +279,7 @@ func (r *report) rowsSection(p printer) {
 	p("- **stock miniredis EVAL, wasm**: the same process; `emq.Jobs` over `bench/stock`, stock miniredis v2 reached through `Server().Dispatch` as the engine sends commands, running each script with its own EVAL (a new gopher-lua state per call).\n")
 	p("- **native** rows run in the bench process itself: the same `api.Call` + `api.MarshalJSON`, the same `emq.Jobs` over `engine.New()`, and the same stock miniredis in-process, timed with `time.Now()`; *over loopback TCP* adds a socket, RESP on the wire and miniredis's connection goroutine (`miniredis.Run()` and the `internal/redisnet` client).\n")
 	p("- **redis-server over loopback TCP**: a real Redis 7 over loopback TCP through `internal/redisnet`: the socket round trip for each command, Redis's own Lua.\n\n")
-	p("The three no-bridge wasm rows share one Go heap, as the native rows share the bench process's: each row's garbage collections also walk the others' queues (two queues, 10 and 10,000 jobs deep, per implementation), in wasm on a single thread. Go's clock in wasm is `performance.now()` added to the time origin, so it steps by about 0.25 µs.\n\n")
+	p("The three no-bridge wasm rows share one Go heap, as the native rows share the bench process's: each row's garbage collections also walk the others' queues (two queues, 10 and 10,000 jobs deep, per implementation), in wasm on a single thread, at the module's GOGC (`api.GCPercent`, which the JS API row's module sets for itself and this process is given in its environment). Go's clock in wasm is `performance.now()` added to the time origin, so it steps by about 0.25 µs.\n\n")
 }
 
 func (r *report) latencySection(p printer, depth int) {

@@ -21,10 +21,10 @@ type Module struct {
 
 // NewModule returns the module's keyspaces, or, when the engine refuses to
 // start, a module that says why and serves nothing. It sets the module's
-// garbage collection policy first (see gcPercent).
+// garbage collection policy first (see GCPercent).
 func NewModule() *Module {
 	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(gcPercent)
+		debug.SetGCPercent(GCPercent)
 	}
 	if err := Start(); err != nil {
 		return &Module{failed: err}
@@ -32,7 +32,7 @@ func NewModule() *Module {
 	return &Module{keyspaces: NewKeyspaces()}
 }
 
-// gcPercent is the module's GOGC: a collection starts once the heap has
+// GCPercent is the module's GOGC: a collection starts once the heap has
 // grown by twice what the last one left live, not once (Go's default of
 // 100). In WebAssembly the collector has one thread, and it is the
 // caller's: it marks by assists inside the very calls that allocate, with
@@ -53,7 +53,7 @@ func NewModule() *Module {
 // scripts of 10,000 SETs each (FLUSHALL between) 27.0 and 51.3 MiB in two
 // runs, against 21.5 and 22.0. A GOGC the host sets (go.env in
 // wasm_exec.js) wins, for measuring.
-const gcPercent = 200
+const GCPercent = 200
 
 // Hello is what the bridge publishes as globalThis.echomq before any call:
 // the version and the names of the functions to make, in the contract's

@@ -144,6 +144,7 @@ func buildCommands() map[string]*route {
 	t.serve("SET", corrected, "options read as Redis 7.0 does", "fixups_set.go", setOptionsFixup)
 	t.serve("OBJECT", corrected, "ENCODING, FREQ, REFCOUNT and HELP, which miniredis lacks", "object.go", objectFixup)
 	t.serve("INFO", corrected, "a section Redis lacks answers empty", "fixups_commands.go", infoFixup)
+	t.serve("XLEN", corrected, "WRONGTYPE for a key of another type", "fixups_commands.go", xlenFixup)
 	t.serve("DUMP", own, "Redis 7.0's payload, byte for byte", "dump.go", dumpCommand)
 	t.serve("RESTORE", own, "Redis 7.0's payload checked and read", "dump.go", restoreCommand)
 
@@ -163,6 +164,9 @@ func buildCommands() map[string]*route {
 		t[c.name].indexed = true
 		t[c.name].absent = c.absent
 	}
+	// Redis flags ZDIFF read-only, and miniredis, which lacks it, cannot
+	// say so: without this a read-only script could not call it.
+	t["ZDIFF"].readOnly = true
 	t.serve("ZSCORE", corrected, "scores printed as %.17g", "fixups_zset.go", scoresAt(everyElement))
 	t.serve("ZMSCORE", corrected, "scores printed as %.17g", "fixups_zset.go", scoresAt(everyElement))
 	for _, name := range []string{"ZRANDMEMBER", "ZUNION", "ZINTER"} {

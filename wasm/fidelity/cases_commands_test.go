@@ -135,6 +135,16 @@ func commandCases() []fcase {
 		{id: "commands/set-in-databases", desc: "A plain SET writes the connection's database, and a script's SET its caller's: the same name elsewhere is untouched",
 			cmds: [][]string{{"SELECT", "3"}, {"HSET", "k", "f", "1"}, {"SET", "k", "three"}, {"SELECT", "4"}, evalKeys(setScript, []string{"k"}, "four"),
 				{"SET", "k", "four again"}, {"SELECT", "0"}, {"EXISTS", "k"}, {"SELECT", "3"}, {"GET", "k"}, {"TYPE", "k"}}},
+		{id: "commands/xlen-wrong-type", desc: "XLEN of a key that is not a stream is WRONGTYPE, from a client, a script and a pcall; a missing key is 0",
+			cmds: [][]string{{"SET", "s", "v"}, {"HSET", "h", "f", "1"}, {"RPUSH", "l", "a"}, {"SADD", "t", "m"}, {"ZADD", "z", "1", "m"},
+				{"XADD", "x", "1-1", "f", "v"}, {"XLEN", "s"}, {"XLEN", "h"}, {"XLEN", "l"}, {"XLEN", "t"}, {"XLEN", "z"}, {"XLEN", "x"}, {"XLEN", "nope"},
+				evalKeys("return redis.call('XLEN', KEYS[1])", []string{"h"}), evalKeys("return redis.pcall('XLEN', KEYS[1])", []string{"z"}),
+				{"MULTI"}, {"XLEN", "s"}, {"XLEN", "x"}, {"EXEC"}}},
+		{id: "commands/zdiff-read-only", desc: "ZDIFF is a read-only command: a read-only script and a no-writes script may call it; ZDIFFSTORE they may not",
+			cmds: [][]string{{"ZADD", "a", "1", "x", "2", "y"}, {"ZADD", "b", "1", "x"},
+				{"EVAL_RO", "return redis.call('ZDIFF', 2, KEYS[1], KEYS[2], 'WITHSCORES')", "2", "a", "b"},
+				{"EVAL", "#!lua flags=no-writes\nreturn redis.call('ZDIFF', 2, KEYS[1], KEYS[2])", "2", "a", "b"},
+				{"EVAL_RO", "return redis.pcall('ZDIFFSTORE', KEYS[3], 2, KEYS[1], KEYS[2])", "3", "a", "b", "c"}, {"EXISTS", "c"}}},
 	}
 }
 
