@@ -99,11 +99,12 @@ func installOpcodes(check func() error) error {
 	jumpTable[glua.OP_CALL] = callOp(jumpTable[glua.OP_CALL], true)
 	jumpTable[glua.OP_TAILCALL] = callOp(jumpTable[glua.OP_TAILCALL], false)
 	for _, op := range []int{glua.OP_GETTABLE, glua.OP_GETTABLEKS, glua.OP_SELF} {
-		jumpTable[op] = indexOp(jumpTable[op], argB)
+		jumpTable[op] = indexOp(jumpTable[op], argB, argC, "__index")
 	}
 	for _, op := range []int{glua.OP_SETTABLE, glua.OP_SETTABLEKS} {
-		jumpTable[op] = readonlyOp(indexOp(jumpTable[op], argA))
+		jumpTable[op] = readonlyOp(indexOp(jumpTable[op], argA, argB, "__newindex"))
 	}
+	jumpTable[glua.OP_TFORLOOP] = iteratorOp(jumpTable[glua.OP_TFORLOOP])
 	jumpTable[glua.OP_SETGLOBAL] = func(L *glua.LState, _ uint32, _ *opaqueFrame) int {
 		L.RaiseError("%s", errReadonly)
 		return 0
@@ -162,6 +163,28 @@ func callDepth(L *glua.LState) int {
 func checkDepth(L *glua.LState) {
 	if callDepth(L) >= luaCallDepth {
 		L.RaiseError("stack overflow")
+	}
+}
+
+// callsLua runs orig, an opcode that is about to call a metamethod, as
+// Lua 5.1 runs it: as a call from C, which may nest only so deep (see
+// lualib.EnterC) before Lua raises "C stack overflow" at the running line.
+// Each such call is a Go call nested in the last; in WebAssembly that is
+// the JavaScript engine's stack, which would overflow long before
+// luaCallDepth and end the whole module. Only an opcode's slow path, one
+// that calls Lua, comes here.
+func callsLua(L *glua.LState, inst uint32, frameArg *opaqueFrame, orig instFunc) int {
+	enterC(L)
+	defer lualib.LeaveC(L)
+	checkDepth(L)
+	return orig(L, inst, frameArg)
+}
+
+// enterC counts a call from C the VM makes, or raises Lua 5.1's error for
+// it. Pair it with a deferred lualib.LeaveC.
+func enterC(L *glua.LState) {
+	if !lualib.EnterC(L) {
+		L.RaiseError("C stack overflow")
 	}
 }
 
@@ -308,6 +331,8 @@ func x86NaN(r, x, y float64) float64 {
 
 // callBinaryMeta runs an arithmetic metamethod and stores its result.
 func callBinaryMeta(L *glua.LState, inst uint32, mm, lhs, rhs glua.LValue) int {
+	enterC(L)
+	defer lualib.LeaveC(L)
 	checkDepth(L)
 	L.Push(mm)
 	L.Push(lhs)
@@ -399,8 +424,7 @@ func concatOther(L *glua.LState, inst uint32, frameArg *opaqueFrame, orig instFu
 	b, c := argB(inst), argC(inst)
 	for i := b; i <= c; i++ {
 		if v := registers(L)[i]; metaOf(L, v, "__concat") != glua.LNil {
-			checkDepth(L)
-			return orig(L, inst, frameArg)
+			return callsLua(L, inst, frameArg, orig)
 		}
 	}
 	fn, pc := frame(L)
@@ -474,30 +498,64 @@ func callOp(orig instFunc, plain bool) instFunc {
 	}
 }
 
-func indexOp(orig instFunc, objArg func(uint32) int) instFunc {
-	return guardedOp(orig, objArg, "index", func(L *glua.LState, u *glua.LUserData) bool {
-		return L.GetMetatable(u) != glua.LNil
+// indexOp reads or writes a field of the table, string or userdata in
+// register obj(inst) with the key in operand key(inst); event is the
+// metamethod a missing field goes to.
+func indexOp(orig instFunc, obj, key func(uint32) int, event string) instFunc {
+	return guardedOp(orig, obj, "index", func(L *glua.LState, inst uint32, v glua.LValue) (bool, bool) {
+		if u, ok := v.(*glua.LUserData); ok && L.GetMetatable(u) == glua.LNil {
+			return false, false
+		}
+		fn, _ := frame(L)
+		return true, fieldCallsLua(L, v, rk(L, fn, key(inst)), event)
 	})
+}
+
+// fieldCallsLua reports whether reading (event "__index") or writing
+// ("__newindex") field k of v calls a function: the field is missing from
+// v and from each table its event leads through, and the chain ends in a
+// function, as gopher-lua follows it.
+func fieldCallsLua(L *glua.LState, v, k glua.LValue, event string) bool {
+	for range 100 { // Lua 5.1's MAXTAGLOOP
+		if t, ok := v.(*glua.LTable); ok && t.RawGet(k) != glua.LNil {
+			return false
+		}
+		switch mm := L.GetMetaField(v, event).(type) {
+		case *glua.LFunction:
+			return true
+		case *glua.LTable, *glua.LUserData:
+			v = mm
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // guardedOp runs orig when the operand in register reg(inst) is a table
 // or a string, or a userdata that metaOK accepts (one with the metamethod
 // the opcode would use); on anything else it raises Lua 5.1's "attempt to
-// <what> <the operand>", where gopher-lua's wording differs.
-func guardedOp(orig instFunc, reg func(uint32) int, what string, metaOK func(*glua.LState, *glua.LUserData) bool) instFunc {
+// <what> <the operand>", where gopher-lua's wording differs. For a table
+// with a metatable or a userdata, metaOK also says whether the opcode will
+// call a metamethod, which then counts as a call from C (callsLua).
+func guardedOp(orig instFunc, reg func(uint32) int, what string, metaOK func(*glua.LState, uint32, glua.LValue) (ok, calls bool)) instFunc {
 	return func(L *glua.LState, inst uint32, frameArg *opaqueFrame) int {
 		r := reg(inst)
 		switch v := registers(L)[r].(type) {
 		case *glua.LTable:
 			if v.Metatable != glua.LNil {
-				checkDepth(L)
+				if _, calls := metaOK(L, inst, v); calls {
+					return callsLua(L, inst, frameArg, orig)
+				}
 			}
 			return orig(L, inst, frameArg)
 		case glua.LString:
 			return orig(L, inst, frameArg)
 		case *glua.LUserData:
-			if metaOK(L, v) {
-				checkDepth(L)
+			if ok, calls := metaOK(L, inst, v); ok {
+				if calls {
+					return callsLua(L, inst, frameArg, orig)
+				}
 				return orig(L, inst, frameArg)
 			}
 		}
@@ -521,8 +579,7 @@ func compareOp(orig instFunc) instFunc {
 				event = "__le"
 			}
 			if L.GetMetaField(lhs, event) != glua.LNil {
-				checkDepth(L)
-				return orig(L, inst, frameArg)
+				return callsLua(L, inst, frameArg, orig)
 			}
 		}
 		if lt == rt {
@@ -533,25 +590,49 @@ func compareOp(orig instFunc) instFunc {
 	}
 }
 
-// eqOp only keeps an __eq metamethod's call within luaCallDepth (see
-// checkDepth): two tables or two userdata may call one.
+// eqOp counts an __eq metamethod's call as a call from C (see callsLua):
+// two distinct tables, or two userdata, may call one. A constant operand
+// is never either, so comparing with a literal stays on the fast path.
 func eqOp(orig instFunc) instFunc {
 	return func(L *glua.LState, inst uint32, frameArg *opaqueFrame) int {
-		if callDepth(L) >= luaCallDepth {
-			fn, _ := frame(L)
-			lt, rt := rk(L, fn, argB(inst)).Type(), rk(L, fn, argC(inst)).Type()
-			if lt == rt && (lt == glua.LTTable || lt == glua.LTUserData) {
-				checkDepth(L)
+		b, c := argB(inst), argC(inst)
+		if (b|c)&bitRK == 0 {
+			lhs, rhs := registers(L)[b], registers(L)[c]
+			if lhs != rhs && lhs.Type() == rhs.Type() && (metaOf(L, lhs, "__eq") != glua.LNil || metaOf(L, rhs, "__eq") != glua.LNil) {
+				return callsLua(L, inst, frameArg, orig)
 			}
 		}
 		return orig(L, inst, frameArg)
 	}
 }
 
+// lenOp gives a table's length as Lua 5.1 does, which never calls a
+// table's __len (gopher-lua does), and calls a userdata's.
 func lenOp(orig instFunc) instFunc {
-	return guardedOp(orig, argB, "get length of", func(L *glua.LState, u *glua.LUserData) bool {
-		return L.GetMetaField(u, "__len") != glua.LNil
+	lenOf := guardedOp(orig, argB, "get length of", func(L *glua.LState, _ uint32, v glua.LValue) (bool, bool) {
+		has := L.GetMetaField(v, "__len") != glua.LNil
+		return has, has
 	})
+	return func(L *glua.LState, inst uint32, frameArg *opaqueFrame) int {
+		if t, ok := registers(L)[argB(inst)].(*glua.LTable); ok {
+			setRegister(L, argA(inst), glua.LNumber(t.Len()))
+			return 0
+		}
+		return lenOf(L, inst, frameArg)
+	}
+}
+
+// iteratorOp counts the call of a generic for's iterator, when it is a Lua
+// function, as a call from C, as Lua 5.1 counts it (see callsLua). An
+// iterator in Go (next, or ipairs's) calls no Lua, and stays uncounted,
+// the cheaper path for the loops scripts run most.
+func iteratorOp(orig instFunc) instFunc {
+	return func(L *glua.LState, inst uint32, frameArg *opaqueFrame) int {
+		if f, ok := registers(L)[argA(inst)].(*glua.LFunction); ok && f.IsG {
+			return orig(L, inst, frameArg)
+		}
+		return callsLua(L, inst, frameArg, orig)
+	}
 }
 
 // ---- naming the culprit -------------------------------------------------

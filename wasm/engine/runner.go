@@ -469,7 +469,7 @@ func (r *runner) catch(L *glua.LState) int {
 // error no pcall catches, it notes the script line Redis names in its "on
 // @user_script:N" suffix.
 func (r *runner) raised(L *glua.LState) {
-	if !lualib.InCCall(L) {
+	if !lualib.Catching(L) {
 		r.errLine = scriptLine(L)
 	}
 	panic(&glua.ApiError{Type: glua.ApiErrorRun, Object: L.Get(-1), StackTrace: "(not kept)"})
@@ -632,13 +632,13 @@ func (r *runner) protectCatches(L *glua.LState) {
 		L.SetGlobal(name, L.NewFunction(func(L *glua.LState) int {
 			// pcall is C code calling Lua: 200 deep, Lua 5.1 refuses,
 			// and the pcall itself catches the error.
-			if !lualib.EnterC(L) {
+			if !lualib.EnterCatch(L) {
 				L.SetTop(0)
 				L.Push(glua.LFalse)
 				L.Push(glua.LString("C stack overflow"))
 				return 2
 			}
-			defer lualib.LeaveC(L)
+			defer lualib.LeaveCatch(L)
 			if name == "pcall" {
 				r.pcall(L)
 			} else {
@@ -714,7 +714,21 @@ func capStrings(L *glua.LState) {
 // that hand each thread the budget itself.
 func (r *runner) budgetCoroutines(L *glua.LState) {
 	co := L.GetGlobal("coroutine").(*glua.LTable)
-	create, resume := co.RawGetString("create"), co.RawGetString("resume")
+	create, running := co.RawGetString("create"), co.RawGetString("resume")
+	// Resuming is a call from C: past the limit it fails as Lua 5.1's
+	// lua_resume does, with no position (wrap adds one a level).
+	resume := L.NewFunction(func(L *glua.LState) int {
+		if !lualib.EnterResume(L) {
+			L.SetTop(0)
+			L.Push(glua.LFalse)
+			L.Push(glua.LString("C stack overflow"))
+			return 2
+		}
+		defer lualib.LeaveC(L)
+		L.Insert(running, 1)
+		L.Call(L.GetTop()-1, glua.MultRet)
+		return L.GetTop()
+	})
 	newThread := func(L *glua.LState) *glua.LState {
 		L.Push(create)
 		L.Push(L.Get(1))
