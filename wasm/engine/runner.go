@@ -138,6 +138,21 @@ func (r *runner) newState() *glua.LState {
 	}))
 	L.SetGlobal("collectgarbage", L.NewFunction(collectGarbage))
 	L.SetGlobal("loadstring", L.NewFunction(loadString))
+	// load calls its reader function from C: a reader that loads again
+	// recurses, so it counts, and fails as a failed load does.
+	load := L.GetGlobal("load")
+	L.SetGlobal("load", L.NewFunction(func(L *glua.LState) int {
+		if !lualib.EnterC(L) {
+			L.SetTop(0)
+			L.Push(glua.LNil)
+			L.Push(glua.LString("C stack overflow"))
+			return 2
+		}
+		defer lualib.LeaveC(L)
+		L.Insert(load, 1)
+		L.Call(L.GetTop()-1, glua.MultRet)
+		return L.GetTop()
+	}))
 	L.SetGlobal("redis", r.redisTable(L))
 
 	r.budgetCoroutines(L)
