@@ -500,15 +500,39 @@ func callOp(orig instFunc, plain bool) instFunc {
 
 // indexOp reads or writes a field of the table, string or userdata in
 // register obj(inst) with the key in operand key(inst); event is the
-// metamethod a missing field goes to.
+// metamethod a missing field goes to. A plain table goes straight to
+// gopher-lua; a field a table with a metatable holds itself is read here,
+// with the one lookup that shows no metamethod runs.
 func indexOp(orig instFunc, obj, key func(uint32) int, event string) instFunc {
-	return guardedOp(orig, obj, "index", func(L *glua.LState, inst uint32, v glua.LValue) (bool, bool) {
-		if u, ok := v.(*glua.LUserData); ok && L.GetMetatable(u) == glua.LNil {
+	other := guardedOp(orig, obj, "index", func(L *glua.LState, inst uint32, v glua.LValue) (bool, bool) {
+		if L.GetMetatable(v) == glua.LNil {
 			return false, false
 		}
 		fn, _ := frame(L)
 		return true, fieldCallsLua(L, v, rk(L, fn, key(inst)), event)
 	})
+	return func(L *glua.LState, inst uint32, frameArg *opaqueFrame) int {
+		t, ok := registers(L)[obj(inst)].(*glua.LTable)
+		if !ok {
+			return other(L, inst, frameArg)
+		}
+		if t.Metatable == glua.LNil {
+			return orig(L, inst, frameArg)
+		}
+		fn, _ := frame(L)
+		k := rk(L, fn, key(inst))
+		if v := t.RawGet(k); v != glua.LNil && event == "__index" {
+			if int(inst>>26) == glua.OP_SELF {
+				setRegister(L, argA(inst)+1, t)
+			}
+			setRegister(L, argA(inst), v)
+			return 0
+		}
+		if fieldCallsLua(L, t, k, event) {
+			return callsLua(L, inst, frameArg, orig)
+		}
+		return orig(L, inst, frameArg)
+	}
 }
 
 // fieldCallsLua reports whether reading (event "__index") or writing
@@ -532,23 +556,16 @@ func fieldCallsLua(L *glua.LState, v, k glua.LValue, event string) bool {
 	return false
 }
 
-// guardedOp runs orig when the operand in register reg(inst) is a table
-// or a string, or a userdata that metaOK accepts (one with the metamethod
-// the opcode would use); on anything else it raises Lua 5.1's "attempt to
-// <what> <the operand>", where gopher-lua's wording differs. For a table
-// with a metatable or a userdata, metaOK also says whether the opcode will
-// call a metamethod, which then counts as a call from C (callsLua).
+// guardedOp runs orig when the operand in register reg(inst) is a string,
+// or a userdata that metaOK accepts (one with the metamethod the opcode
+// would use; metaOK also says whether the opcode will call it, which then
+// counts as a call from C, see callsLua); on anything else it raises Lua
+// 5.1's "attempt to <what> <the operand>", where gopher-lua's wording
+// differs. Its callers take tables first.
 func guardedOp(orig instFunc, reg func(uint32) int, what string, metaOK func(*glua.LState, uint32, glua.LValue) (ok, calls bool)) instFunc {
 	return func(L *glua.LState, inst uint32, frameArg *opaqueFrame) int {
 		r := reg(inst)
 		switch v := registers(L)[r].(type) {
-		case *glua.LTable:
-			if v.Metatable != glua.LNil {
-				if _, calls := metaOK(L, inst, v); calls {
-					return callsLua(L, inst, frameArg, orig)
-				}
-			}
-			return orig(L, inst, frameArg)
 		case glua.LString:
 			return orig(L, inst, frameArg)
 		case *glua.LUserData:
@@ -615,8 +632,11 @@ func lenOp(orig instFunc) instFunc {
 	})
 	return func(L *glua.LState, inst uint32, frameArg *opaqueFrame) int {
 		if t, ok := registers(L)[argB(inst)].(*glua.LTable); ok {
-			setRegister(L, argA(inst), glua.LNumber(t.Len()))
-			return 0
+			if t.Metatable != glua.LNil && L.GetMetaField(t, "__len") != glua.LNil {
+				setRegister(L, argA(inst), glua.LNumber(t.Len()))
+				return 0
+			}
+			return orig(L, inst, frameArg)
 		}
 		return lenOf(L, inst, frameArg)
 	}
