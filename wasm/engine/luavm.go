@@ -501,15 +501,16 @@ func callOp(orig instFunc, plain bool) instFunc {
 // indexOp reads or writes a field of the table, string or userdata in
 // register obj(inst) with the key in operand key(inst); event is the
 // metamethod a missing field goes to. A plain table goes straight to
-// gopher-lua; a field a table with a metatable holds itself is read here,
-// with the one lookup that shows no metamethod runs.
+// gopher-lua; a table with a metatable is read here, with the one walk of
+// its __index chain that shows whether a metamethod runs.
 func indexOp(orig instFunc, obj, key func(uint32) int, event string) instFunc {
 	other := guardedOp(orig, obj, "index", func(L *glua.LState, inst uint32, v glua.LValue) (bool, bool) {
 		if L.GetMetatable(v) == glua.LNil {
 			return false, false
 		}
 		fn, _ := frame(L)
-		return true, fieldCallsLua(L, v, rk(L, fn, key(inst)), event)
+		_, calls := fieldLookup(L, v, rk(L, fn, key(inst)), event)
+		return true, calls
 	})
 	return func(L *glua.LState, inst uint32, frameArg *opaqueFrame) int {
 		t, ok := registers(L)[obj(inst)].(*glua.LTable)
@@ -520,40 +521,50 @@ func indexOp(orig instFunc, obj, key func(uint32) int, event string) instFunc {
 			return orig(L, inst, frameArg)
 		}
 		fn, _ := frame(L)
-		k := rk(L, fn, key(inst))
-		if v := t.RawGet(k); v != glua.LNil && event == "__index" {
+		found, calls := fieldLookup(L, t, rk(L, fn, key(inst)), event)
+		if calls {
+			return callsLua(L, inst, frameArg, orig)
+		}
+		if found != nil && event == "__index" {
 			if int(inst>>26) == glua.OP_SELF {
 				setRegister(L, argA(inst)+1, t)
 			}
-			setRegister(L, argA(inst), v)
+			setRegister(L, argA(inst), found)
 			return 0
-		}
-		if fieldCallsLua(L, t, k, event) {
-			return callsLua(L, inst, frameArg, orig)
 		}
 		return orig(L, inst, frameArg)
 	}
 }
 
-// fieldCallsLua reports whether reading (event "__index") or writing
-// ("__newindex") field k of v calls a function: the field is missing from
-// v and from each table its event leads through, and the chain ends in a
-// function, as gopher-lua follows it.
-func fieldCallsLua(L *glua.LState, v, k glua.LValue, event string) bool {
+// fieldLookup follows field k of v as gopher-lua does, through the
+// tables (or userdata) that event ("__index" or "__newindex") leads to. It
+// reports calls when the chain ends in a function, which gopher-lua would
+// call; otherwise, for a read, found is the field's value (nil, not LNil,
+// where gopher-lua had better answer itself: a chain through a string, or
+// one that ends in an error).
+func fieldLookup(L *glua.LState, v, k glua.LValue, event string) (found glua.LValue, calls bool) {
 	for range 100 { // Lua 5.1's MAXTAGLOOP
-		if t, ok := v.(*glua.LTable); ok && t.RawGet(k) != glua.LNil {
-			return false
+		t, isTable := v.(*glua.LTable)
+		if isTable {
+			if x := t.RawGet(k); x != glua.LNil {
+				return x, false
+			}
 		}
 		switch mm := L.GetMetaField(v, event).(type) {
 		case *glua.LFunction:
-			return true
+			return nil, true
 		case *glua.LTable, *glua.LUserData:
 			v = mm
+		case *glua.LNilType:
+			if isTable {
+				return glua.LNil, false
+			}
+			return nil, false
 		default:
-			return false
+			return nil, false
 		}
 	}
-	return false
+	return nil, false
 }
 
 // guardedOp runs orig when the operand in register reg(inst) is a string,
