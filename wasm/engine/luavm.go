@@ -173,6 +173,8 @@ func checkDepth(L *glua.LState) {
 // the JavaScript engine's stack, which would overflow long before
 // luaCallDepth and end the whole module. Only an opcode's slow path, one
 // that calls Lua, comes here.
+//
+//go:noinline // a slow path; each inlined copy costs the module
 func callsLua(L *glua.LState, inst uint32, frameArg *opaqueFrame, orig instFunc) int {
 	enterC(L)
 	defer lualib.LeaveC(L)
@@ -182,6 +184,8 @@ func callsLua(L *glua.LState, inst uint32, frameArg *opaqueFrame, orig instFunc)
 
 // enterC counts a call from C the VM makes, or raises Lua 5.1's error for
 // it. Pair it with a deferred lualib.LeaveC.
+//
+//go:noinline // a slow path; each inlined copy costs the module
 func enterC(L *glua.LState) {
 	if !lualib.EnterC(L) {
 		L.RaiseError("C stack overflow")
@@ -501,8 +505,8 @@ func callOp(orig instFunc, plain bool) instFunc {
 // indexOp reads or writes a field of the table, string or userdata in
 // register obj(inst) with the key in operand key(inst); event is the
 // metamethod a missing field goes to. A plain table goes straight to
-// gopher-lua; a table with a metatable is read here, with the one walk of
-// its __index chain that shows whether a metamethod runs.
+// gopher-lua; for a table with a metatable, a walk of its chain first
+// shows whether a metamethod runs.
 func indexOp(orig instFunc, obj, key func(uint32) int, event string) instFunc {
 	other := guardedOp(orig, obj, "index", func(L *glua.LState, inst uint32, v glua.LValue) (bool, bool) {
 		if L.GetMetatable(v) == glua.LNil {
@@ -521,16 +525,8 @@ func indexOp(orig instFunc, obj, key func(uint32) int, event string) instFunc {
 			return orig(L, inst, frameArg)
 		}
 		fn, _ := frame(L)
-		found, calls := fieldLookup(L, t, rk(L, fn, key(inst)), event)
-		if calls {
+		if _, calls := fieldLookup(L, t, rk(L, fn, key(inst)), event); calls {
 			return callsLua(L, inst, frameArg, orig)
-		}
-		if found != nil && event == "__index" {
-			if int(inst>>26) == glua.OP_SELF {
-				setRegister(L, argA(inst)+1, t)
-			}
-			setRegister(L, argA(inst), found)
-			return 0
 		}
 		return orig(L, inst, frameArg)
 	}
@@ -542,6 +538,8 @@ func indexOp(orig instFunc, obj, key func(uint32) int, event string) instFunc {
 // call; otherwise, for a read, found is the field's value (nil, not LNil,
 // where gopher-lua had better answer itself: a chain through a string, or
 // one that ends in an error).
+//
+//go:noinline // a slow path; each inlined copy costs the module
 func fieldLookup(L *glua.LState, v, k glua.LValue, event string) (found glua.LValue, calls bool) {
 	for range 100 { // Lua 5.1's MAXTAGLOOP
 		t, isTable := v.(*glua.LTable)

@@ -140,19 +140,7 @@ func (r *runner) newState() *glua.LState {
 	L.SetGlobal("loadstring", L.NewFunction(loadString))
 	// load calls its reader function from C: a reader that loads again
 	// recurses, so it counts, and fails as a failed load does.
-	load := L.GetGlobal("load")
-	L.SetGlobal("load", L.NewFunction(func(L *glua.LState) int {
-		if !lualib.EnterC(L) {
-			L.SetTop(0)
-			L.Push(glua.LNil)
-			L.Push(glua.LString("C stack overflow"))
-			return 2
-		}
-		defer lualib.LeaveC(L)
-		L.Insert(load, 1)
-		L.Call(L.GetTop()-1, glua.MultRet)
-		return L.GetTop()
-	}))
+	L.SetGlobal("load", L.NewFunction(countedFromC(L.GetGlobal("load"), lualib.EnterC, glua.LNil)))
 	L.SetGlobal("redis", r.redisTable(L))
 
 	r.budgetCoroutines(L)
@@ -732,18 +720,7 @@ func (r *runner) budgetCoroutines(L *glua.LState) {
 	create, running := co.RawGetString("create"), co.RawGetString("resume")
 	// Resuming is a call from C: past the limit it fails as Lua 5.1's
 	// lua_resume does, with no position (wrap adds one a level).
-	resume := L.NewFunction(func(L *glua.LState) int {
-		if !lualib.EnterResume(L) {
-			L.SetTop(0)
-			L.Push(glua.LFalse)
-			L.Push(glua.LString("C stack overflow"))
-			return 2
-		}
-		defer lualib.LeaveC(L)
-		L.Insert(running, 1)
-		L.Call(L.GetTop()-1, glua.MultRet)
-		return L.GetTop()
-	})
+	resume := L.NewFunction(countedFromC(running, lualib.EnterResume, glua.LFalse))
 	newThread := func(L *glua.LState) *glua.LState {
 		L.Push(create)
 		L.Push(L.Get(1))
@@ -802,6 +779,24 @@ func (r *runner) budgetCoroutines(L *glua.LState) {
 		}))
 		return 1
 	}))
+}
+
+// countedFromC makes a library function that calls Lua (load its reader,
+// resume its coroutine) count as a call from C with enter: past the limit
+// it answers failed and "C stack overflow", as Lua 5.1's does.
+func countedFromC(fn glua.LValue, enter func(*glua.LState) bool, failed glua.LValue) glua.LGFunction {
+	return func(L *glua.LState) int {
+		if !enter(L) {
+			L.SetTop(0)
+			L.Push(failed)
+			L.Push(glua.LString("C stack overflow"))
+			return 2
+		}
+		defer lualib.LeaveC(L)
+		L.Insert(fn, 1)
+		L.Call(L.GetTop()-1, glua.MultRet)
+		return L.GetTop()
+	}
 }
 
 // collectGarbage is Lua 5.1's collectgarbage. Go's collector runs on its
