@@ -99,11 +99,12 @@ func installOpcodes(check func() error) error {
 	jumpTable[glua.OP_CALL] = callOp(jumpTable[glua.OP_CALL], true)
 	jumpTable[glua.OP_TAILCALL] = callOp(jumpTable[glua.OP_TAILCALL], false)
 	for _, op := range []int{glua.OP_GETTABLE, glua.OP_GETTABLEKS, glua.OP_SELF} {
-		jumpTable[op] = indexOp(jumpTable[op], argB)
+		jumpTable[op] = indexOp(jumpTable[op], argB, argC, "__index")
 	}
 	for _, op := range []int{glua.OP_SETTABLE, glua.OP_SETTABLEKS} {
-		jumpTable[op] = readonlyOp(indexOp(jumpTable[op], argA))
+		jumpTable[op] = readonlyOp(indexOp(jumpTable[op], argA, argB, "__newindex"))
 	}
+	jumpTable[glua.OP_TFORLOOP] = iteratorOp(jumpTable[glua.OP_TFORLOOP])
 	jumpTable[glua.OP_SETGLOBAL] = func(L *glua.LState, _ uint32, _ *opaqueFrame) int {
 		L.RaiseError("%s", errReadonly)
 		return 0
@@ -162,6 +163,32 @@ func callDepth(L *glua.LState) int {
 func checkDepth(L *glua.LState) {
 	if callDepth(L) >= luaCallDepth {
 		L.RaiseError("stack overflow")
+	}
+}
+
+// callsLua runs orig, an opcode that is about to call a metamethod, as
+// Lua 5.1 runs it: as a call from C, which may nest only so deep (see
+// lualib.EnterC) before Lua raises "C stack overflow" at the running line.
+// Each such call is a Go call nested in the last; in WebAssembly that is
+// the JavaScript engine's stack, which would overflow long before
+// luaCallDepth and end the whole module. Only an opcode's slow path, one
+// that calls Lua, comes here.
+//
+//go:noinline // a slow path; each inlined copy costs the module
+func callsLua(L *glua.LState, inst uint32, frameArg *opaqueFrame, orig instFunc) int {
+	enterC(L)
+	defer lualib.LeaveC(L)
+	checkDepth(L)
+	return orig(L, inst, frameArg)
+}
+
+// enterC counts a call from C the VM makes, or raises Lua 5.1's error for
+// it. Pair it with a deferred lualib.LeaveC.
+//
+//go:noinline // a slow path; each inlined copy costs the module
+func enterC(L *glua.LState) {
+	if !lualib.EnterC(L) {
+		L.RaiseError("C stack overflow")
 	}
 }
 
@@ -308,6 +335,8 @@ func x86NaN(r, x, y float64) float64 {
 
 // callBinaryMeta runs an arithmetic metamethod and stores its result.
 func callBinaryMeta(L *glua.LState, inst uint32, mm, lhs, rhs glua.LValue) int {
+	enterC(L)
+	defer lualib.LeaveC(L)
 	checkDepth(L)
 	L.Push(mm)
 	L.Push(lhs)
@@ -399,8 +428,7 @@ func concatOther(L *glua.LState, inst uint32, frameArg *opaqueFrame, orig instFu
 	b, c := argB(inst), argC(inst)
 	for i := b; i <= c; i++ {
 		if v := registers(L)[i]; metaOf(L, v, "__concat") != glua.LNil {
-			checkDepth(L)
-			return orig(L, inst, frameArg)
+			return callsLua(L, inst, frameArg, orig)
 		}
 	}
 	fn, pc := frame(L)
@@ -474,30 +502,86 @@ func callOp(orig instFunc, plain bool) instFunc {
 	}
 }
 
-func indexOp(orig instFunc, objArg func(uint32) int) instFunc {
-	return guardedOp(orig, objArg, "index", func(L *glua.LState, u *glua.LUserData) bool {
-		return L.GetMetatable(u) != glua.LNil
+// indexOp reads or writes a field of the table, string or userdata in
+// register obj(inst) with the key in operand key(inst); event is the
+// metamethod a missing field goes to. A plain table goes straight to
+// gopher-lua; for a table with a metatable, a walk of its chain first
+// shows whether a metamethod runs.
+func indexOp(orig instFunc, obj, key func(uint32) int, event string) instFunc {
+	other := guardedOp(orig, obj, "index", func(L *glua.LState, inst uint32, v glua.LValue) (bool, bool) {
+		if L.GetMetatable(v) == glua.LNil {
+			return false, false
+		}
+		fn, _ := frame(L)
+		_, calls := fieldLookup(L, v, rk(L, fn, key(inst)), event)
+		return true, calls
 	})
+	return func(L *glua.LState, inst uint32, frameArg *opaqueFrame) int {
+		t, ok := registers(L)[obj(inst)].(*glua.LTable)
+		if !ok {
+			return other(L, inst, frameArg)
+		}
+		if t.Metatable == glua.LNil {
+			return orig(L, inst, frameArg)
+		}
+		fn, _ := frame(L)
+		if _, calls := fieldLookup(L, t, rk(L, fn, key(inst)), event); calls {
+			return callsLua(L, inst, frameArg, orig)
+		}
+		return orig(L, inst, frameArg)
+	}
 }
 
-// guardedOp runs orig when the operand in register reg(inst) is a table
-// or a string, or a userdata that metaOK accepts (one with the metamethod
-// the opcode would use); on anything else it raises Lua 5.1's "attempt to
-// <what> <the operand>", where gopher-lua's wording differs.
-func guardedOp(orig instFunc, reg func(uint32) int, what string, metaOK func(*glua.LState, *glua.LUserData) bool) instFunc {
+// fieldLookup follows field k of v as gopher-lua does, through the
+// tables (or userdata) that event ("__index" or "__newindex") leads to. It
+// reports calls when the chain ends in a function, which gopher-lua would
+// call; otherwise, for a read, found is the field's value (nil, not LNil,
+// where gopher-lua had better answer itself: a chain through a string, or
+// one that ends in an error).
+//
+//go:noinline // a slow path; each inlined copy costs the module
+func fieldLookup(L *glua.LState, v, k glua.LValue, event string) (found glua.LValue, calls bool) {
+	for range 100 { // Lua 5.1's MAXTAGLOOP
+		t, isTable := v.(*glua.LTable)
+		if isTable {
+			if x := t.RawGet(k); x != glua.LNil {
+				return x, false
+			}
+		}
+		switch mm := L.GetMetaField(v, event).(type) {
+		case *glua.LFunction:
+			return nil, true
+		case *glua.LTable, *glua.LUserData:
+			v = mm
+		case *glua.LNilType:
+			if isTable {
+				return glua.LNil, false
+			}
+			return nil, false
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// guardedOp runs orig when the operand in register reg(inst) is a string,
+// or a userdata that metaOK accepts (one with the metamethod the opcode
+// would use; metaOK also says whether the opcode will call it, which then
+// counts as a call from C, see callsLua); on anything else it raises Lua
+// 5.1's "attempt to <what> <the operand>", where gopher-lua's wording
+// differs. Its callers take tables first.
+func guardedOp(orig instFunc, reg func(uint32) int, what string, metaOK func(*glua.LState, uint32, glua.LValue) (ok, calls bool)) instFunc {
 	return func(L *glua.LState, inst uint32, frameArg *opaqueFrame) int {
 		r := reg(inst)
 		switch v := registers(L)[r].(type) {
-		case *glua.LTable:
-			if v.Metatable != glua.LNil {
-				checkDepth(L)
-			}
-			return orig(L, inst, frameArg)
 		case glua.LString:
 			return orig(L, inst, frameArg)
 		case *glua.LUserData:
-			if metaOK(L, v) {
-				checkDepth(L)
+			if ok, calls := metaOK(L, inst, v); ok {
+				if calls {
+					return callsLua(L, inst, frameArg, orig)
+				}
 				return orig(L, inst, frameArg)
 			}
 		}
@@ -521,8 +605,7 @@ func compareOp(orig instFunc) instFunc {
 				event = "__le"
 			}
 			if L.GetMetaField(lhs, event) != glua.LNil {
-				checkDepth(L)
-				return orig(L, inst, frameArg)
+				return callsLua(L, inst, frameArg, orig)
 			}
 		}
 		if lt == rt {
@@ -533,25 +616,52 @@ func compareOp(orig instFunc) instFunc {
 	}
 }
 
-// eqOp only keeps an __eq metamethod's call within luaCallDepth (see
-// checkDepth): two tables or two userdata may call one.
+// eqOp counts an __eq metamethod's call as a call from C (see callsLua):
+// two distinct tables, or two userdata, may call one. A constant operand
+// is never either, so comparing with a literal stays on the fast path.
 func eqOp(orig instFunc) instFunc {
 	return func(L *glua.LState, inst uint32, frameArg *opaqueFrame) int {
-		if callDepth(L) >= luaCallDepth {
-			fn, _ := frame(L)
-			lt, rt := rk(L, fn, argB(inst)).Type(), rk(L, fn, argC(inst)).Type()
-			if lt == rt && (lt == glua.LTTable || lt == glua.LTUserData) {
-				checkDepth(L)
+		b, c := argB(inst), argC(inst)
+		if (b|c)&bitRK == 0 {
+			lhs, rhs := registers(L)[b], registers(L)[c]
+			if lhs != rhs && lhs.Type() == rhs.Type() && (metaOf(L, lhs, "__eq") != glua.LNil || metaOf(L, rhs, "__eq") != glua.LNil) {
+				return callsLua(L, inst, frameArg, orig)
 			}
 		}
 		return orig(L, inst, frameArg)
 	}
 }
 
+// lenOp gives a table's length as Lua 5.1 does, which never calls a
+// table's __len (gopher-lua does), and calls a userdata's.
 func lenOp(orig instFunc) instFunc {
-	return guardedOp(orig, argB, "get length of", func(L *glua.LState, u *glua.LUserData) bool {
-		return L.GetMetaField(u, "__len") != glua.LNil
+	lenOf := guardedOp(orig, argB, "get length of", func(L *glua.LState, _ uint32, v glua.LValue) (bool, bool) {
+		has := L.GetMetaField(v, "__len") != glua.LNil
+		return has, has
 	})
+	return func(L *glua.LState, inst uint32, frameArg *opaqueFrame) int {
+		if t, ok := registers(L)[argB(inst)].(*glua.LTable); ok {
+			if t.Metatable != glua.LNil && L.GetMetaField(t, "__len") != glua.LNil {
+				setRegister(L, argA(inst), glua.LNumber(t.Len()))
+				return 0
+			}
+			return orig(L, inst, frameArg)
+		}
+		return lenOf(L, inst, frameArg)
+	}
+}
+
+// iteratorOp counts the call of a generic for's iterator, when it is a Lua
+// function, as a call from C, as Lua 5.1 counts it (see callsLua). An
+// iterator in Go (next, or ipairs's) calls no Lua, and stays uncounted,
+// the cheaper path for the loops scripts run most.
+func iteratorOp(orig instFunc) instFunc {
+	return func(L *glua.LState, inst uint32, frameArg *opaqueFrame) int {
+		if f, ok := registers(L)[argA(inst)].(*glua.LFunction); ok && f.IsG {
+			return orig(L, inst, frameArg)
+		}
+		return callsLua(L, inst, frameArg, orig)
+	}
 }
 
 // ---- naming the culprit -------------------------------------------------

@@ -138,6 +138,9 @@ func (r *runner) newState() *glua.LState {
 	}))
 	L.SetGlobal("collectgarbage", L.NewFunction(collectGarbage))
 	L.SetGlobal("loadstring", L.NewFunction(loadString))
+	// load calls its reader function from C: a reader that loads again
+	// recurses, so it counts, and fails as a failed load does.
+	L.SetGlobal("load", L.NewFunction(countedFromC(L.GetGlobal("load"), lualib.EnterC, glua.LNil)))
 	L.SetGlobal("redis", r.redisTable(L))
 
 	r.budgetCoroutines(L)
@@ -469,7 +472,7 @@ func (r *runner) catch(L *glua.LState) int {
 // error no pcall catches, it notes the script line Redis names in its "on
 // @user_script:N" suffix.
 func (r *runner) raised(L *glua.LState) {
-	if !lualib.InCCall(L) {
+	if !lualib.Catching(L) {
 		r.errLine = scriptLine(L)
 	}
 	panic(&glua.ApiError{Type: glua.ApiErrorRun, Object: L.Get(-1), StackTrace: "(not kept)"})
@@ -632,13 +635,13 @@ func (r *runner) protectCatches(L *glua.LState) {
 		L.SetGlobal(name, L.NewFunction(func(L *glua.LState) int {
 			// pcall is C code calling Lua: 200 deep, Lua 5.1 refuses,
 			// and the pcall itself catches the error.
-			if !lualib.EnterC(L) {
+			if !lualib.EnterCatch(L) {
 				L.SetTop(0)
 				L.Push(glua.LFalse)
 				L.Push(glua.LString("C stack overflow"))
 				return 2
 			}
-			defer lualib.LeaveC(L)
+			defer lualib.LeaveCatch(L)
 			if name == "pcall" {
 				r.pcall(L)
 			} else {
@@ -714,7 +717,10 @@ func capStrings(L *glua.LState) {
 // that hand each thread the budget itself.
 func (r *runner) budgetCoroutines(L *glua.LState) {
 	co := L.GetGlobal("coroutine").(*glua.LTable)
-	create, resume := co.RawGetString("create"), co.RawGetString("resume")
+	create, running := co.RawGetString("create"), co.RawGetString("resume")
+	// Resuming is a call from C: past the limit it fails as Lua 5.1's
+	// lua_resume does, with no position (wrap adds one a level).
+	resume := L.NewFunction(countedFromC(running, lualib.EnterResume, glua.LFalse))
 	newThread := func(L *glua.LState) *glua.LState {
 		L.Push(create)
 		L.Push(L.Get(1))
@@ -773,6 +779,24 @@ func (r *runner) budgetCoroutines(L *glua.LState) {
 		}))
 		return 1
 	}))
+}
+
+// countedFromC makes a library function that calls Lua (load its reader,
+// resume its coroutine) count as a call from C with enter: past the limit
+// it answers failed and "C stack overflow", as Lua 5.1's does.
+func countedFromC(fn glua.LValue, enter func(*glua.LState) bool, failed glua.LValue) glua.LGFunction {
+	return func(L *glua.LState) int {
+		if !enter(L) {
+			L.SetTop(0)
+			L.Push(failed)
+			L.Push(glua.LString("C stack overflow"))
+			return 2
+		}
+		defer lualib.LeaveC(L)
+		L.Insert(fn, 1)
+		L.Call(L.GetTop()-1, glua.MultRet)
+		return L.GetTop()
+	}
 }
 
 // collectGarbage is Lua 5.1's collectgarbage. Go's collector runs on its

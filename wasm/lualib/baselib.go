@@ -55,7 +55,7 @@ func baseToString(L *lua.LState, st *state, orig lua.LValue) int {
 	if mm := L.GetMetaField(v, "__tostring"); mm != lua.LNil {
 		L.Push(mm)
 		L.Push(v)
-		L.Call(1, 1)
+		callFromC(L, 1, 1)
 		return 1
 	}
 	switch v := v.(type) {
@@ -175,7 +175,7 @@ func foreachStops(L *lua.LState, f, k, v lua.LValue) bool {
 	L.Push(f)
 	L.Push(k)
 	L.Push(v)
-	L.Call(2, 1)
+	callFromC(L, 2, 1)
 	if L.Get(-1) != lua.LNil {
 		return true
 	}

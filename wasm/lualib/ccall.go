@@ -12,17 +12,26 @@ const maxCCalls = 200
 // and reports false, noting nothing, where Lua 5.1 would raise "C stack
 // overflow" instead. Each EnterC that reports true is paired with LeaveC,
 // deferred, so that an error unwinding through the call counts it out.
-func EnterC(L *lua.LState) bool {
+func EnterC(L *lua.LState) bool { return enter(L, 2) }
+
+// enter counts a call from C unless the count, plus slack, reaches
+// maxCCalls.
+func enter(L *lua.LState, slack int) bool {
 	st := stateOf(L)
 	if st == nil {
 		return true
 	}
-	if st.cCalls+2 >= maxCCalls {
+	if st.cCalls+slack >= maxCCalls {
 		return false
 	}
 	st.cCalls++
 	return true
 }
+
+// EnterResume is EnterC for coroutine.resume: Lua 5.1's lua_resume checks
+// the count before it adds to it, so a coroutine may start one call deeper
+// than a function called from C. Pair it with a deferred LeaveC.
+func EnterResume(L *lua.LState) bool { return enter(L, 1) }
 
 // LeaveC is the end of a call EnterC let through.
 func LeaveC(L *lua.LState) {
@@ -42,9 +51,28 @@ func callFromC(L *lua.LState, nargs, nret int) {
 	L.Call(nargs, nret)
 }
 
-// InCCall reports whether a call from C code (a pcall, most often) is under
-// way: an error raised now may be caught.
-func InCCall(L *lua.LState) bool {
+// EnterCatch is EnterC for pcall and xpcall, the calls from C that catch
+// errors; pair it with a deferred LeaveCatch.
+func EnterCatch(L *lua.LState) bool {
+	if !EnterC(L) {
+		return false
+	}
+	stateOf(L).catches++
+	return true
+}
+
+// LeaveCatch is the end of a call EnterCatch let through.
+func LeaveCatch(L *lua.LState) {
+	if st := stateOf(L); st != nil && st.catches > 0 {
+		st.catches--
+	}
+	LeaveC(L)
+}
+
+// Catching reports whether a pcall or xpcall is under way: an error raised
+// now may be caught. Other calls from C (a metamethod, a gsub function)
+// catch nothing.
+func Catching(L *lua.LState) bool {
 	st := stateOf(L)
-	return st != nil && st.cCalls > 0
+	return st != nil && st.catches > 0
 }

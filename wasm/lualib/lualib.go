@@ -40,6 +40,8 @@ type state struct {
 
 	// cCalls is how deep calls from C code nest now (see EnterC).
 	cCalls int
+	// catches is how many of them are a pcall or xpcall (see EnterCatch).
+	catches int
 }
 
 // SetStringLimit caps the strings string.gsub builds at n bytes: past it,

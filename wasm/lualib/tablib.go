@@ -222,7 +222,7 @@ func lessThan(L *lua.LState, a, b lua.LValue) bool {
 			L.Push(tm)
 			L.Push(a)
 			L.Push(b)
-			L.Call(2, 1)
+			callFromC(L, 2, 1)
 			r := lua.LVAsBool(L.Get(-1))
 			L.Pop(1)
 			return r
