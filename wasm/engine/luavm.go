@@ -64,6 +64,8 @@ var jumpTable [glua.OP_NOP + 1]instFunc
 var frameLayout struct {
 	current, idx, fn, pc, localBase uintptr
 	reg, array, top                 uintptr
+	// LState.hasErrorFunc and LState.uvcache; Upvalue.next and .index.
+	hasErrorFunc, uvcache, uvNext, uvIndex uintptr
 }
 
 var (
@@ -144,7 +146,67 @@ func findFrameLayout() error {
 	}
 	frameLayout.current, frameLayout.idx, frameLayout.fn, frameLayout.pc, frameLayout.localBase = cur.Offset, idx.Offset, fn.Offset, pc.Offset, lb.Offset
 	frameLayout.reg, frameLayout.array, frameLayout.top = reg.Offset, arr.Offset, top.Offset
+	hef, ok := st.FieldByName("hasErrorFunc")
+	uvc, ok2 := st.FieldByName("uvcache")
+	if !ok || !ok2 || hef.Type.Kind() != reflect.Bool || uvc.Type != reflect.TypeOf((*glua.Upvalue)(nil)) {
+		return errors.New("LState has no hasErrorFunc bool and uvcache *Upvalue")
+	}
+	ut := reflect.TypeOf(glua.Upvalue{})
+	next, ok := ut.FieldByName("next")
+	index, ok2 := ut.FieldByName("index")
+	if !ok || !ok2 || next.Type != uvc.Type || index.Type.Kind() != reflect.Int {
+		return errors.New("Upvalue has no next *Upvalue and index int")
+	}
+	frameLayout.hasErrorFunc, frameLayout.uvcache, frameLayout.uvNext, frameLayout.uvIndex = hef.Offset, uvc.Offset, next.Offset, index.Offset
 	return nil
+}
+
+// ---- catching errors ----------------------------------------------------
+
+// gopher-lua gets a caught error's upvalues wrong both ways. Raising an
+// error with no error function set (pcall's case) closes the open upvalues
+// of every frame on the stack, the frames below the pcall too, so a local
+// of the caller is cut off from the closures that share it: after
+// pcall(g) where g errs, g counts on in a copy of its own. With an error
+// function set (xpcall's case) it closes none, not even those of the
+// frames the error unwound, which then point at registers the next calls
+// reuse (a closure made there reads whatever lands in them). Lua 5.1
+// closes exactly the upvalues of the unwound frames. The engine's pcall
+// and xpcall mark the state as catching (catchMark), and close those
+// upvalues from an error function (closeUpvaluesFrom), which gopher-lua
+// runs before it clears the unwound frames' registers.
+
+// catchMark sets gopher-lua's hasErrorFunc, which keeps an error raised
+// from closing every upvalue, to on, and returns what it was. gopher-lua's
+// PCall clears it as it returns, even inside an outer catch, so each catch
+// puts back what it found.
+func catchMark(L *glua.LState, on bool) (was bool) {
+	mark := (*bool)(unsafe.Add(unsafe.Pointer(L), frameLayout.hasErrorFunc))
+	was, *mark = *mark, on
+	return was
+}
+
+// frameBase is the register where the running function's frame starts.
+func frameBase(L *glua.LState) int {
+	cf := *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(L), frameLayout.current))
+	return *(*int)(unsafe.Add(cf, frameLayout.localBase))
+}
+
+// closeUpvaluesFrom closes the open upvalues of register base and above,
+// as Lua 5.1 does for the frames a caught error unwound.
+func closeUpvaluesFrom(L *glua.LState, base int) {
+	// The open upvalues are a list in register order.
+	link := (**glua.Upvalue)(unsafe.Add(unsafe.Pointer(L), frameLayout.uvcache))
+	for uv := *link; uv != nil; uv = *link {
+		if *(*int)(unsafe.Add(unsafe.Pointer(uv), frameLayout.uvIndex)) >= base {
+			*link = nil
+			for ; uv != nil; uv = *(**glua.Upvalue)(unsafe.Add(unsafe.Pointer(uv), frameLayout.uvNext)) {
+				uv.Close()
+			}
+			return
+		}
+		link = (**glua.Upvalue)(unsafe.Add(unsafe.Pointer(uv), frameLayout.uvNext))
+	}
 }
 
 // callDepth is how many calls deep the running function is: its frame's

@@ -56,7 +56,12 @@ type runner struct {
 	callErr  string          // the last error redis.call raised, kept verbatim
 	errLine  int             // script line of the error being raised
 	catcher  *glua.LFunction // r.catch, made once
-	threw    bool            // the last run ended in an error it raised (not one it returned)
+	// The catches under way, innermost last: the register each one's
+	// frame starts at, and xpcall's handler (nil for pcall). closer is
+	// the error function both run (see closeUpvaluesFrom).
+	catches []caught
+	closer  *glua.LFunction
+	threw   bool // the last run ended in an error it raised (not one it returned)
 	// hidden are the functions the engine calls between a script's own
 	// (catch, gopher-lua's xpcall under ours): not frames of Lua 5.1's,
 	// so error(msg, level) does not count them.
@@ -98,6 +103,29 @@ func (r *runner) reset() {
 	r.L = r.newState()
 	r.catcher = r.L.NewFunction(r.catch)
 	r.hidden[r.catcher] = true
+	r.catches = r.catches[:0]
+	r.closer = r.L.NewFunction(r.closeCaught)
+	r.hidden[r.closer] = true
+}
+
+// caught is one pcall or xpcall under way.
+type caught struct {
+	base    int
+	handler glua.LValue
+}
+
+// closeCaught is the error function of the engine's pcall and xpcall: it
+// closes the upvalues of the frames the error unwound, then hands the
+// error to xpcall's handler, or back unchanged for pcall.
+func (r *runner) closeCaught(L *glua.LState) int {
+	c := r.catches[len(r.catches)-1]
+	closeUpvaluesFrom(L, c.base)
+	if c.handler == nil {
+		return 1
+	}
+	L.Insert(c.handler, 1)
+	L.Call(L.GetTop()-1, 1)
+	return 1
 }
 
 // flush empties the script cache, as SCRIPT FLUSH does.
@@ -642,9 +670,21 @@ func (r *runner) protectCatches(L *glua.LState) {
 				return 2
 			}
 			defer lualib.LeaveCatch(L)
+			was := catchMark(L, true)
+			r.catches = append(r.catches, caught{base: frameBase(L)})
+			defer func() {
+				r.catches = r.catches[:len(r.catches)-1]
+				catchMark(L, was)
+			}()
 			if name == "pcall" {
 				r.pcall(L)
 			} else {
+				if h, ok := L.Get(2).(*glua.LFunction); ok {
+					// gopher-lua's xpcall checks and calls the handler:
+					// it calls the closer, which calls the handler.
+					r.catches[len(r.catches)-1].handler = h
+					L.Replace(2, r.closer)
+				}
 				L.Insert(orig, 1)
 				L.Call(L.GetTop()-1, glua.MultRet)
 			}
@@ -677,7 +717,7 @@ func (r *runner) pcall(L *glua.LState) int {
 		return 2
 	}
 	L.Insert(r.catcher, 1)
-	if err := L.PCall(L.GetTop()-1, glua.MultRet, nil); err != nil {
+	if err := L.PCall(L.GetTop()-1, glua.MultRet, r.closer); err != nil {
 		L.SetTop(0)
 		L.Push(glua.LFalse)
 		if ae, ok := err.(*glua.ApiError); ok {
