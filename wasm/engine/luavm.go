@@ -575,8 +575,7 @@ func indexOp(orig instFunc, obj, key func(uint32) int, event string) instFunc {
 			return false, false
 		}
 		fn, _ := frame(L)
-		_, calls := fieldLookup(L, v, rk(L, fn, key(inst)), event)
-		return true, calls
+		return true, fieldLookup(L, v, rk(L, fn, key(inst)), event)
 	})
 	return func(L *glua.LState, inst uint32, frameArg *opaqueFrame) int {
 		t, ok := registers(L)[obj(inst)].(*glua.LTable)
@@ -587,7 +586,7 @@ func indexOp(orig instFunc, obj, key func(uint32) int, event string) instFunc {
 			return orig(L, inst, frameArg)
 		}
 		fn, _ := frame(L)
-		if _, calls := fieldLookup(L, t, rk(L, fn, key(inst)), event); calls {
+		if fieldLookup(L, t, rk(L, fn, key(inst)), event) {
 			return callsLua(L, inst, frameArg, orig)
 		}
 		return orig(L, inst, frameArg)
@@ -595,36 +594,26 @@ func indexOp(orig instFunc, obj, key func(uint32) int, event string) instFunc {
 }
 
 // fieldLookup follows field k of v as gopher-lua does, through the
-// tables (or userdata) that event ("__index" or "__newindex") leads to. It
-// reports calls when the chain ends in a function, which gopher-lua would
-// call; otherwise, for a read, found is the field's value (nil, not LNil,
-// where gopher-lua had better answer itself: a chain through a string, or
-// one that ends in an error).
+// tables (or userdata) that event ("__index" or "__newindex") leads to,
+// and reports whether the chain ends in a function, which gopher-lua would
+// call.
 //
 //go:noinline // a slow path; each inlined copy costs the module
-func fieldLookup(L *glua.LState, v, k glua.LValue, event string) (found glua.LValue, calls bool) {
+func fieldLookup(L *glua.LState, v, k glua.LValue, event string) (calls bool) {
 	for range 100 { // Lua 5.1's MAXTAGLOOP
-		t, isTable := v.(*glua.LTable)
-		if isTable {
-			if x := t.RawGet(k); x != glua.LNil {
-				return x, false
-			}
+		if t, ok := v.(*glua.LTable); ok && t.RawGet(k) != glua.LNil {
+			return false
 		}
 		switch mm := L.GetMetaField(v, event).(type) {
 		case *glua.LFunction:
-			return nil, true
+			return true
 		case *glua.LTable, *glua.LUserData:
 			v = mm
-		case *glua.LNilType:
-			if isTable {
-				return glua.LNil, false
-			}
-			return nil, false
 		default:
-			return nil, false
+			return false
 		}
 	}
-	return nil, false
+	return false
 }
 
 // guardedOp runs orig when the operand in register reg(inst) is a string,

@@ -664,10 +664,7 @@ func (r *runner) protectCatches(L *glua.LState) {
 			// pcall is C code calling Lua: 200 deep, Lua 5.1 refuses,
 			// and the pcall itself catches the error.
 			if !lualib.EnterCatch(L) {
-				L.SetTop(0)
-				L.Push(glua.LFalse)
-				L.Push(glua.LString("C stack overflow"))
-				return 2
+				return refusedFromC(L, glua.LFalse)
 			}
 			defer lualib.LeaveCatch(L)
 			was := catchMark(L, true)
@@ -827,16 +824,22 @@ func (r *runner) budgetCoroutines(L *glua.LState) {
 func countedFromC(fn glua.LValue, enter func(*glua.LState) bool, failed glua.LValue) glua.LGFunction {
 	return func(L *glua.LState) int {
 		if !enter(L) {
-			L.SetTop(0)
-			L.Push(failed)
-			L.Push(glua.LString("C stack overflow"))
-			return 2
+			return refusedFromC(L, failed)
 		}
 		defer lualib.LeaveC(L)
 		L.Insert(fn, 1)
 		L.Call(L.GetTop()-1, glua.MultRet)
 		return L.GetTop()
 	}
+}
+
+// refusedFromC is what a library function that calls Lua answers when
+// Lua 5.1 would refuse the call from C: failed, and "C stack overflow".
+func refusedFromC(L *glua.LState, failed glua.LValue) int {
+	L.SetTop(0)
+	L.Push(failed)
+	L.Push(glua.LString("C stack overflow"))
+	return 2
 }
 
 // collectGarbage is Lua 5.1's collectgarbage. Go's collector runs on its
