@@ -11,9 +11,11 @@ import (
 // builds is every program the run compiles before it measures, and the
 // commands it used, for the report.
 type builds struct {
-	inwasm   string // bench/inwasm for js/wasm, "" if it did not build
-	native   string // bench/inwasm for this machine, from this tree
-	commands []string
+	inwasm       string // bench/inwasm for js/wasm, "" if it did not build
+	native       string // bench/inwasm for this machine, from this tree
+	floorsWasm   string // bench/depfloor for js/wasm, "" if it did not build
+	floorsNative string // bench/depfloor for this machine
+	commands     []string
 
 	// The baseline revision (-baseline), built from a git worktree that is
 	// removed again once these are built.
@@ -99,6 +101,21 @@ func buildAll(cfg config, tmp string, logf func(string, ...any)) *builds {
 		logf("%v", err)
 	} else {
 		b.native = out
+	}
+	logf("building bench/depfloor for js/wasm and natively")
+	for _, wasm := range []bool{true, false} {
+		out, into := filepath.Join(tmp, "depfloor.wasm"), &b.floorsWasm
+		if !wasm {
+			out, into = filepath.Join(tmp, "depfloor"), &b.floorsNative
+		}
+		cmd, err := goBuild(cfg.root, "./bench/depfloor", out, wasm)
+		b.commands = append(b.commands, cmd)
+		if err != nil {
+			b.notes = append(b.notes, "the floors under the targets: not measured, bench/depfloor did not build: "+firstLine(err.Error()))
+			logf("%v", err)
+		} else {
+			*into = out
+		}
 	}
 
 	if cfg.baseline == "" {
