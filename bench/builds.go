@@ -84,39 +84,27 @@ func buildAll(cfg config, tmp string, logf func(string, ...any)) *builds {
 		}
 		return "(cd " + dir + " && " + cmd + ")"
 	}
-	logf("building bench/inwasm for js/wasm and natively")
-	out := filepath.Join(tmp, "inwasm.wasm")
-	cmd, err := goBuild(cfg.root, "./bench/inwasm", out, true)
-	b.commands = append(b.commands, cmd)
-	if err != nil {
-		b.notes = append(b.notes, "the rows measured inside wasm: not measured, bench/inwasm did not build: "+firstLine(err.Error()))
-		logf("%v", err)
-	} else {
-		b.inwasm = out
-	}
-	out = filepath.Join(tmp, "native")
-	cmd, err = goBuild(cfg.root, "./bench/inwasm", out, false)
-	b.commands = append(b.commands, cmd)
-	if err != nil {
-		logf("%v", err)
-	} else {
-		b.native = out
-	}
-	logf("building bench/depfloor for js/wasm and natively")
-	for _, wasm := range []bool{true, false} {
-		out, into := filepath.Join(tmp, "depfloor.wasm"), &b.floorsWasm
-		if !wasm {
-			out, into = filepath.Join(tmp, "depfloor"), &b.floorsNative
-		}
-		cmd, err := goBuild(cfg.root, "./bench/depfloor", out, wasm)
+	// build compiles one of this tree's programs into tmp/name; what does
+	// not build is logged, and noted when note says what goes unmeasured.
+	build := func(pkg, name string, wasm bool, into *string, note string) {
+		out := filepath.Join(tmp, name)
+		cmd, err := goBuild(cfg.root, pkg, out, wasm)
 		b.commands = append(b.commands, cmd)
 		if err != nil {
-			b.notes = append(b.notes, "the floors under the targets: not measured, bench/depfloor did not build: "+firstLine(err.Error()))
+			if note != "" {
+				b.notes = append(b.notes, note+": not measured, "+pkg[2:]+" did not build: "+firstLine(err.Error()))
+			}
 			logf("%v", err)
-		} else {
-			*into = out
+			return
 		}
+		*into = out
 	}
+	logf("building bench/inwasm and bench/depfloor for js/wasm and natively")
+	build("./bench/inwasm", "inwasm.wasm", true, &b.inwasm, "the rows measured inside wasm")
+	build("./bench/inwasm", "native", false, &b.native, "")
+	const floors = "the floors under the targets"
+	build("./bench/depfloor", "depfloor.wasm", true, &b.floorsWasm, floors+", in wasm")
+	build("./bench/depfloor", "depfloor", false, &b.floorsNative, floors+", natively")
 
 	if cfg.baseline == "" {
 		return b
@@ -167,7 +155,7 @@ func buildAll(cfg config, tmp string, logf func(string, ...any)) *builds {
 		b.commands = append(b.commands, in(dir, cmd))
 		return out, err
 	}
-	out, err = buildBase("its static wasm", "./wasm", "base.wasm", true)
+	out, err := buildBase("its static wasm", "./wasm", "base.wasm", true)
 	if err != nil {
 		return fail("its static wasm did not build", err)
 	}
