@@ -21,7 +21,9 @@ import (
 type floorsRun struct {
 	rows     map[string]map[string]floorRow // platform → row key → row
 	commands []string
-	runs     int
+	runs     int           // of each 100,000-step row
+	budget   time.Duration // per round-trip row
+	samples  int           // per round-trip row, at most
 	notes    []string
 	elapsed  time.Duration
 }
@@ -34,22 +36,24 @@ type floorRow struct {
 	Errors  []string  `json:"errors"`
 }
 
-// floorsArgs are bench/depfloor's bounds: about 15 s for both platforms
+// args are bench/depfloor's bounds: about 15 s for both platforms
 // on the small machines this runs on, most of it the wasm runs.
-func floorsArgs(quick bool) (runs int, args []string) {
-	runs, budget, samples := 5, time.Second, 3000
+func (f *floorsRun) args(quick bool) []string {
+	f.runs, f.budget, f.samples = 5, time.Second, 3000
 	if quick {
-		runs, budget, samples = 2, 300*time.Millisecond, 500
+		f.runs, f.budget, f.samples = 2, 300*time.Millisecond, 500
 	}
-	return runs, []string{"-runs", strconv.Itoa(runs), "-budget", budget.String(), "-max", strconv.Itoa(samples), "-warmup", "300"}
+	return []string{"-runs", strconv.Itoa(f.runs), "-budget", f.budget.String(), "-max", strconv.Itoa(f.samples), "-warmup", strconv.Itoa(floorsWarmup)}
 }
+
+// floorsWarmup is how many untimed samples each round-trip row takes first.
+const floorsWarmup = 300
 
 // measureDepFloors runs bench/depfloor in wasm, then natively.
 func measureDepFloors(cfg config, bl *builds, logf func(string, ...any)) *floorsRun {
 	began := time.Now()
 	f := &floorsRun{rows: map[string]map[string]floorRow{}}
-	var args []string
-	f.runs, args = floorsArgs(cfg.quick)
+	args := f.args(cfg.quick)
 	type platform struct {
 		name string
 		argv []string
@@ -118,6 +122,41 @@ func (f *floorsRun) floor(platform, key string) (float64, bool) {
 	return summarize(r.Samples).median, true
 }
 
+// sumOf is the sum of two rows' medians on a platform, 0 unless both
+// were measured: the (a) + (b) of each floors table.
+func (f *floorsRun) sumOf(platform, a, b string) float64 {
+	x, okA := f.floor(platform, a)
+	y, okB := f.floor(platform, b)
+	if !okA || !okB {
+		return 0
+	}
+	return x + y
+}
+
+// summaryLine is the floors' bullet in the summary: the two sums in wasm
+// against their targets.
+func (f *floorsRun) summaryLine(p printer) {
+	sets, rt := f.sumOf("wasm", "miniredis-set", "glua-loop"), f.sumOf("wasm", "glua-protocol", "miniredis-protocol")
+	if sets <= 0 && rt <= 0 {
+		return
+	}
+	p("- **what the dependencies allow, in wasm** (miniredis and gopher-lua alone, nothing of ours between them; see \"What the dependencies allow\"):")
+	if sets > 0 {
+		p(" 100,000 new keys written and the script's loop %s against the 300 ms target (%s);", ms(sets), belowOrAbove(sets, 300))
+	}
+	if rt > 0 {
+		p(" the round trip's two scripts and its data work %s against the %.0f µs target (%s);", us(rt), rtTarget, belowOrAbove(rt, rtTarget))
+	}
+	p(" each the sum of two medians.\n")
+}
+
+func belowOrAbove(floor, target float64) string {
+	if floor > target {
+		return "**the floor is above the target**"
+	}
+	return fmt.Sprintf("%.0f%% of it", 100*floor/target)
+}
+
 // cell prints a row's median on a platform in its unit, with the runs that
 // failed, or "not measured".
 func (f *floorsRun) cell(platform, key string) string {
@@ -176,14 +215,6 @@ func floorTable(p printer, lines []floorLine, target float64, unit string) {
 	p("\n")
 }
 
-// sum is the sum of two medians, 0 unless both were measured.
-func sum(a, b float64) float64 {
-	if a <= 0 || b <= 0 {
-		return 0
-	}
-	return a + b
-}
-
 // floorsSection prints the floors under the two unmet targets, beside the
 // targets table of the depth phase.
 func (r *report) floorsSection(p printer) {
@@ -199,7 +230,7 @@ func (r *report) floorsSection(p printer) {
 		return l
 	}
 	p("### What the dependencies allow\n\n")
-	p("The floors under the two targets above that the engine has not met: the parts of those figures measured with nothing of ours in between, miniredis, gopher-lua and Go alone, then the engine with part of the work left out. `bench/depfloor` measures them after the depth phase (%.0f s for this part), the same program in wasm under Node (at the module's GOGC, %d) and natively, one after the other. Every row checks its result after the clock stops.\n\n", f.elapsed.Seconds(), api.GCPercent)
+	p("The floors under two of the targets above, one script of 100,000 `SET`s and the round trip at depth 10: the parts of those figures measured with nothing of ours in between, miniredis, gopher-lua and Go alone, then the engine with part of the work left out. `bench/depfloor` measures them after the depth phase (%.0f s for this part), the same program in wasm under Node (at the module's GOGC, %d) and natively, one after the other. Every row checks its result after the clock stops.\n\n", f.elapsed.Seconds(), api.GCPercent)
 
 	p("**One script of 100,000 `SET`s.** The median of %d runs of each row, each run on an empty store after a collection, after one untimed run of every row (wasm memory grows once, slowly, and the first run would pay it); the rows take turns run by run. The keys are the script's, `many:1` to `many:100000`.\n\n", f.runs)
 	a, b := row("(a) miniredis alone", "miniredis-set", "`db.Set` of the 100,000 new keys (built beforehand) on miniredis's direct API: no Lua, no command parsed"),
@@ -213,7 +244,7 @@ func (r *report) floorsSection(p printer) {
 	sets := []floorLine{
 		row("Go alone", "go-map", "the 100,000 new keys (built beforehand) into a `map[string]string`: one map insert each, what any store pays at least"),
 		a, b,
-		{label: "**(a) + (b)**", what: "the store and the VM with nothing of ours between them: the sum of the two medians", native: sum(a.native, b.native), wasm: sum(a.wasm, b.wasm), target: true},
+		{label: "**(a) + (b)**", what: "the store and the VM with nothing of ours between them: the sum of the two medians", native: f.sumOf("native", "miniredis-set", "glua-loop"), wasm: f.sumOf("wasm", "miniredis-set", "glua-loop"), target: true},
 		row("(c) the engine, no `redis.call`", "engine-loop", "(b)'s loop through the engine's `EVAL`"),
 		row("(d) the engine, `redis.call('EXISTS', key)`", "engine-exists", "the loop calling `redis.call('EXISTS', KEYS[1] .. i)`: 100,000 calls into miniredis and back, no store write"),
 		row("(e) the engine, the whole script", "engine-sets", "`redis.call('SET', KEYS[1] .. i, 'v')`, through `EVAL`, in the same process as (a) to (d)"),
@@ -233,12 +264,12 @@ func (r *report) floorsSection(p printer) {
 		p("\n\n")
 	}
 
-	p("**The enqueue+claim round trip at depth 10.** The median per sample (one enqueue, then one claim), in µs, over up to the samples' budget in four alternating slices per row, after 300 untimed samples.\n\n")
+	p("**The enqueue+claim round trip at depth 10.** The median per sample (one enqueue, then one claim), in µs: each row sampled for %v (at most %s samples) in four slices, taking turns with the other, after %d untimed samples.\n\n", f.budget, thousands(f.samples), floorsWarmup)
 	la, lb := row("(a) gopher-lua alone", "glua-protocol", "`@enqueue` then `@claim` in a stock `glua.NewState()` (compiled once, `KEYS` and `ARGV` built per call), a stub `redis.call` answering each command with a canned reply and storing nothing"),
 		row("(b) miniredis alone", "miniredis-protocol", "the round trip's data work on miniredis's direct API, 10 jobs pending: `EXISTS`, `HSET`, `ZADD`; `EXISTS` of the pause flag, the oldest id taken as `ZPOPMIN` takes it (`ZMembers` sorts the set, then `ZRem`), `HGET`, `HINCRBY`, `HSET`, `ZADD` into the active set")
 	rts := []floorLine{
 		la, lb,
-		{label: "**(a) + (b)**", what: "the VM and the store with nothing of ours between them: the sum of the two medians", native: sum(la.native, lb.native), wasm: sum(la.wasm, lb.wasm), target: true},
+		{label: "**(a) + (b)**", what: "the VM and the store with nothing of ours between them: the sum of the two medians", native: f.sumOf("native", "glua-protocol", "miniredis-protocol"), wasm: f.sumOf("wasm", "glua-protocol", "miniredis-protocol"), target: true},
 		{label: "(c) the engine alone", what: "`emq.Jobs` over `engine.New()`, in the latency rounds (`bench/inwasm`; natively in this process)", native: r.rtMedian(keyNative, 10), wasm: r.rtMedian(keyWasmEngine, 10)},
 		{label: "the JS API", what: "the target's figure, in the latency rounds: natively `api.Call` + `api.MarshalJSON`; in wasm through the bridge", native: r.rtMedian(keyNativeAPI, 10), wasm: r.rtMedian(keyWasm, 10), target: true},
 	}

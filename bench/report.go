@@ -207,6 +207,9 @@ func (r *report) summary(p printer) {
 	} else {
 		p("- **page load:** %s.\n", r.page.note)
 	}
+	if r.floors != nil {
+		r.floors.summaryLine(p)
+	}
 	p("- Ratios divide this row's median by the reference's: below 1× is faster than the reference, above 1× slower.\n\n")
 }
 

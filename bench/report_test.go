@@ -29,8 +29,8 @@ func TestFigures(t *testing.T) {
 	}
 }
 
-// TestFloorTables: the floors under the two unmet targets print as two
-// tables, every row with its median in its unit on both platforms, the
+// TestFloorTables: the floors under the two unmet targets print as a line
+// of the summary and two tables, every row with its median in its unit on both platforms, the
 // sums (a)+(b) computed and judged against the target, the rows measured
 // elsewhere in the run taken from there, and what did not run said so.
 func TestFloorTables(t *testing.T) {
@@ -57,7 +57,19 @@ func TestFloorTables(t *testing.T) {
 	r.cells.get(keyWasmEngine, 10).add(nil, nil, []float64{120})
 
 	var b strings.Builder
-	r.floorsSection(func(format string, a ...any) { fmt.Fprintf(&b, format, a...) })
+	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	r.floors.summaryLine(p)
+	summary := b.String()
+	for _, want := range []string{
+		"100,000 new keys written and the script's loop 310 ms against the 300 ms target (**the floor is above the target**)",
+		"the round trip's two scripts and its data work 64.0 µs against the 100 µs target (64% of it)",
+	} {
+		if !strings.Contains(summary, want) {
+			t.Errorf("the summary's line lacks %q; it reads:\n%s", want, summary)
+		}
+	}
+	b.Reset()
+	r.floorsSection(p)
 	text := b.String()
 	for _, want := range []string{
 		"| | what it runs | native | wasm | wasm vs native | wasm, share of the 300 ms target |",
