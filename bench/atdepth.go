@@ -270,8 +270,10 @@ func (r *report) depthSection(p printer) {
 	if b := d.results["wasm"].DrainBulk; b != nil {
 		p("\nThe page's **Claim all** (`claimMany`, here in calls of 100) drained the same 10,000 jobs in wasm in %s.\n", drainText(*b))
 	}
+	p("\n")
+	r.floorsSection(p)
 
-	p("\n### Depth curve\n\nMedian (p90) per operation, in µs, with the pending set held at each depth: a sample is one `enqueue`, one `claim` of the oldest job, one bounded `ZRANGE pending 0 24` (through `exec` in wasm) and the bounded snapshot the page takes after every click (`snapshot(queue, 25)`: `api.Call` and `api.MarshalJSON` natively, `emq.Jobs.Window` on redis-server), each timed. Each depth is sampled for %v natively and %v in wasm (at least %d, at most %d samples), after up to %d untimed round trips (with a snapshot each) or %v of them; each depth's queue is filled just before its turn and deleted after it, so no depth pays for another's jobs.\n\n",
+	p("### Depth curve\n\nMedian (p90) per operation, in µs, with the pending set held at each depth: a sample is one `enqueue`, one `claim` of the oldest job, one bounded `ZRANGE pending 0 24` (through `exec` in wasm) and the bounded snapshot the page takes after every click (`snapshot(queue, 25)`: `api.Call` and `api.MarshalJSON` natively, `emq.Jobs.Window` on redis-server), each timed. Each depth is sampled for %v natively and %v in wasm (at least %d, at most %d samples), after up to %d untimed round trips (with a snapshot each) or %v of them; each depth's queue is filled just before its turn and deleted after it, so no depth pays for another's jobs.\n\n",
 		d.cfg.Budget, d.wasmCfg.Budget, d.cfg.MinSamples, d.cfg.MaxSamples, depth.Warmup, depth.WarmupFor)
 	p("| operation | platform |")
 	for _, dep := range depth.Depths {

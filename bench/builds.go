@@ -11,9 +11,11 @@ import (
 // builds is every program the run compiles before it measures, and the
 // commands it used, for the report.
 type builds struct {
-	inwasm   string // bench/inwasm for js/wasm, "" if it did not build
-	native   string // bench/inwasm for this machine, from this tree
-	commands []string
+	inwasm       string // bench/inwasm for js/wasm, "" if it did not build
+	native       string // bench/inwasm for this machine, from this tree
+	floorsWasm   string // bench/depfloor for js/wasm, "" if it did not build
+	floorsNative string // bench/depfloor for this machine
+	commands     []string
 
 	// The baseline revision (-baseline), built from a git worktree that is
 	// removed again once these are built.
@@ -82,24 +84,27 @@ func buildAll(cfg config, tmp string, logf func(string, ...any)) *builds {
 		}
 		return "(cd " + dir + " && " + cmd + ")"
 	}
-	logf("building bench/inwasm for js/wasm and natively")
-	out := filepath.Join(tmp, "inwasm.wasm")
-	cmd, err := goBuild(cfg.root, "./bench/inwasm", out, true)
-	b.commands = append(b.commands, cmd)
-	if err != nil {
-		b.notes = append(b.notes, "the rows measured inside wasm: not measured, bench/inwasm did not build: "+firstLine(err.Error()))
-		logf("%v", err)
-	} else {
-		b.inwasm = out
+	// build compiles one of this tree's programs into tmp/name; what does
+	// not build is logged, and noted when note says what goes unmeasured.
+	build := func(pkg, name string, wasm bool, into *string, note string) {
+		out := filepath.Join(tmp, name)
+		cmd, err := goBuild(cfg.root, pkg, out, wasm)
+		b.commands = append(b.commands, cmd)
+		if err != nil {
+			if note != "" {
+				b.notes = append(b.notes, note+": not measured, "+pkg[2:]+" did not build: "+firstLine(err.Error()))
+			}
+			logf("%v", err)
+			return
+		}
+		*into = out
 	}
-	out = filepath.Join(tmp, "native")
-	cmd, err = goBuild(cfg.root, "./bench/inwasm", out, false)
-	b.commands = append(b.commands, cmd)
-	if err != nil {
-		logf("%v", err)
-	} else {
-		b.native = out
-	}
+	logf("building bench/inwasm and bench/depfloor for js/wasm and natively")
+	build("./bench/inwasm", "inwasm.wasm", true, &b.inwasm, "the rows measured inside wasm")
+	build("./bench/inwasm", "native", false, &b.native, "")
+	const floors = "the floors under the targets"
+	build("./bench/depfloor", "depfloor.wasm", true, &b.floorsWasm, floors+", in wasm")
+	build("./bench/depfloor", "depfloor", false, &b.floorsNative, floors+", natively")
 
 	if cfg.baseline == "" {
 		return b
@@ -150,7 +155,7 @@ func buildAll(cfg config, tmp string, logf func(string, ...any)) *builds {
 		b.commands = append(b.commands, in(dir, cmd))
 		return out, err
 	}
-	out, err = buildBase("its static wasm", "./wasm", "base.wasm", true)
+	out, err := buildBase("its static wasm", "./wasm", "base.wasm", true)
 	if err != nil {
 		return fail("its static wasm did not build", err)
 	}

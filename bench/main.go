@@ -23,6 +23,10 @@
 //     one script of 100,000 SETs, one popping 1,000 of 10,000, draining
 //     10,000 jobs and the memory of 100,000: in wasm through the JS API,
 //     natively over api.Call, and on the redis-server;
+//   - the floors under the two targets still unmet (bench/depfloor): the
+//     100,000 SETs' and the round trip's parts in miniredis, gopher-lua and
+//     Go alone, and in the engine with part of the work left out, in wasm
+//     and natively;
 //   - the time from navigation to a ready page in headless Chromium, when
 //     that can be measured.
 //
@@ -330,6 +334,8 @@ func measure(cfg config, stdout, stderr io.Writer) error {
 	}
 	logf("at depth: the curve to 100,000 jobs, script throughput, memory, drains")
 	rep.depth = measureDepth(cfg, backends, logf)
+	logf("the floors under the targets: bench/depfloor in wasm, then natively")
+	rep.floors = measureDepFloors(cfg, bl, logf)
 
 	logf("page load in headless Chromium")
 	rep.page = measurePageLoad(cfg, logf)

@@ -32,7 +32,8 @@ type report struct {
 	children     map[string]*child // by role; a child that did not start is there too
 	builds       *builds
 	page         pageLoad
-	depth        *depthRun // the depth phase, nil when it did not run
+	depth        *depthRun  // the depth phase, nil when it did not run
+	floors       *floorsRun // bench/depfloor, nil when it did not run
 	notes        []string
 }
 
@@ -205,6 +206,9 @@ func (r *report) summary(p printer) {
 		p(".\n")
 	} else {
 		p("- **page load:** %s.\n", r.page.note)
+	}
+	if r.floors != nil {
+		r.floors.summaryLine(p)
 	}
 	p("- Ratios divide this row's median by the reference's: below 1× is faster than the reference, above 1× slower.\n\n")
 }
@@ -432,6 +436,11 @@ func (r *report) methodSection(p printer) {
 	}
 	if r.depth != nil && r.depth.command != "" {
 		p("%s   # the depth phase in wasm, after the rounds\n", r.show(r.depth.command))
+	}
+	if r.floors != nil {
+		for _, c := range r.floors.commands {
+			p("%s   # the floors under the targets, after the depth phase\n", r.show(c))
+		}
 	}
 	if r.page.command != "" {
 		p("%s\n", r.page.command)
