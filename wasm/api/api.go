@@ -156,7 +156,7 @@ func errorObject(err error) Object {
 	case errors.As(err, &refusal):
 		o := Object{"error": refusal.Kind, "message": refusal.Reply.Str}
 		if refusal.Wire != nil {
-			o["wire"] = wireJSON(refusal.Wire)
+			o["wire"] = wire(refusal.Wire)
 		}
 		return o
 	}
@@ -550,34 +550,93 @@ func BuildInfo() string {
 
 // --- results -------------------------------------------------------------
 
-// outcomeJSON is what enqueue and claim return, and every round trip
-// makes two: its fields are written in order (see fields) rather than
-// kept in a map, which in WebAssembly cost more to build and to write
-// than the handle's verdict took to reach.
-func outcomeJSON(o emq.Outcome) fields {
-	out := make(fields, 0, 5)
-	if o.Job != nil {
-		out = append(out, field{"attempts", o.Job.Attempts}, field{"id", o.Job.ID}, field{"payload", o.Job.Payload})
+// outcome is what enqueue and claim return (and pause, resume, and a
+// trace's verdict): the handle's Outcome, which appendJSON writes as the
+// object the contract names, straight into the module's result. Every
+// round trip makes two; building them as trees of fields and reply texts
+// first, to be walked and copied after, was three dozen allocations per
+// round trip, and in WebAssembly each costs more than writing its text.
+type outcome emq.Outcome
+
+func outcomeJSON(o emq.Outcome) outcome { return outcome(o) }
+
+// appendTo writes o with its keys in the order encoding/json sorts them:
+// attempts, id, payload (a leased job's), verdict, wire.
+func (o *outcome) appendTo(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	if j := o.Job; j != nil {
+		b = append(b, `"attempts":`...)
+		b = strconv.AppendInt(b, j.Attempts, 10)
+		b = append(b, `,"id":`...)
+		b = appendJSONString(b, j.ID)
+		b = append(b, `,"payload":`...)
+		b = appendJSONString(b, j.Payload)
+		b = append(b, ',')
 	}
-	out = append(out, field{"verdict", string(o.Verdict)})
-	if o.Wire != nil {
-		out = append(out, field{"wire", wireJSON(o.Wire)})
+	b = append(b, `"verdict":`...)
+	b = appendJSONString(b, string(o.Verdict))
+	if o.Wire == nil {
+		return append(b, '}'), nil
 	}
-	return out
+	b = append(b, `,"wire":`...)
+	b, err := wire(o.Wire).appendTo(b)
+	return append(b, '}'), err
 }
 
-func wireJSON(w []emq.Exchange) []fields {
-	out := make([]fields, len(w))
-	for i, x := range w {
-		// The handles run the course's scripts, whose replies are flat.
-		reply, err := replyJSON(x.Reply)
-		if err != nil {
-			panic(err)
+// field is the value of o's key as the JSON would hold it, for Field.
+func (o *outcome) field(key string) any {
+	switch key {
+	case "verdict":
+		return string(o.Verdict)
+	case "wire":
+		if o.Wire != nil {
+			return wire(o.Wire)
 		}
-		out[i] = fields{{"command", x.Command}, {"reply", reply}, {"sha", x.SHA}}
+		return nil
 	}
-	return out
+	if j := o.Job; j != nil {
+		switch key {
+		case "attempts":
+			return j.Attempts
+		case "id":
+			return j.ID
+		case "payload":
+			return j.Payload
+		}
+	}
+	return nil
 }
+
+// MarshalJSON writes o as appendJSON does, for encoding/json's callers.
+func (o outcome) MarshalJSON() ([]byte, error) { return o.appendTo(nil) }
+
+// wire is the commands a handle sent, as the page's wire panel reads them:
+// [{command, reply, sha}], each reply in replyJSON's form.
+type wire []emq.Exchange
+
+func (w wire) appendTo(b []byte) ([]byte, error) {
+	b = append(b, '[')
+	for i := range w {
+		x := &w[i]
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"command":`...)
+		b = appendJSONString(b, x.Command)
+		b = append(b, `,"reply":`...)
+		var err error
+		if b, err = appendReply(b, &x.Reply); err != nil {
+			return nil, err
+		}
+		b = append(b, `,"sha":`...)
+		b = appendJSONString(b, x.SHA)
+		b = append(b, '}')
+	}
+	return append(b, ']'), nil
+}
+
+// MarshalJSON writes w as appendJSON does, for encoding/json's callers.
+func (w wire) MarshalJSON() ([]byte, error) { return w.appendTo(nil) }
 
 // snapshot is a queue as the page draws it: whole, or with a limit its
 // lists' ends (emq.Jobs.Window), with the id "a fresh id" means.

@@ -58,21 +58,10 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 			}
 		}
 		return append(b, '}'), nil
-	case fields:
-		b = append(b, '{')
-		for i, f := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, f.key)
-			b = append(b, ':')
-			if b, err = appendJSON(b, f.value); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, '}'), nil
-	case []fields:
-		return appendList(b, v)
+	case outcome:
+		return v.appendTo(b)
+	case wire:
+		return v.appendTo(b)
 	case []Object:
 		return appendList(b, v)
 	case []any:
@@ -154,32 +143,15 @@ func appendList[T any](b []byte, xs []T) ([]byte, error) {
 	return append(b, ']'), nil
 }
 
-// fields is a JSON object written in the order of its fields, which is
-// the order encoding/json sorts a map's keys in (the maker keeps it so): a
-// result made on every call without the map an Object is.
-type fields []field
-
-type field struct {
-	key   string
-	value any
-}
-
-// MarshalJSON writes f as MarshalJSON does, for encoding/json's callers.
-func (f fields) MarshalJSON() ([]byte, error) { return MarshalJSON(f) }
-
 // Field is the value called key in a result of Call, whichever form the
-// result has (an Object, or fields), and nil when it has none: for Go
+// result has (an Object, or an outcome), and nil when it has none: for Go
 // callers such as the benchmarks, which read a verdict without JSON.
 func Field(result any, key string) any {
 	switch r := result.(type) {
 	case Object:
 		return r[key]
-	case fields:
-		for _, f := range r {
-			if f.key == key {
-				return f.value
-			}
-		}
+	case outcome:
+		return r.field(key)
 	}
 	return nil
 }
