@@ -113,7 +113,11 @@ func (d *jsonDecoder) value(depth int) (any, error) {
 			}
 		}
 	case c == '-' || c >= '0' && c <= '9':
-		return d.number()
+		f, err := d.float()
+		if err != nil {
+			return nil, err
+		}
+		return f, nil
 	}
 	for _, lit := range [...]struct {
 		text string
@@ -144,9 +148,9 @@ func (d *jsonDecoder) next(end byte) (done bool, err error) {
 	return false, d.errorf("want ',' or %q", end)
 }
 
-// number reads a JSON number: its grammar checked here, its value by
+// float reads a JSON number: its grammar checked here, its value by
 // strconv, which would also take forms JSON has not (hex, "Inf", "_").
-func (d *jsonDecoder) number() (any, error) {
+func (d *jsonDecoder) float() (float64, error) {
 	start := d.i
 	digits := func() int {
 		n := 0
@@ -161,12 +165,12 @@ func (d *jsonDecoder) number() (any, error) {
 	}
 	first := d.i
 	if n := digits(); n == 0 || n > 1 && d.b[first] == '0' {
-		return nil, d.errorf("a malformed number")
+		return 0, d.errorf("a malformed number")
 	}
 	if d.i < len(d.b) && d.b[d.i] == '.' {
 		d.i++
 		if digits() == 0 {
-			return nil, d.errorf("a malformed number")
+			return 0, d.errorf("a malformed number")
 		}
 	}
 	if d.i < len(d.b) && (d.b[d.i] == 'e' || d.b[d.i] == 'E') {
@@ -175,12 +179,12 @@ func (d *jsonDecoder) number() (any, error) {
 			d.i++
 		}
 		if digits() == 0 {
-			return nil, d.errorf("a malformed number")
+			return 0, d.errorf("a malformed number")
 		}
 	}
 	f, err := strconv.ParseFloat(string(d.b[start:d.i]), 64)
 	if err != nil { // the grammar is checked: only a range error is left
-		return nil, d.errorf("number %s out of range", d.b[start:d.i])
+		return 0, d.errorf("number %s out of range", d.b[start:d.i])
 	}
 	return f, nil
 }
