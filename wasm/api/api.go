@@ -35,7 +35,7 @@ const Version = "0.1.0 (Redis " + engine.RedisVersion + " replies)"
 // Playground.call runs. wasm/echomq.d.ts and web/assets/permalink.js name
 // them again; methods_test.go fails when one of them has a method the
 // others lack.
-var Methods = methodNames()
+var Methods = served[:len(methods):len(methods)]
 
 // Playground is one engine and the handles over it: what one page holds.
 type Playground struct {
@@ -156,7 +156,8 @@ func errorObject(err error) Object {
 	case errors.As(err, &refusal):
 		o := Object{"error": refusal.Kind, "message": refusal.Reply.Str}
 		if refusal.Wire != nil {
-			o["wire"] = wire(refusal.Wire)
+			w, _ := appendWire(nil, refusal.Wire) // the handles' replies are flat
+			o["wire"] = replyValue(w)
 		}
 		return o
 	}
@@ -256,12 +257,16 @@ var methods = []method{
 	}},
 }
 
-func methodNames() []string {
-	names := make([]string, len(methods))
+// served is every name a request may call, in Hello's order: the
+// methods, then call and drop (see Module).
+var served = servedNames()
+
+func servedNames() []string {
+	names := make([]string, len(methods), len(methods)+2)
 	for i, m := range methods {
 		names[i] = m.name
 	}
-	return names
+	return append(names, "call", "drop")
 }
 
 // paramNames is each method's parameter names, split out of its params
@@ -558,85 +563,73 @@ func BuildInfo() string {
 // round trip, and in WebAssembly each costs more than writing its text.
 type outcome emq.Outcome
 
-func outcomeJSON(o emq.Outcome) outcome { return outcome(o) }
+func outcomeJSON(o emq.Outcome) *outcome { return (*outcome)(&o) }
 
 // appendTo writes o with its keys in the order encoding/json sorts them:
 // attempts, id, payload (a leased job's), verdict, wire.
 func (o *outcome) appendTo(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	if j := o.Job; j != nil {
-		b = append(b, `"attempts":`...)
-		b = strconv.AppendInt(b, j.Attempts, 10)
-		b = append(b, `,"id":`...)
-		b = appendJSONString(b, j.ID)
-		b = append(b, `,"payload":`...)
-		b = appendJSONString(b, j.Payload)
+		b = strconv.AppendInt(append(b, `"attempts":`...), j.Attempts, 10)
+		b = appendField(b, `,"id":`, j.ID)
+		b = appendField(b, `,"payload":`, j.Payload)
 		b = append(b, ',')
 	}
-	b = append(b, `"verdict":`...)
-	b = appendJSONString(b, string(o.Verdict))
-	if o.Wire == nil {
-		return append(b, '}'), nil
+	b = appendField(b, `"verdict":`, string(o.Verdict))
+	var err error
+	if o.Wire != nil {
+		b, err = appendWire(append(b, `,"wire":`...), o.Wire)
 	}
-	b = append(b, `,"wire":`...)
-	b, err := wire(o.Wire).appendTo(b)
 	return append(b, '}'), err
 }
 
 // field is the value of o's key as the JSON would hold it, for Field.
 func (o *outcome) field(key string) any {
-	switch key {
-	case "verdict":
+	j := o.Job
+	switch {
+	case key == "verdict":
 		return string(o.Verdict)
-	case "wire":
-		if o.Wire != nil {
-			return wire(o.Wire)
-		}
-		return nil
-	}
-	if j := o.Job; j != nil {
-		switch key {
-		case "attempts":
-			return j.Attempts
-		case "id":
-			return j.ID
-		case "payload":
-			return j.Payload
-		}
+	case key == "wire" && o.Wire != nil:
+		w, _ := appendWire(nil, o.Wire)
+		return replyValue(w)
+	case j == nil:
+	case key == "attempts":
+		return j.Attempts
+	case key == "id":
+		return j.ID
+	case key == "payload":
+		return j.Payload
 	}
 	return nil
 }
 
 // MarshalJSON writes o as appendJSON does, for encoding/json's callers.
-func (o outcome) MarshalJSON() ([]byte, error) { return o.appendTo(nil) }
+func (o *outcome) MarshalJSON() ([]byte, error) { return o.appendTo(nil) }
 
-// wire is the commands a handle sent, as the page's wire panel reads them:
-// [{command, reply, sha}], each reply in replyJSON's form.
-type wire []emq.Exchange
-
-func (w wire) appendTo(b []byte) ([]byte, error) {
-	b = append(b, '[')
+// appendWire writes the commands a handle sent as the page's wire panel
+// reads them: [{command, reply, sha}], each reply in replyJSON's form.
+func appendWire(b []byte, w []emq.Exchange) ([]byte, error) {
+	var err error
+	sep := byte('[')
 	for i := range w {
-		x := &w[i]
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"command":`...)
-		b = appendJSONString(b, x.Command)
-		b = append(b, `,"reply":`...)
-		var err error
-		if b, err = appendReply(b, &x.Reply); err != nil {
+		b = append(b, sep)
+		sep = ','
+		b = appendField(b, `{"command":`, w[i].Command)
+		if b, err = appendReply(append(b, `,"reply":`...), &w[i].Reply); err != nil {
 			return nil, err
 		}
-		b = append(b, `,"sha":`...)
-		b = appendJSONString(b, x.SHA)
-		b = append(b, '}')
+		b = append(appendField(b, `,"sha":`, w[i].SHA), '}')
+	}
+	if sep == '[' {
+		b = append(b, sep)
 	}
 	return append(b, ']'), nil
 }
 
-// MarshalJSON writes w as appendJSON does, for encoding/json's callers.
-func (w wire) MarshalJSON() ([]byte, error) { return w.appendTo(nil) }
+// appendField writes a key (with what comes before it) and a string.
+func appendField(b []byte, key, s string) []byte {
+	return appendJSONString(append(b, key...), s)
+}
 
 // snapshot is a queue as the page draws it: whole, or with a limit its
 // lists' ends (emq.Jobs.Window), with the id "a fresh id" means.

@@ -58,9 +58,7 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 			}
 		}
 		return append(b, '}'), nil
-	case outcome:
-		return v.appendTo(b)
-	case wire:
+	case *outcome:
 		return v.appendTo(b)
 	case []Object:
 		return appendList(b, v)
@@ -150,7 +148,7 @@ func Field(result any, key string) any {
 	switch r := result.(type) {
 	case Object:
 		return r[key]
-	case outcome:
+	case *outcome:
 		return r.field(key)
 	}
 	return nil

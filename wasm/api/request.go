@@ -2,10 +2,6 @@ package api
 
 import "math"
 
-// served is every name a request may call, in Hello's order: the methods,
-// then call and drop.
-var served = append(append([]string{}, Methods...), "call", "drop")
-
 // requestReader reads the bridge's requests, [method, args], with what one
 // request leaves for the next: the args slice, and per method and
 // position the string or number last passed there, boxed already. A page
@@ -16,7 +12,7 @@ var served = append(append([]string{}, Methods...), "call", "drop")
 // handing the same box to the next call is invisible to it.
 type requestReader struct {
 	args []any
-	memo [][maxMemo]memo // by the method's index in served
+	memo [][maxMemo]any // by the method's index in served
 }
 
 // maxMemo is how many leading arguments of a method are remembered, and
@@ -27,20 +23,10 @@ const (
 	maxMemoLen = 1 << 10
 )
 
-// memo is one remembered argument: a string (s, boxed in v) or a number
-// (the bits of f, boxed in v); v is nil when there is none.
-type memo struct {
-	v   any
-	str bool
-	s   string
-	f   uint64
-}
-
 // read reads req, as readRequest would. The request the bridge writes
-// (a known method, then plain strings, numbers and the wire form's
-// values) is read here in one pass into the reused args; any other text
-// is left to readRequest, so its errors stay exactly readRequest's. The
-// args are the caller's until done clears them.
+// (a known method, then the args) is read here in one pass into the
+// reused args; any other text is left to readRequest, so its errors stay
+// exactly readRequest's. The args are the caller's until done clears them.
 func (r *requestReader) read(req []byte) (string, []any, error) {
 	if method, args, ok := r.fast(req); ok {
 		return method, args, nil
@@ -54,115 +40,110 @@ func (r *requestReader) done() { clear(r.args[:cap(r.args)]) }
 
 func (r *requestReader) fast(req []byte) (string, []any, bool) {
 	d := jsonDecoder{b: req}
-	if !d.skip('[') || !d.skip('"') {
-		return "", nil, false
-	}
-	start := d.i
-	for d.i < len(d.b) && d.b[d.i] != '"' && d.b[d.i] != '\\' {
-		d.i++
-	}
 	m := -1
-	for i, name := range served {
-		if d.i >= len(d.b) || d.b[d.i] != '"' {
-			break // an escape, or no end: not a name as the bridge writes it
-		}
-		if string(d.b[start:d.i]) == name {
-			m = i
-			break
+	if d.skip('[') && d.peek('"') {
+		if name, ok := d.plain(); ok {
+			for i, s := range served {
+				if s == string(name) {
+					m = i
+				}
+			}
 		}
 	}
-	d.i++
 	if m < 0 || !d.skip(',') || !d.skip('[') {
 		return "", nil, false
 	}
 	if r.memo == nil {
-		r.memo = make([][maxMemo]memo, len(served))
+		r.memo = make([][maxMemo]any, len(served))
 	}
 	args := r.args[:0]
-	if !d.skip(']') {
-		for {
-			v, ok := r.arg(&d, &r.memo[m], len(args))
-			if !ok {
-				return "", nil, false
-			}
-			args = append(args, v)
-			if d.skip(']') {
-				break
-			}
-			if !d.skip(',') {
-				return "", nil, false
-			}
+	for end := d.skip(']'); !end; end = d.skip(']') {
+		if len(args) > 0 && !d.skip(',') {
+			return "", nil, false
 		}
+		var last *any
+		if len(args) < maxMemo {
+			last = &r.memo[m][len(args)]
+		}
+		v, ok := d.arg(last)
+		if !ok {
+			return "", nil, false
+		}
+		args = append(args, v)
 	}
 	r.args = args
-	if !d.skip(']') {
-		return "", nil, false
-	}
-	if d.space(); d.i != len(d.b) {
+	if !d.skip(']') || d.skipSpace() != len(d.b) {
 		return "", nil, false
 	}
 	return served[m], args, true
 }
 
-// arg reads the argument at position i: a string or a number as its memo
-// has it when it is the same, anything else as decodeJSON and fromWire
-// read it.
-func (r *requestReader) arg(d *jsonDecoder, memos *[maxMemo]memo, i int) (any, bool) {
-	d.space()
-	if d.i >= len(d.b) {
-		return nil, false
-	}
-	var last *memo
-	if i < maxMemo {
-		last = &memos[i]
-	}
-	switch c := d.b[d.i]; {
-	case c == '"':
-		start := d.i + 1
-		end := start
-		for end < len(d.b) && d.b[end] >= 0x20 && d.b[end] < 0x80 && d.b[end] != '"' && d.b[end] != '\\' {
-			end++
-		}
-		if last != nil && end < len(d.b) && d.b[end] == '"' {
-			d.i = end + 1
-			if last.v != nil && last.str && last.s == string(d.b[start:end]) {
-				return last.v, true
+// arg reads one argument of a request: a string or a number as *last
+// has it when it is the same (keeping it there when last is not nil),
+// anything else as decodeJSON and fromWire read it.
+func (d *jsonDecoder) arg(last *any) (any, bool) {
+	if last != nil && d.peek('"') {
+		if raw, ok := d.plain(); ok {
+			if s, ok := (*last).(string); ok && s == string(raw) {
+				return *last, true
 			}
-			s := string(d.b[start:end])
-			v := any(s)
-			if len(s) <= maxMemoLen {
-				*last = memo{v: v, str: true, s: s}
+			v := any(string(raw))
+			if len(raw) <= maxMemoLen {
+				*last = v
 			}
 			return v, true
 		}
-		s, err := d.str()
-		return s, err == nil
-	case c == '-' || c >= '0' && c <= '9':
+	}
+	if last != nil && (d.peek('-') || d.peek('0')) {
 		f, err := d.float()
-		if err != nil {
-			return nil, false
+		if f0, ok := (*last).(float64); ok && math.Float64bits(f0) == math.Float64bits(f) {
+			return *last, err == nil
 		}
-		bits := math.Float64bits(f)
-		if last == nil {
-			return f, true
-		}
-		if last.v != nil && !last.str && last.f == bits {
-			return last.v, true
-		}
-		v := any(f)
-		*last = memo{v: v, f: bits}
-		return v, true
+		*last = f
+		return *last, err == nil
 	}
 	v, err := d.value(2) // as deep as readRequest finds it: in args, in the request
 	return fromWire(v), err == nil
 }
 
+// plain reads the string at d.i when it is printable ASCII without an
+// escape, as the bridge writes method names and most arguments, and
+// returns its bytes; otherwise it reads nothing.
+func (d *jsonDecoder) plain() ([]byte, bool) {
+	for j := d.i + 1; j < len(d.b); j++ {
+		switch c := d.b[j]; {
+		case c == '"':
+			s := d.b[d.i+1 : j]
+			d.i = j + 1
+			return s, true
+		case c < 0x20 || c >= 0x80 || c == '\\':
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// peek reports, after any space, whether c is next; '0' stands for any
+// digit.
+func (d *jsonDecoder) peek(c byte) bool {
+	if d.skipSpace() == len(d.b) {
+		return false
+	}
+	next := d.b[d.i]
+	return next == c || c == '0' && next >= '0' && next <= '9'
+}
+
 // skip reads c, after any space, and reports whether it was there.
 func (d *jsonDecoder) skip(c byte) bool {
-	d.space()
-	if d.i < len(d.b) && d.b[d.i] == c {
+	ok := d.peek(c)
+	if ok {
 		d.i++
-		return true
 	}
-	return false
+	return ok
+}
+
+// skipSpace skips space and returns where it stopped.
+func (d *jsonDecoder) skipSpace() int {
+	d.space()
+	return d.i
 }
