@@ -46,6 +46,7 @@ type Playground struct {
 	// the next fresh id starts (see highestJob).
 	highest map[string]highest
 	named   map[string]*engine.Client // exec's named connections
+	params  params                    // the running call's (see call)
 }
 
 // maxConnections bounds exec's named connections: a page names a few (one
@@ -301,7 +302,13 @@ func (p *Playground) call(name string, args []any) (any, error) {
 		if p.engine == nil && !engineFree[name] {
 			p.start()
 		}
-		return m.run(p, &params{names: names, args: args})
+		// The playground's own params, not a new one per call: a call
+		// never runs another on the same playground.
+		a := &p.params
+		*a = params{names: names, args: args}
+		out, err := m.run(p, a)
+		*a = params{} // nothing of the call kept alive
+		return out, err
 	}
 	return nil, argsf("echomq has no method %q", name)
 }
@@ -815,21 +822,20 @@ func integerText(s string) bool {
 // guard. A value that is neither a number nor a string is a caller's
 // mistake, not a learner's.
 func leaseArg(v any) (lease, error) {
-	guard := &emq.GuardError{Function: emq.ClaimFunction, Reason: "the lease must be an integer greater than 0"}
 	switch v := v.(type) {
 	case string:
 		if !integerText(v) {
-			return lease{}, guard
+			return lease{}, leaseGuard()
 		}
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
 			if strings.HasPrefix(v, "-") {
-				return lease{}, guard
+				return lease{}, leaseGuard()
 			}
 			return lease{text: strings.TrimLeft(v, "0")}, nil
 		}
 		if n <= 0 {
-			return lease{}, guard
+			return lease{}, leaseGuard()
 		}
 		return lease{ms: n}, nil
 	case float64:
@@ -837,7 +843,7 @@ func leaseArg(v any) (lease, error) {
 			return lease{}, argsf("leaseMs must be a finite number of milliseconds, got %v", v)
 		}
 		if v != math.Trunc(v) || v <= 0 {
-			return lease{}, guard
+			return lease{}, leaseGuard()
 		}
 		if v >= 1<<63 {
 			return lease{text: strconv.FormatFloat(v, 'f', -1, 64)}, nil
@@ -845,6 +851,13 @@ func leaseArg(v any) (lease, error) {
 		return lease{ms: int64(v)}, nil
 	}
 	return lease{}, argsf("leaseMs must be a number or a string, got %s", typeName(v))
+}
+
+// leaseGuard is claim/3's guard failing on the lease. It is made only
+// when it fails: a claim that passes it, every claim of a round trip,
+// makes nothing.
+func leaseGuard() error {
+	return &emq.GuardError{Function: emq.ClaimFunction, Reason: "the lease must be an integer greater than 0"}
 }
 
 // millis is a clock argument: whole milliseconds from 0 to maxClock.

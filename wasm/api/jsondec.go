@@ -193,39 +193,28 @@ func (d *jsonDecoder) float() (float64, error) {
 // UTF-8, and escaped halves of a surrogate pair that have no other half,
 // become U+FFFD, as in encoding/json.
 func (d *jsonDecoder) str() (string, error) {
+	if s, ok := d.plain(); ok {
+		return string(s), nil
+	}
+	out, err := d.unquote(nil)
+	return string(out), err
+}
+
+// unquote appends the JSON string at d.i (at its opening quote) to out,
+// unescaped, as str reads it.
+func (d *jsonDecoder) unquote(out []byte) ([]byte, error) {
 	d.i++
-	start := d.i
-	plain := true
-	for ; d.i < len(d.b); d.i++ {
-		c := d.b[d.i]
-		if c == '"' {
-			break
-		}
-		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		if d.i >= len(d.b) {
-			return "", d.errorf("an unterminated string")
-		}
-		s := string(d.b[start:d.i])
-		d.i++
-		return s, nil
-	}
-	out := append([]byte(nil), d.b[start:d.i]...)
 	for d.i < len(d.b) {
 		c := d.b[d.i]
 		switch {
 		case c == '"':
 			d.i++
-			return string(out), nil
+			return out, nil
 		case c < 0x20:
-			return "", d.errorf("a control character in a string")
+			return nil, d.errorf("a control character in a string")
 		case c == '\\':
 			if d.i+1 >= len(d.b) {
-				return "", d.errorf("an unterminated string")
+				return nil, d.errorf("an unterminated string")
 			}
 			e := d.b[d.i+1]
 			d.i += 2
@@ -245,7 +234,7 @@ func (d *jsonDecoder) str() (string, error) {
 			case 'u':
 				r, ok := hex4(d.b[d.i:])
 				if !ok {
-					return "", d.errorf("a malformed \\u escape")
+					return nil, d.errorf("a malformed \\u escape")
 				}
 				d.i += 4
 				if utf16.IsSurrogate(r) {
@@ -263,7 +252,7 @@ func (d *jsonDecoder) str() (string, error) {
 				}
 				out = utf8.AppendRune(out, r)
 			default:
-				return "", d.errorf("a malformed escape")
+				return nil, d.errorf("a malformed escape")
 			}
 		case c < utf8.RuneSelf:
 			out = append(out, c)
@@ -274,7 +263,7 @@ func (d *jsonDecoder) str() (string, error) {
 			d.i += size
 		}
 	}
-	return "", d.errorf("an unterminated string")
+	return nil, d.errorf("an unterminated string")
 }
 
 // hex4 reads the four hex digits of a \u escape.

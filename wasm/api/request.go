@@ -13,6 +13,7 @@ import "math"
 type requestReader struct {
 	args []any
 	memo [][maxMemo]any // by the method's index in served
+	text []byte         // a string argument's text, unescaped, to compare
 }
 
 // maxMemo is how many leading arguments of a method are remembered, and
@@ -21,6 +22,7 @@ type requestReader struct {
 const (
 	maxMemo    = 3
 	maxMemoLen = 1 << 10
+	maxText    = 64 << 10 // the most text's buffer keeps
 )
 
 // read reads req, as readRequest would. The request the bridge writes
@@ -65,7 +67,7 @@ func (r *requestReader) fast(req []byte) (string, []any, bool) {
 		if len(args) < maxMemo {
 			last = &r.memo[m][len(args)]
 		}
-		v, ok := d.arg(last)
+		v, ok := d.arg(last, &r.text)
 		if !ok {
 			return "", nil, false
 		}
@@ -80,19 +82,23 @@ func (r *requestReader) fast(req []byte) (string, []any, bool) {
 
 // arg reads one argument of a request: a string or a number as *last
 // has it when it is the same (keeping it there when last is not nil),
-// anything else as decodeJSON and fromWire read it.
-func (d *jsonDecoder) arg(last *any) (any, bool) {
+// anything else as decodeJSON and fromWire read it. A string is unescaped
+// into *text (the payload of a job is JSON, so its quotes are escaped) and
+// made a string of its own only when it is new.
+func (d *jsonDecoder) arg(last *any, text *[]byte) (any, bool) {
 	if last != nil && d.peek('"') {
-		if raw, ok := d.plain(); ok {
-			if s, ok := (*last).(string); ok && s == string(raw) {
-				return *last, true
-			}
-			v := any(string(raw))
-			if len(raw) <= maxMemoLen {
-				*last = v
-			}
-			return v, true
+		raw, err := d.unquote((*text)[:0])
+		if cap(raw) <= maxText {
+			*text = raw
 		}
+		if s, ok := (*last).(string); ok && s == string(raw) {
+			return *last, err == nil
+		}
+		v := any(string(raw))
+		if len(raw) <= maxMemoLen {
+			*last = v
+		}
+		return v, err == nil
 	}
 	if last != nil && (d.peek('-') || d.peek('0')) {
 		f, err := d.float()

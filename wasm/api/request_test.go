@@ -32,6 +32,8 @@ func TestRequestReaderReadsWhatReadRequestReads(t *testing.T) {
 		`["claim",["q",true]]`,
 		`["claim",[30000,"q"]]`,
 		` [ "enqueue" , [ "q" , "JOB-\u00e9" , "caf\u00e9 \"x\" \\ <&>" ] ] `,
+		` [ "enqueue" , [ "q" , "JOB-\u00e9" , "caf\u00e9 \"x\" \\ <&>" ] ] `,
+		`["enqueue",["q","JOB-\u00e9","caf\u00e9 \"x\" \\ <&"]]`,
 		`["enqueue",["q","JOB-é","payload\twith a tab"]]`,
 		`["enqueue",["q","JOB-3","` + string(make([]byte, 2000)) + `"]]`,
 		`["enqueue",["q\u0000","JOB-3","{}"]]`,
