@@ -44,7 +44,7 @@ type Playground struct {
 	console *engine.Client
 	// highest is the highest JOB-n known to have a row, per queue: where
 	// the next fresh id starts (see highestJob).
-	highest map[string]highest
+	highest map[string]*highest
 	named   map[string]*engine.Client // exec's named connections
 	params  params                    // the running call's (see call)
 }
