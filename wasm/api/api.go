@@ -47,6 +47,7 @@ type Playground struct {
 	highest map[string]*highest
 	named   map[string]*engine.Client // exec's named connections
 	params  params                    // the running call's (see call)
+	lease   lease                     // the last claim's, with its text (see claim)
 }
 
 // maxConnections bounds exec's named connections: a page names a few (one
@@ -790,13 +791,18 @@ type lease struct {
 	text string
 }
 
-// claim runs claim/3 with a lease that passed the guard: as an integer,
-// or as its digits when it is past int64.
+// claim runs claim/3 with a lease that passed the guard (leaseArg's, the
+// one emq.Jobs.Claim would check again): as ARGV text, its digits. A
+// worker claims with the same lease over and over, so the last lease's
+// text is kept rather than formatted again.
 func (p *Playground) claim(queue string, l lease) (emq.Outcome, error) {
-	if l.text != "" {
-		return p.jobs.ClaimLease(queue, l.text)
+	if l.text == "" {
+		if p.lease.ms != l.ms {
+			p.lease = lease{l.ms, strconv.FormatInt(l.ms, 10)}
+		}
+		l.text = p.lease.text
 	}
-	return p.jobs.Claim(queue, l.ms)
+	return p.jobs.ClaimLease(queue, l.text)
 }
 
 // integerText reports whether s is a learner's integer as typed: digits,

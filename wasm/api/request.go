@@ -12,8 +12,8 @@ import "math"
 // handing the same box to the next call is invisible to it.
 type requestReader struct {
 	args []any
-	memo [][maxMemo]any // by the method's index in served
-	text []byte         // a string argument's text, unescaped, to compare
+	memo []any  // maxMemo per method, by the method's index in served
+	text []byte // a string argument's text, unescaped, to compare
 }
 
 // maxMemo is how many leading arguments of a method are remembered, and
@@ -56,7 +56,7 @@ func (r *requestReader) fast(req []byte) (string, []any, bool) {
 		return "", nil, false
 	}
 	if r.memo == nil {
-		r.memo = make([][maxMemo]any, len(served))
+		r.memo = make([]any, maxMemo*len(served))
 	}
 	args := r.args[:0]
 	for end := d.skip(']'); !end; end = d.skip(']') {
@@ -65,7 +65,7 @@ func (r *requestReader) fast(req []byte) (string, []any, bool) {
 		}
 		var last *any
 		if len(args) < maxMemo {
-			last = &r.memo[m][len(args)]
+			last = &r.memo[maxMemo*m+len(args)]
 		}
 		v, ok := d.arg(last, &r.text)
 		if !ok {

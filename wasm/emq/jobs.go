@@ -64,9 +64,8 @@ var (
 
 // Jobs is the handle a producer and a flat worker use: EchoMQ.Jobs.
 type Jobs struct {
-	conn  *Connector
-	keys  atomic.Pointer[queueKeys] // the last queue's keys (see keysOf)
-	lease atomic.Pointer[leaseText] // the last lease Claim sent (see leaseArg)
+	conn *Connector
+	keys atomic.Pointer[queueKeys] // the last queue's keys (see keysOf)
 }
 
 // queueKeys are the keys of one queue, spelt out once, and the pause
@@ -74,24 +73,6 @@ type Jobs struct {
 type queueKeys struct {
 	queue, jobBase, pending, active, paused string
 	exists                                  []string // EXISTS paused
-}
-
-// leaseText is a lease in ms and as the ARGV text @claim reads.
-type leaseText struct {
-	ms   int64
-	text string
-}
-
-// leaseArg is leaseMS as ARGV text. A worker claims with the same lease
-// over and over, so the last one's text is kept rather than formatted
-// again: one allocation fewer per claim.
-func (j *Jobs) leaseArg(leaseMS int64) string {
-	if l := j.lease.Load(); l != nil && l.ms == leaseMS {
-		return l.text
-	}
-	l := &leaseText{leaseMS, strconv.FormatInt(leaseMS, 10)}
-	j.lease.Store(l)
-	return l.text
 }
 
 // keysOf returns the keys of k's queue. Enqueue and claim are called over
@@ -192,7 +173,7 @@ func (j *Jobs) Claim(queue string, leaseMS int64) (Outcome, error) {
 	if leaseMS <= 0 {
 		return Outcome{}, &GuardError{Function: ClaimFunction, Reason: "the lease must be an integer greater than 0"}
 	}
-	return j.ClaimLease(queue, j.leaseArg(leaseMS))
+	return j.ClaimLease(queue, strconv.FormatInt(leaseMS, 10))
 }
 
 // ClaimLease claims with the lease as ARGV text, unguarded: what a client
