@@ -205,6 +205,15 @@ func (d *jsonDecoder) str() (string, error) {
 func (d *jsonDecoder) unquote(out []byte) ([]byte, error) {
 	d.i++
 	for d.i < len(d.b) {
+		// A run of plain bytes is copied at once, not byte by byte.
+		start := d.i
+		for d.i < len(d.b) && d.b[d.i] >= 0x20 && d.b[d.i] < utf8.RuneSelf && d.b[d.i] != '"' && d.b[d.i] != '\\' {
+			d.i++
+		}
+		out = append(out, d.b[start:d.i]...)
+		if d.i == len(d.b) {
+			break
+		}
 		c := d.b[d.i]
 		switch {
 		case c == '"':
@@ -254,9 +263,6 @@ func (d *jsonDecoder) unquote(out []byte) ([]byte, error) {
 			default:
 				return nil, d.errorf("a malformed escape")
 			}
-		case c < utf8.RuneSelf:
-			out = append(out, c)
-			d.i++
 		default:
 			r, size := utf8.DecodeRune(d.b[d.i:])
 			out = utf8.AppendRune(out, r) // U+FFFD for a byte that is not UTF-8
