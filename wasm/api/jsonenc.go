@@ -13,7 +13,8 @@ import (
 // MarshalJSON writes a result of Call as JSON, for the bridge to hand to
 // JSON.parse. encoding/json reads every Object through reflection and sorts
 // its keys in a slice of its own; in WebAssembly that was a large part of
-// each call's cost (the round trip's outcome and wire are a dozen Objects).
+// each call's cost (the round trip's outcome and wire were a dozen Objects;
+// they are written by outcome.appendTo now).
 // The values Call returns are a few plain types, written here directly;
 // anything else goes to encoding/json, so the text means the same either way.
 func MarshalJSON(v any) ([]byte, error) {

@@ -43,9 +43,11 @@ func TestMarshalJSONMeansWhatEncodingJSONMeans(t *testing.T) {
 	}
 }
 
-// TestOutcomeIsTheObjectItWas checks the round trip's result, written from
-// ordered fields, byte for byte against encoding/json's text of the same
-// object as a map: the page reads the same verdict, job and wire.
+// TestOutcomeIsTheObjectItWas checks the round trip's result, written
+// straight as text (outcome), byte for byte against encoding/json's text of
+// the same object as a map, for every verdict and the reply kinds a wire
+// holds: the page reads the same verdict, job and wire. Field, which Go
+// callers read results with, finds each of its values.
 func TestOutcomeIsTheObjectItWas(t *testing.T) {
 	wire := []emq.Exchange{
 		{Command: "EVALSHA", SHA: "abc", Reply: resp.Reply{Kind: resp.Error, Str: "NOSCRIPT No matching script"}},
