@@ -430,6 +430,17 @@ test("a 1 MiB payload round-trips intact", () => {
   assert.equal(got.payload, big);
 });
 
+test("text that is not ASCII crosses the bridge intact, and ASCII after it", () => {
+  // The bridge writes a request of ASCII in place and any other at its
+  // UTF-8 length: each of these is one or the other.
+  fresh();
+  for (const [id, payload] of [["JOB-\u00e9", "caf\u00e9"], ["JOB-\u{1F600}", "\u{1F600} \u2028 \u0000"], ["JOB-plain", '{"to":"a@b"}']]) {
+    assert.equal(echomq.enqueue(Q, id, payload).verdict, "enqueued", id);
+    const got = echomq.claim(Q, 1000);
+    assert.deepEqual([got.id, got.payload], [id, payload]);
+  }
+});
+
 test("exec on a named connection keeps that connection's transaction", () => {
   assert.deepEqual(echomq.exec(["WATCH", "tx:k"], "worker-A"), { type: "status", value: "OK" });
   assert.deepEqual(echomq.exec(["MULTI"], "worker-A"), { type: "status", value: "OK" });

@@ -35,7 +35,7 @@ const Version = "0.1.0 (Redis " + engine.RedisVersion + " replies)"
 // Playground.call runs. wasm/echomq.d.ts and web/assets/permalink.js name
 // them again; methods_test.go fails when one of them has a method the
 // others lack.
-var Methods = methodNames()
+var Methods = served[:len(methods):len(methods)]
 
 // Playground is one engine and the handles over it: what one page holds.
 type Playground struct {
@@ -44,8 +44,10 @@ type Playground struct {
 	console *engine.Client
 	// highest is the highest JOB-n known to have a row, per queue: where
 	// the next fresh id starts (see highestJob).
-	highest map[string]highest
+	highest map[string]*highest
 	named   map[string]*engine.Client // exec's named connections
+	params  params                    // the running call's (see call)
+	lease   lease                     // the last claim's, with its text (see claim)
 }
 
 // maxConnections bounds exec's named connections: a page names a few (one
@@ -156,7 +158,8 @@ func errorObject(err error) Object {
 	case errors.As(err, &refusal):
 		o := Object{"error": refusal.Kind, "message": refusal.Reply.Str}
 		if refusal.Wire != nil {
-			o["wire"] = wireJSON(refusal.Wire)
+			w, _ := appendWire(nil, refusal.Wire) // the handles' replies are flat
+			o["wire"] = replyValue(w)
 		}
 		return o
 	}
@@ -256,12 +259,16 @@ var methods = []method{
 	}},
 }
 
-func methodNames() []string {
-	names := make([]string, len(methods))
+// served is every name a request may call, in Hello's order: the
+// methods, then call and drop (see Module).
+var served = servedNames()
+
+func servedNames() []string {
+	names := make([]string, len(methods), len(methods)+2)
 	for i, m := range methods {
 		names[i] = m.name
 	}
-	return names
+	return append(names, "call", "drop")
 }
 
 // paramNames is each method's parameter names, split out of its params
@@ -296,7 +303,13 @@ func (p *Playground) call(name string, args []any) (any, error) {
 		if p.engine == nil && !engineFree[name] {
 			p.start()
 		}
-		return m.run(p, &params{names: names, args: args})
+		// The playground's own params, not a new one per call: a call
+		// never runs another on the same playground.
+		a := &p.params
+		*a = params{names: names, args: args}
+		out, err := m.run(p, a)
+		*a = params{} // nothing of the call kept alive
+		return out, err
 	}
 	return nil, argsf("echomq has no method %q", name)
 }
@@ -550,33 +563,80 @@ func BuildInfo() string {
 
 // --- results -------------------------------------------------------------
 
-// outcomeJSON is what enqueue and claim return, and every round trip
-// makes two: its fields are written in order (see fields) rather than
-// kept in a map, which in WebAssembly cost more to build and to write
-// than the handle's verdict took to reach.
-func outcomeJSON(o emq.Outcome) fields {
-	out := make(fields, 0, 5)
-	if o.Job != nil {
-		out = append(out, field{"attempts", o.Job.Attempts}, field{"id", o.Job.ID}, field{"payload", o.Job.Payload})
+// outcome is what enqueue and claim return (and pause, resume, and a
+// trace's verdict): the handle's Outcome, which appendJSON writes as the
+// object the contract names, straight into the module's result. Every
+// round trip makes two; building them as trees of fields and reply texts
+// first, to be walked and copied after, was three dozen allocations per
+// round trip, and in WebAssembly each costs more than writing its text.
+type outcome emq.Outcome
+
+func outcomeJSON(o emq.Outcome) *outcome { return (*outcome)(&o) }
+
+// appendTo writes o with its keys in the order encoding/json sorts them:
+// attempts, id, payload (a leased job's), verdict, wire.
+func (o *outcome) appendTo(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	if j := o.Job; j != nil {
+		b = strconv.AppendInt(append(b, `"attempts":`...), j.Attempts, 10)
+		b = appendField(b, `,"id":`, j.ID)
+		b = appendField(b, `,"payload":`, j.Payload)
+		b = append(b, ',')
 	}
-	out = append(out, field{"verdict", string(o.Verdict)})
+	b = appendField(b, `"verdict":`, string(o.Verdict))
+	var err error
 	if o.Wire != nil {
-		out = append(out, field{"wire", wireJSON(o.Wire)})
+		b, err = appendWire(append(b, `,"wire":`...), o.Wire)
 	}
-	return out
+	return append(b, '}'), err
 }
 
-func wireJSON(w []emq.Exchange) []fields {
-	out := make([]fields, len(w))
-	for i, x := range w {
-		// The handles run the course's scripts, whose replies are flat.
-		reply, err := replyJSON(x.Reply)
-		if err != nil {
-			panic(err)
-		}
-		out[i] = fields{{"command", x.Command}, {"reply", reply}, {"sha", x.SHA}}
+// field is the value of o's key as the JSON would hold it, for Field.
+func (o *outcome) field(key string) any {
+	j := o.Job
+	switch {
+	case key == "verdict":
+		return string(o.Verdict)
+	case key == "wire" && o.Wire != nil:
+		w, _ := appendWire(nil, o.Wire)
+		return replyValue(w)
+	case j == nil:
+	case key == "attempts":
+		return j.Attempts
+	case key == "id":
+		return j.ID
+	case key == "payload":
+		return j.Payload
 	}
-	return out
+	return nil
+}
+
+// MarshalJSON writes o as appendJSON does, for encoding/json's callers.
+func (o *outcome) MarshalJSON() ([]byte, error) { return o.appendTo(nil) }
+
+// appendWire writes the commands a handle sent as the page's wire panel
+// reads them: [{command, reply, sha}], each reply in replyJSON's form.
+func appendWire(b []byte, w []emq.Exchange) ([]byte, error) {
+	var err error
+	sep := byte('[')
+	for i := range w {
+		b = append(b, sep)
+		sep = ','
+		b = appendField(b, `{"command":`, w[i].Command)
+		if b, err = appendReply(append(b, `,"reply":`...), &w[i].Reply); err != nil {
+			return nil, err
+		}
+		b = append(appendField(b, `,"sha":`, w[i].SHA), '}')
+	}
+	if sep == '[' {
+		b = append(b, sep)
+	}
+	return append(b, ']'), nil
+}
+
+// appendField writes a key (with what comes before it) and a string.
+func appendField(b []byte, key, s string) []byte {
+	return appendJSONString(append(b, key...), s)
 }
 
 // snapshot is a queue as the page draws it: whole, or with a limit its
@@ -731,13 +791,18 @@ type lease struct {
 	text string
 }
 
-// claim runs claim/3 with a lease that passed the guard: as an integer,
-// or as its digits when it is past int64.
+// claim runs claim/3 with a lease that passed the guard (leaseArg's, the
+// one emq.Jobs.Claim would check again): as ARGV text, its digits. A
+// worker claims with the same lease over and over, so the last lease's
+// text is kept rather than formatted again.
 func (p *Playground) claim(queue string, l lease) (emq.Outcome, error) {
-	if l.text != "" {
-		return p.jobs.ClaimLease(queue, l.text)
+	if l.text == "" {
+		if p.lease.ms != l.ms {
+			p.lease = lease{l.ms, strconv.FormatInt(l.ms, 10)}
+		}
+		l.text = p.lease.text
 	}
-	return p.jobs.Claim(queue, l.ms)
+	return p.jobs.ClaimLease(queue, l.text)
 }
 
 // integerText reports whether s is a learner's integer as typed: digits,
@@ -763,21 +828,20 @@ func integerText(s string) bool {
 // guard. A value that is neither a number nor a string is a caller's
 // mistake, not a learner's.
 func leaseArg(v any) (lease, error) {
-	guard := &emq.GuardError{Function: emq.ClaimFunction, Reason: "the lease must be an integer greater than 0"}
 	switch v := v.(type) {
 	case string:
 		if !integerText(v) {
-			return lease{}, guard
+			return lease{}, leaseGuard()
 		}
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
 			if strings.HasPrefix(v, "-") {
-				return lease{}, guard
+				return lease{}, leaseGuard()
 			}
 			return lease{text: strings.TrimLeft(v, "0")}, nil
 		}
 		if n <= 0 {
-			return lease{}, guard
+			return lease{}, leaseGuard()
 		}
 		return lease{ms: n}, nil
 	case float64:
@@ -785,7 +849,7 @@ func leaseArg(v any) (lease, error) {
 			return lease{}, argsf("leaseMs must be a finite number of milliseconds, got %v", v)
 		}
 		if v != math.Trunc(v) || v <= 0 {
-			return lease{}, guard
+			return lease{}, leaseGuard()
 		}
 		if v >= 1<<63 {
 			return lease{text: strconv.FormatFloat(v, 'f', -1, 64)}, nil
@@ -793,6 +857,13 @@ func leaseArg(v any) (lease, error) {
 		return lease{ms: int64(v)}, nil
 	}
 	return lease{}, argsf("leaseMs must be a number or a string, got %s", typeName(v))
+}
+
+// leaseGuard is claim/3's guard failing on the lease. It is made only
+// when it fails: a claim that passes it, every claim of a round trip,
+// makes nothing.
+func leaseGuard() error {
+	return &emq.GuardError{Function: emq.ClaimFunction, Reason: "the lease must be an integer greater than 0"}
 }
 
 // millis is a clock argument: whole milliseconds from 0 to maxClock.

@@ -41,13 +41,30 @@ func jobID(n int) string { return "JOB-" + strconv.Itoa(n) }
 
 // minted notes that the id, JOB-n, now has a row, so that the next fresh
 // id is found without listing the rows.
+// The entry is changed in place: one map lookup per enqueue, not a
+// lookup and a store, each a string hash (slow in WebAssembly).
 func (p *Playground) minted(queue, id string) {
-	if n, ok := jobNumber(id); ok && n > p.highest[queue].n {
-		if p.highest == nil {
-			p.highest = map[string]highest{}
-		}
-		p.highest[queue] = highest{n, id}
+	n, ok := jobNumber(id)
+	if !ok {
+		return
 	}
+	h := p.highest[queue]
+	if h == nil {
+		h = p.high(queue)
+	}
+	if n > h.n {
+		*h = highest{n, id}
+	}
+}
+
+// high is queue's entry in highest, made empty.
+func (p *Playground) high(queue string) *highest {
+	if p.highest == nil {
+		p.highest = map[string]*highest{}
+	}
+	h := &highest{}
+	p.highest[queue] = h
+	return h
 }
 
 // highest is the highest JOB-n seen with a row, and the id it was spelt
@@ -76,7 +93,7 @@ func (p *Playground) highestJob(k emq.Keyspace) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if h := p.highest[k.Queue]; h.n > 0 && size.Int > emq.ListKeys {
+	if h := p.highest[k.Queue]; h != nil && h.n > 0 && size.Int > emq.ListKeys {
 		here, err := do("EXISTS", k.Job(h.id))
 		if err != nil {
 			return 0, err
@@ -101,10 +118,7 @@ func (p *Playground) highestJob(k emq.Keyspace) (int, error) {
 			high = highest{n, id}
 		}
 	}
-	if p.highest == nil {
-		p.highest = map[string]highest{}
-	}
-	p.highest[k.Queue] = high
+	*p.high(k.Queue) = high
 	return high.n, nil
 }
 

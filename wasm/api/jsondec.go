@@ -113,7 +113,11 @@ func (d *jsonDecoder) value(depth int) (any, error) {
 			}
 		}
 	case c == '-' || c >= '0' && c <= '9':
-		return d.number()
+		f, err := d.float()
+		if err != nil {
+			return nil, err
+		}
+		return f, nil
 	}
 	for _, lit := range [...]struct {
 		text string
@@ -144,9 +148,9 @@ func (d *jsonDecoder) next(end byte) (done bool, err error) {
 	return false, d.errorf("want ',' or %q", end)
 }
 
-// number reads a JSON number: its grammar checked here, its value by
+// float reads a JSON number: its grammar checked here, its value by
 // strconv, which would also take forms JSON has not (hex, "Inf", "_").
-func (d *jsonDecoder) number() (any, error) {
+func (d *jsonDecoder) float() (float64, error) {
 	start := d.i
 	digits := func() int {
 		n := 0
@@ -161,12 +165,12 @@ func (d *jsonDecoder) number() (any, error) {
 	}
 	first := d.i
 	if n := digits(); n == 0 || n > 1 && d.b[first] == '0' {
-		return nil, d.errorf("a malformed number")
+		return 0, d.errorf("a malformed number")
 	}
 	if d.i < len(d.b) && d.b[d.i] == '.' {
 		d.i++
 		if digits() == 0 {
-			return nil, d.errorf("a malformed number")
+			return 0, d.errorf("a malformed number")
 		}
 	}
 	if d.i < len(d.b) && (d.b[d.i] == 'e' || d.b[d.i] == 'E') {
@@ -175,12 +179,12 @@ func (d *jsonDecoder) number() (any, error) {
 			d.i++
 		}
 		if digits() == 0 {
-			return nil, d.errorf("a malformed number")
+			return 0, d.errorf("a malformed number")
 		}
 	}
 	f, err := strconv.ParseFloat(string(d.b[start:d.i]), 64)
 	if err != nil { // the grammar is checked: only a range error is left
-		return nil, d.errorf("number %s out of range", d.b[start:d.i])
+		return 0, d.errorf("number %s out of range", d.b[start:d.i])
 	}
 	return f, nil
 }
@@ -189,39 +193,37 @@ func (d *jsonDecoder) number() (any, error) {
 // UTF-8, and escaped halves of a surrogate pair that have no other half,
 // become U+FFFD, as in encoding/json.
 func (d *jsonDecoder) str() (string, error) {
+	if s, ok := d.plain(); ok {
+		return string(s), nil
+	}
+	out, err := d.unquote(nil)
+	return string(out), err
+}
+
+// unquote appends the JSON string at d.i (at its opening quote) to out,
+// unescaped, as str reads it.
+func (d *jsonDecoder) unquote(out []byte) ([]byte, error) {
 	d.i++
-	start := d.i
-	plain := true
-	for ; d.i < len(d.b); d.i++ {
-		c := d.b[d.i]
-		if c == '"' {
-			break
-		}
-		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		if d.i >= len(d.b) {
-			return "", d.errorf("an unterminated string")
-		}
-		s := string(d.b[start:d.i])
-		d.i++
-		return s, nil
-	}
-	out := append([]byte(nil), d.b[start:d.i]...)
 	for d.i < len(d.b) {
+		// A run of plain bytes is copied at once, not byte by byte.
+		start := d.i
+		for d.i < len(d.b) && d.b[d.i] >= 0x20 && d.b[d.i] < utf8.RuneSelf && d.b[d.i] != '"' && d.b[d.i] != '\\' {
+			d.i++
+		}
+		out = append(out, d.b[start:d.i]...)
+		if d.i == len(d.b) {
+			break
+		}
 		c := d.b[d.i]
 		switch {
 		case c == '"':
 			d.i++
-			return string(out), nil
+			return out, nil
 		case c < 0x20:
-			return "", d.errorf("a control character in a string")
+			return nil, d.errorf("a control character in a string")
 		case c == '\\':
 			if d.i+1 >= len(d.b) {
-				return "", d.errorf("an unterminated string")
+				return nil, d.errorf("an unterminated string")
 			}
 			e := d.b[d.i+1]
 			d.i += 2
@@ -241,7 +243,7 @@ func (d *jsonDecoder) str() (string, error) {
 			case 'u':
 				r, ok := hex4(d.b[d.i:])
 				if !ok {
-					return "", d.errorf("a malformed \\u escape")
+					return nil, d.errorf("a malformed \\u escape")
 				}
 				d.i += 4
 				if utf16.IsSurrogate(r) {
@@ -259,18 +261,15 @@ func (d *jsonDecoder) str() (string, error) {
 				}
 				out = utf8.AppendRune(out, r)
 			default:
-				return "", d.errorf("a malformed escape")
+				return nil, d.errorf("a malformed escape")
 			}
-		case c < utf8.RuneSelf:
-			out = append(out, c)
-			d.i++
 		default:
 			r, size := utf8.DecodeRune(d.b[d.i:])
 			out = utf8.AppendRune(out, r) // U+FFFD for a byte that is not UTF-8
 			d.i += size
 		}
 	}
-	return "", d.errorf("an unterminated string")
+	return nil, d.errorf("an unterminated string")
 }
 
 // hex4 reads the four hex digits of a \u escape.

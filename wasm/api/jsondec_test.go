@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -44,4 +45,92 @@ func TestDecodeJSONReadsWhatEncodingJSONReads(t *testing.T) {
 	if v, _ := decodeJSON([]byte(`-0`)); !math.Signbit(v.(float64)) {
 		t.Error("-0 read without its sign")
 	}
+}
+
+// TestRequestReaderReadsWhatReadRequestReads checks the module's reader of
+// requests, with what it keeps from one request to the next, against
+// readRequest, which decodes each text afresh: the same method, the same
+// arguments (a number's sign included) and the same error, request after
+// request, whichever values follow which at each position.
+func TestRequestReaderReadsWhatReadRequestReads(t *testing.T) {
+	reqs := []string{
+		`["enqueue",["q","JOB-1","{}"]]`,
+		`["enqueue",["q","JOB-2","{}"]]`,
+		`["claim",["q",30000]]`,
+		`["claim",["q",30000]]`,
+		`["claim",["q","30000"]]`,
+		`["claim",["q",30000.5]]`,
+		`["claim",["q",-0]]`,
+		`["claim",["q",0]]`,
+		`["claim",["q",""]]`,
+		`["claim",["q",0]]`,
+		`["claim",["q",1e3]]`,
+		`["claim",["q",1000]]`,
+		`["claim",["q",{"n":"NaN"}]]`,
+		`["claim",["q",{"f":"undefined"}]]`,
+		`["claim",["q",null]]`,
+		`["claim",["q",true]]`,
+		`["claim",[30000,"q"]]`,
+		` [ "enqueue" , [ "q" , "JOB-\u00e9" , "caf\u00e9 \"x\" \\ <&>" ] ] `,
+		` [ "enqueue" , [ "q" , "JOB-\u00e9" , "caf\u00e9 \"x\" \\ <&>" ] ] `,
+		`["enqueue",["q","JOB-\u00e9","caf\u00e9 \"x\" \\ <&"]]`,
+		`["enqueue",["q","JOB-é","payload\twith a tab"]]`,
+		`["enqueue",["q","JOB-3","` + string(make([]byte, 2000)) + `"]]`,
+		`["enqueue",["q\u0000","JOB-3","{}"]]`,
+		`["enqueue",["q","JOB-3","{}","more","and more",7]]`,
+		`["exec",[["SET","k","v"],"worker-1"]]`,
+		`["exec",[["SET","k","v"],"worker-1"]]`,
+		`["changed",[{"o":{"k":"0-0"}}]]`,
+		`["call",["embed","claim",["q",30000]]]`,
+		`["now",[]]`,
+		`["now",[ ]]`,
+		`["no\u0077",[]]`,
+		`["nothing",[]]`,
+		`["now\\",[]]`,
+		`["now",[]] x`,
+		`["now",[],1]`,
+		`["now",[1,]]`,
+		`["now",[1 2]]`,
+		`["now",[`,
+		`["now"`,
+		`["`,
+		`[`,
+		``,
+		`{}`,
+		`[1,[]]`,
+		`["now",{}]`,
+		`["claim",["q",01]]`,
+		`["claim",["q",1e999]]`,
+		`["claim",["q","unterminated]]`,
+	}
+	var r requestReader
+	for round := range 2 {
+		for _, req := range reqs {
+			method, args, err := r.read([]byte(req))
+			wantMethod, wantArgs, wantErr := readRequest([]byte(req))
+			if fmt.Sprint(err) != fmt.Sprint(wantErr) || method != wantMethod || !sameArgs(args, wantArgs) {
+				t.Errorf("round %d, %q:\n got %q %#v %v\nwant %q %#v %v", round, req, method, args, err, wantMethod, wantArgs, wantErr)
+			}
+			r.done()
+		}
+	}
+}
+
+// sameArgs is reflect.DeepEqual, with numbers compared by their bits: a
+// zero's sign told apart, and NaN the same as NaN.
+func sameArgs(a, b []any) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		fa, okA := a[i].(float64)
+		fb, okB := b[i].(float64)
+		if okA != okB || okA && math.Float64bits(fa) != math.Float64bits(fb) {
+			return false
+		}
+		if !okA && !reflect.DeepEqual(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
 }

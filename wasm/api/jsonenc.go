@@ -13,7 +13,8 @@ import (
 // MarshalJSON writes a result of Call as JSON, for the bridge to hand to
 // JSON.parse. encoding/json reads every Object through reflection and sorts
 // its keys in a slice of its own; in WebAssembly that was a large part of
-// each call's cost (the round trip's outcome and wire are a dozen Objects).
+// each call's cost (the round trip's outcome and wire were a dozen Objects;
+// they are written by outcome.appendTo now).
 // The values Call returns are a few plain types, written here directly;
 // anything else goes to encoding/json, so the text means the same either way.
 func MarshalJSON(v any) ([]byte, error) {
@@ -58,21 +59,8 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 			}
 		}
 		return append(b, '}'), nil
-	case fields:
-		b = append(b, '{')
-		for i, f := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, f.key)
-			b = append(b, ':')
-			if b, err = appendJSON(b, f.value); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, '}'), nil
-	case []fields:
-		return appendList(b, v)
+	case *outcome:
+		return v.appendTo(b)
 	case []Object:
 		return appendList(b, v)
 	case []any:
@@ -154,32 +142,15 @@ func appendList[T any](b []byte, xs []T) ([]byte, error) {
 	return append(b, ']'), nil
 }
 
-// fields is a JSON object written in the order of its fields, which is
-// the order encoding/json sorts a map's keys in (the maker keeps it so): a
-// result made on every call without the map an Object is.
-type fields []field
-
-type field struct {
-	key   string
-	value any
-}
-
-// MarshalJSON writes f as MarshalJSON does, for encoding/json's callers.
-func (f fields) MarshalJSON() ([]byte, error) { return MarshalJSON(f) }
-
 // Field is the value called key in a result of Call, whichever form the
-// result has (an Object, or fields), and nil when it has none: for Go
+// result has (an Object, or an outcome), and nil when it has none: for Go
 // callers such as the benchmarks, which read a verdict without JSON.
 func Field(result any, key string) any {
 	switch r := result.(type) {
 	case Object:
 		return r[key]
-	case fields:
-		for _, f := range r {
-			if f.key == key {
-				return f.value
-			}
-		}
+	case *outcome:
+		return r.field(key)
 	}
 	return nil
 }

@@ -43,18 +43,28 @@ func TestMarshalJSONMeansWhatEncodingJSONMeans(t *testing.T) {
 	}
 }
 
-// TestOutcomeIsTheObjectItWas checks the round trip's result, written from
-// ordered fields, byte for byte against encoding/json's text of the same
-// object as a map: the page reads the same verdict, job and wire.
+// TestOutcomeIsTheObjectItWas checks the round trip's result, written
+// straight as text (outcome), byte for byte against encoding/json's text of
+// the same object as a map, for every verdict and the reply kinds a wire
+// holds: the page reads the same verdict, job and wire. Field, which Go
+// callers read results with, finds each of its values.
 func TestOutcomeIsTheObjectItWas(t *testing.T) {
 	wire := []emq.Exchange{
 		{Command: "EVALSHA", SHA: "abc", Reply: resp.Reply{Kind: resp.Error, Str: "NOSCRIPT No matching script"}},
 		{Command: "EVAL", SHA: "abc", Reply: resp.Reply{Kind: resp.Array, Elems: []resp.Reply{{Kind: resp.Bulk, Str: "JOB-<1>"}, {Kind: resp.Int, Int: 2}}}},
 	}
+	// @claim's reply to a row without a payload field: a nil among bulks,
+	// and an id that is not UTF-8 (which carries its bytes as base64).
+	leased := resp.Reply{Kind: resp.Array, Elems: []resp.Reply{{Kind: resp.Bulk, Str: "JOB-\xff"}, {Kind: resp.Nil}, {Kind: resp.Int, Int: -9007199254740993}}}
 	for _, o := range []emq.Outcome{
 		{Verdict: emq.Enqueued, Wire: wire[:1]},
+		{Verdict: emq.Duplicate, Wire: []emq.Exchange{{Command: "EVALSHA", SHA: "abc", Reply: resp.Reply{Kind: resp.Int}}}},
 		{Verdict: "leased", Job: &emq.Job{ID: "JOB-\u00e9", Payload: "{\"a\":\"<b>\"}", Attempts: 3}, Wire: wire},
+		{Verdict: "leased", Job: &emq.Job{ID: "JOB-\xff\u2028", Payload: "", Attempts: -9007199254740993}, Wire: []emq.Exchange{{Command: "EVALSHA", SHA: "abc", Reply: leased}}},
+		{Verdict: "empty", Wire: []emq.Exchange{{Command: "EVALSHA", SHA: "abc", Reply: resp.Reply{Kind: resp.Array}}}},
 		{Verdict: "empty"},
+		{Verdict: "paused"},
+		{Verdict: "resumed"},
 	} {
 		asMap := Object{"verdict": string(o.Verdict)}
 		if o.Job != nil {
@@ -73,8 +83,35 @@ func TestOutcomeIsTheObjectItWas(t *testing.T) {
 		if err != nil || string(got) != string(want) {
 			t.Errorf("%s:\n got %s (%v)\nwant %s", o.Verdict, got, err, want)
 		}
-		if Field(outcomeJSON(o), "verdict") != string(o.Verdict) {
-			t.Errorf("Field(verdict) of %s = %v", o.Verdict, Field(outcomeJSON(o), "verdict"))
+		for key, want := range asMap {
+			if key == "wire" {
+				continue
+			}
+			if got := Field(outcomeJSON(o), key); got != want {
+				t.Errorf("Field(%s) of %s = %v, want %v", key, o.Verdict, got, want)
+			}
 		}
+		if got, _ := json.Marshal(Field(outcomeJSON(o), "wire")); o.Wire != nil && string(got) != string(must(json.Marshal(asMap["wire"]))) {
+			t.Errorf("Field(wire) of %s = %s", o.Verdict, got)
+		}
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// TestARefusalCarriesItsWire checks the error object of a refusal the
+// server made after the handle sent its script: the wire is there, in
+// the same form as a verdict's.
+func TestARefusalCarriesItsWire(t *testing.T) {
+	x := emq.Exchange{Command: "EVALSHA", SHA: "abc", Reply: resp.Reply{Kind: resp.Error, Str: "EMQLEASE lease must be 1 to 15 digits"}}
+	got, err := MarshalJSON(errorObject(&emq.Refusal{Kind: "lease", Reply: x.Reply, Wire: []emq.Exchange{x}}))
+	want := `{"error":"lease","message":"EMQLEASE lease must be 1 to 15 digits","wire":[{"command":"EVALSHA","reply":{"type":"error","value":"EMQLEASE lease must be 1 to 15 digits"},"sha":"abc"}]}`
+	if err != nil || string(got) != want {
+		t.Errorf("refusal:\n got %s (%v)\nwant %s", got, err, want)
 	}
 }

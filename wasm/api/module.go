@@ -16,6 +16,7 @@ import (
 // to copying bytes, and every decision here, where host tests reach it.
 type Module struct {
 	keyspaces *Keyspaces
+	requests  requestReader
 	failed    error // why the engine refused to start (Start), or nil
 }
 
@@ -64,7 +65,7 @@ func (m *Module) Hello() []byte {
 	if m.failed != nil {
 		hello["failed"] = m.failed.Error()
 	} else {
-		hello["methods"] = append(append([]string{}, Methods...), "call", "drop")
+		hello["methods"] = served
 	}
 	out, _ := MarshalJSON(hello)
 	return out
@@ -80,6 +81,7 @@ func (m *Module) Serve(out, req []byte) []byte {
 	if err != nil {
 		b, _ = appendJSON(out, Object{"error": "internal", "message": err.Error()})
 	}
+	m.requests.done()
 	return b
 }
 
@@ -92,7 +94,7 @@ func (m *Module) serve(req []byte) (result any) {
 	if m.failed != nil {
 		return Object{"error": "internal", "message": m.failed.Error()}
 	}
-	method, args, err := readRequest(req)
+	method, args, err := m.requests.read(req)
 	if err != nil {
 		return Object{"error": "internal", "message": "the bridge could not convert a value: " + err.Error()}
 	}

@@ -55,10 +55,17 @@ type openJSON struct {
 // WebAssembly each Go call is a call on the browser's stack. A reply
 // deeper than MaxReplyDepth is a tooDeep error.
 func replyJSON(r resp.Reply) (replyValue, error) {
-	out := make([]byte, 0, 64)
-	var stack []openJSON
+	return appendReply(make([]byte, 0, 64), &r)
+}
+
+// appendReply appends r to out as replyJSON writes it: the handles' wire
+// is written this way straight into the module's result, with no reply
+// text of its own made first.
+func appendReply(out []byte, r *resp.Reply) ([]byte, error) {
+	var room [4]openJSON // a flat reply's aggregates, without an allocation
+	stack := room[:0]
 	depth := 0 // of the open aggregates, a map counting twice
-	out, stack, depth = appendReplyJSON(out, &r, stack, depth)
+	out, stack, depth = appendReplyJSON(out, r, stack, depth)
 	for len(stack) > 0 {
 		if depth > MaxReplyDepth {
 			return nil, tooDeep{}

@@ -9,7 +9,8 @@ import (
 
 // Conn is one connection to a Redis server: it sends one command and
 // returns its reply. A Redis error reply is a Reply, not an error; the error
-// is for a connection that failed.
+// is for a connection that failed. Do only reads args: the handles send
+// the same slice for a command they repeat (the pause check).
 type Conn interface {
 	Do(args ...string) (resp.Reply, error)
 }

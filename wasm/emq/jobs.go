@@ -68,9 +68,11 @@ type Jobs struct {
 	keys atomic.Pointer[queueKeys] // the last queue's keys (see keysOf)
 }
 
-// queueKeys are the keys of one queue, spelt out once.
+// queueKeys are the keys of one queue, spelt out once, and the pause
+// check's command on them (a command's args are only read, never changed).
 type queueKeys struct {
 	queue, jobBase, pending, active, paused string
+	exists                                  []string // EXISTS paused
 }
 
 // keysOf returns the keys of k's queue. Enqueue and claim are called over
@@ -83,6 +85,7 @@ func (j *Jobs) keysOf(k Keyspace) *queueKeys {
 		return q
 	}
 	q := &queueKeys{queue: k.Queue, jobBase: k.JobBase(), pending: k.Pending(), active: k.Active(), paused: k.Paused()}
+	q.exists = []string{"EXISTS", q.paused}
 	j.keys.Store(q)
 	return q
 }
@@ -221,7 +224,7 @@ func ClaimVerdict(r resp.Reply, wire []Exchange) (Outcome, error) {
 }
 
 func (j *Jobs) paused(k Keyspace) (bool, error) {
-	r, err := j.conn.Conn().Do("EXISTS", j.keysOf(k).paused)
+	r, err := j.conn.Conn().Do(j.keysOf(k).exists...)
 	if err != nil {
 		return false, err
 	}

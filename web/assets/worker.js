@@ -215,15 +215,23 @@ function publish(go, instance) {
   const run = (method, args) => {
     if (go.exited) throw new Error("Go program has already exited");
     if (stopped) throw new Error(stopped);
-    let bytes;
+    let text;
     try {
-      bytes = encoder.encode(JSON.stringify([method, args.map((a) => toWire(a, 0))]));
+      text = JSON.stringify([method, args.map((a) => toWire(a, 0))]);
     } catch (err) {
       // A getter that throws, a string too long for JSON.
       return { error: "internal", message: `the bridge could not convert a value: ${err && err.message ? err.message : err}` };
     }
-    new Uint8Array(x.mem.buffer, x.echomq_buffer(bytes.length), bytes.length).set(bytes);
-    const n = x.echomq_call(bytes.length);
+    // Written straight into the module's buffer: a request of ASCII (the
+    // usual one) is as many bytes as it has characters. Any other is
+    // longer and does not fit, and is encoded again at its own length.
+    let size = text.length;
+    if (encoder.encodeInto(text, new Uint8Array(x.mem.buffer, x.echomq_buffer(size), size)).read < text.length) {
+      const bytes = encoder.encode(text);
+      size = bytes.length;
+      new Uint8Array(x.mem.buffer, x.echomq_buffer(size), size).set(bytes);
+    }
+    const n = x.echomq_call(size);
     if (n === 0) {
       // The program parked inside the call and gave back control half-way
       // (see wasm/main_js.go): it cannot be trusted with another.
