@@ -52,10 +52,11 @@ type runner struct {
 	// State of the script that is running.
 	running  *compiled
 	readOnly bool
-	resp3    bool            // the script called redis.setresp(3)
-	callErr  string          // the last error redis.call raised, kept verbatim
-	errLine  int             // script line of the error being raised
-	catcher  *glua.LFunction // r.catch, made once
+	resp3    bool               // the script called redis.setresp(3)
+	callErr  string             // the last error redis.call raised, kept verbatim
+	errLine  int                // script line of the error being raised
+	catcher  *glua.LFunction    // r.catch, made once
+	raiser   func(*glua.LState) // r.raised, made once: a method value allocates
 	// The catches under way, innermost last: the register each one's
 	// frame starts at, and xpcall's handler (nil for pcall). closer is
 	// the error function both run (see closeUpvaluesFrom).
@@ -70,6 +71,12 @@ type runner struct {
 
 	args []string // redis.call's argument buffer (see argBuffer)
 
+	// argTables are the KEYS and ARGV tables the globals hold, and
+	// argsMayStay is whether a script that may keep one has run in this
+	// state (see run).
+	argTables   [2]*glua.LTable
+	argsMayStay bool
+
 	// callFns are redis.call and redis.pcall as the script sees them, so
 	// that call knows itself in the budget's mark (see unusedResult).
 	callFns [2]*glua.LFunction
@@ -83,8 +90,10 @@ type compiled struct {
 	proto *glua.FunctionProto
 	fn    *glua.LFunction // the chunk as a function of the runner's state, made on first run
 
-	// The last run's KEYS and ARGV as Lua values (see stringTable).
-	lastKeys, lastArgv []glua.LValue
+	// argsStayPut is argTablesStayPut's answer for the script.
+	argsStayPut bool
+	// The last run's KEYS and ARGV (see stringTable).
+	lastKeys, lastArgv argStrings
 }
 
 // newRunner is called by New only once the Lua 5.1 hook is in place: an
@@ -102,10 +111,21 @@ func (r *runner) reset() {
 	r.hidden = map[glua.LValue]bool{}
 	r.L = r.newState()
 	r.catcher = r.L.NewFunction(r.catch)
+	r.raiser = r.raised
 	r.hidden[r.catcher] = true
 	r.catches = r.catches[:0]
 	r.closer = r.L.NewFunction(r.closeCaught)
 	r.hidden[r.closer] = true
+	r.argTables, r.argsMayStay = [2]*glua.LTable{}, false
+}
+
+// setArgs makes t the global KEYS (i = 0) or ARGV (1). Only the engine
+// writes a global, so a table the globals already hold needs no store.
+func (r *runner) setArgs(i int, name string, t *glua.LTable) {
+	if r.argTables[i] != t {
+		r.L.G.Global.RawSetString(name, t)
+		r.argTables[i] = t
+	}
 }
 
 // caught is one pcall or xpcall under way.
@@ -312,7 +332,7 @@ func compileShared(src, sha string) (*compiled, resp.Reply) {
 // copy is a fresh cache entry for the same compiled script: the proto is
 // shared, the runner's function and last tables are not.
 func (c *compiled) copy() *compiled {
-	return &compiled{sha: c.sha, src: c.src, flags: c.flags, proto: c.proto}
+	return &compiled{sha: c.sha, src: c.src, flags: c.flags, proto: c.proto, argsStayPut: c.argsStayPut}
 }
 
 // isProtocolScript reports whether sha names one of the embedded protocol
@@ -351,7 +371,7 @@ func compile(src string) (*compiled, resp.Reply) {
 	}
 	x86Constants(proto)
 	noArgTable(proto)
-	return &compiled{sha: emqlua.SHA1Hex(src), src: src, flags: flags, proto: proto}, resp.Reply{}
+	return &compiled{sha: emqlua.SHA1Hex(src), src: src, flags: flags, proto: proto, argsStayPut: argTablesStayPut(proto)}, resp.Reply{}
 }
 
 // x86Constants gives NaN constants the sign x86 gives them. Lua source has
@@ -415,8 +435,16 @@ func describeSyntaxError(err error, src string) string {
 func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t *tracer) resp.Reply {
 	L := r.L
 	r.e.useDB(r.e.script, db)
-	L.G.Global.RawSetString("KEYS", stringTable(L, keys, &c.lastKeys))
-	L.G.Global.RawSetString("ARGV", stringTable(L, argv, &c.lastArgv))
+	// Redis 7.0 gives each run new KEYS and ARGV tables. A script that
+	// cannot hold on to them (argTablesStayPut) gets its last run's
+	// again, refilled, for as long as no other script has run in this
+	// state: another's code, left behind in a place that outlives a run
+	// (a string metatable's field), could be called from the script and
+	// keep the tables for the next run to compare.
+	r.argsMayStay = r.argsMayStay || !c.argsStayPut
+	refill := !r.argsMayStay && t == nil
+	r.setArgs(0, "KEYS", stringTable(L, keys, &c.lastKeys, refill))
+	r.setArgs(1, "ARGV", stringTable(L, argv, &c.lastArgv, refill))
 	r.running, r.readOnly, r.callErr, r.errLine, r.threw, r.trace = c, readOnly, "", 0, false, t
 	r.setResp(false)
 	if t != nil {
@@ -491,7 +519,7 @@ const callStackSlack = 2048
 // already filled in. (An error handler passed to PCall would not help: at
 // a stack overflow it has no room to run.)
 func (r *runner) catch(L *glua.LState) int {
-	L.Panic = r.raised
+	L.Panic = r.raiser
 	L.Call(L.GetTop()-1, glua.MultRet)
 	return L.GetTop()
 }
@@ -600,22 +628,43 @@ func oneLine(s string) string {
 	return strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
 }
 
-// stringTable makes the KEYS or ARGV table of one run. last holds the
-// strings of the script's previous run as Lua values, and an item equal to
-// the one in its place last time reuses that value: a Go string becomes a
-// Lua value by a small allocation, and a script is mostly called with the
-// same keys (a queue's sets, a lease) run after run. A Lua string is
-// immutable, so sharing one between runs shows nowhere.
-func stringTable(L *glua.LState, items []string, last *[]glua.LValue) *glua.LTable {
-	t := L.CreateTable(len(items), 0)
-	prev := *last
+// argStrings is what a compiled script keeps of its last run's KEYS or
+// ARGV: the strings as Lua values, and the table itself when the next run
+// may fill it again (see argTablesStayPut).
+type argStrings struct {
+	values []glua.LValue
+	table  *glua.LTable
+}
+
+// stringTable makes the KEYS or ARGV table of one run. An item equal to
+// the one in its place last time reuses that Lua value: a Go string
+// becomes a Lua value by a small allocation, and a script is mostly called
+// with the same keys (a queue's sets, a lease) run after run. A Lua string
+// is immutable, so sharing one between runs shows nowhere. With refill,
+// the last run's table itself is filled again when it has the same
+// length, which only a script that cannot tell may be given (see run).
+func stringTable(L *glua.LState, items []string, last *argStrings, refill bool) *glua.LTable {
+	t := last.table
+	fresh := !refill || t == nil || len(last.values) != len(items)
+	if fresh {
+		t = L.CreateTable(len(items), 0)
+		last.table = nil
+		if refill {
+			last.table = t
+		}
+	}
+	prev := last.values
 	if len(prev) != len(items) {
 		prev = make([]glua.LValue, len(items))
-		*last = prev
+		last.values = prev
 	}
 	for i, s := range items {
 		v := prev[i]
-		if cur, ok := v.(glua.LString); !ok || string(cur) != s {
+		if cur, ok := v.(glua.LString); ok && string(cur) == s {
+			if !fresh {
+				continue // the refilled table holds it already
+			}
+		} else {
 			v = glua.LString(s)
 			if len(s) <= maxReusedArg {
 				prev[i] = v
