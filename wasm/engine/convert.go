@@ -29,17 +29,21 @@ const maxReplyDepth = 7995
 // Go program stuck. ok is false when the script's budget ran out during
 // the walk: a table that holds itself twice, {t, t}, doubles the reply at
 // every level, and Redis would spend its memory on it until it ends.
-func luaToReply(v glua.LValue, resp3 bool, b *budget) (resp.Reply, bool) {
+//
+// The reply is written into rep, which the caller keeps: a reply made here
+// would be one more allocation per script run, since the places of the
+// work list point into it.
+func luaToReply(v glua.LValue, resp3 bool, b *budget, rep *resp.Reply) bool {
 	t, ok := v.(*glua.LTable)
 	if !ok {
-		return scalarReply(v, resp3), true
+		*rep = scalarReply(v, resp3)
+		return true
 	}
-	rep := new(resp.Reply)
 	var buf [16]pendingReply
 	work := append(buf[:0], pendingReply{rep, t, 0})
 	for n := 0; len(work) > 0; n++ {
 		if n&63 == 63 && b.spent() {
-			return resp.Reply{}, false
+			return false
 		}
 		p := work[len(work)-1]
 		work = work[:len(work)-1]
@@ -49,7 +53,7 @@ func luaToReply(v glua.LValue, resp3 bool, b *budget) (resp.Reply, bool) {
 			*p.to = scalarReply(p.v, resp3)
 		}
 	}
-	return *rep, true
+	return true
 }
 
 // pendingReply is one Lua value luaToReply has still to convert, and the
@@ -173,6 +177,9 @@ func replyToLua(L *glua.LState, r resp.Reply, resp3 bool) glua.LValue {
 	case resp.Int:
 		return luaInteger(r.Int)
 	case resp.Bulk:
+		if len(r.Str) == 1 {
+			return oneByteStrings[r.Str[0]]
+		}
 		return glua.LString(r.Str)
 	case resp.Status:
 		return wrap("ok", glua.LString(r.Str))
@@ -223,6 +230,21 @@ func replyToLua(L *glua.LState, r resp.Reply, resp3 bool) glua.LValue {
 var smallIntegers = func() (out [256]glua.LValue) {
 	for i := range out {
 		out[i] = glua.LNumber(i)
+	}
+	return out
+}()
+
+// oneByteStrings are the Lua values of the 256 one-byte strings, made once,
+// for the same reason: a one-byte bulk reply is common (the score 0 of a
+// queue's members, a flag), and a Lua string is a value too.
+var oneByteStrings = func() (out [256]glua.LValue) {
+	var all [256]byte
+	for i := range all {
+		all[i] = byte(i)
+	}
+	s := string(all[:])
+	for i := range out {
+		out[i] = glua.LString(s[i : i+1])
 	}
 	return out
 }()

@@ -69,7 +69,8 @@ type runner struct {
 	hidden map[glua.LValue]bool
 	trace  *tracer // non-nil during a traced run
 
-	args []string // redis.call's argument buffer (see argBuffer)
+	args  []string   // redis.call's argument buffer (see argBuffer)
+	reply resp.Reply // where luaToReply writes a script's reply
 
 	// argTables are the KEYS and ARGV tables the globals hold, and
 	// argsMayStay is whether a script that may keep one has run in this
@@ -479,10 +480,11 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 		// call). It was stopped all the same.
 		return r.errorReply(c, errKilled)
 	}
-	rep, ok := luaToReply(L.Get(-1), r.resp3, r.budget)
-	if !ok {
+	if !luaToReply(L.Get(-1), r.resp3, r.budget, &r.reply) {
 		return r.errorReply(c, errKilled)
 	}
+	rep := r.reply
+	r.reply = resp.Reply{} // holds nothing of the reply once it is handed on
 	if rep.Kind == resp.Error || rep.Kind == resp.Status {
 		// Redis reads an error or status reply's text as a C string.
 		rep.Str = cutAtNUL(rep.Str)
