@@ -40,8 +40,8 @@ func TestArgTablesStayPut(t *testing.T) {
 
 // Each run of a script sees exactly the keys and arguments it was called
 // with, whether the count changes between runs or not, an argument too
-// long to be kept included; and so after a script that may keep its
-// tables has run in the same state.
+// long to be kept included, when another script runs in between, and
+// after a script that may keep its tables has run in the same state.
 func TestEachRunSeesItsOwnKeysAndArgv(t *testing.T) {
 	e := MustNew()
 	const src = "return {#KEYS, tostring(KEYS[1]), tostring(KEYS[2]), #ARGV, tostring(ARGV[1]), tostring(ARGV[2])}"
@@ -65,6 +65,11 @@ func TestEachRunSeesItsOwnKeysAndArgv(t *testing.T) {
 	} {
 		do(t, e, tc.want, append([]string{"EVAL", src}, tc.args...)...)
 	}
+	// Two such scripts in turn share the tables.
+	const other = "return {KEYS[1], ARGV[1]}"
+	do(t, e, "1) \"p\"\n2) \"q\"", "EVAL", other, "1", "p", "q")
+	do(t, e, want("1", "a", "nil", "1", "2", "nil"), "EVAL", src, "1", "a", "2")
+	do(t, e, "1) \"r\"\n2) \"s\"", "EVAL", other, "1", "r", "s")
 	do(t, e, "(integer) 1", "EVAL", "local k = KEYS return #k", "1", "z")
 	do(t, e, want("1", "b", "nil", "1", "2", "nil"), "EVAL", src, "1", "b", "2")
 }

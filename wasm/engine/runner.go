@@ -93,8 +93,8 @@ type compiled struct {
 
 	// argsStayPut is argTablesStayPut's answer for the script.
 	argsStayPut bool
-	// The last run's KEYS and ARGV (see stringTable).
-	lastKeys, lastArgv argStrings
+	// The last run's KEYS and ARGV as Lua values (see stringTable).
+	lastKeys, lastArgv []glua.LValue
 }
 
 // newRunner is called by New only once the Lua 5.1 hook is in place: an
@@ -437,15 +437,21 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 	L := r.L
 	r.e.useDB(r.e.script, db)
 	// Redis 7.0 gives each run new KEYS and ARGV tables. A script that
-	// cannot hold on to them (argTablesStayPut) gets its last run's
-	// again, refilled, for as long as no other script has run in this
-	// state: another's code, left behind in a place that outlives a run
-	// (a string metatable's field), could be called from the script and
-	// keep the tables for the next run to compare.
+	// cannot hold on to them (argTablesStayPut) is given the ones the
+	// globals hold, refilled, for as long as no other script has run in
+	// this state: another's code, left behind in a place that outlives a
+	// run, could be called from the script and keep the tables for the
+	// next run to compare. (In Redis 7.0 no such place is left, see
+	// markReadonly; the condition keeps the engine right if one is found.)
+	// The protocol scripts then share two tables, and the globals are not
+	// written at all from one run to the next.
 	r.argsMayStay = r.argsMayStay || !c.argsStayPut
-	refill := !r.argsMayStay && t == nil
-	r.setArgs(0, "KEYS", stringTable(L, keys, &c.lastKeys, refill))
-	r.setArgs(1, "ARGV", stringTable(L, argv, &c.lastArgv, refill))
+	var keysT, argvT *glua.LTable
+	if !r.argsMayStay && t == nil {
+		keysT, argvT = r.argTables[0], r.argTables[1]
+	}
+	r.setArgs(0, "KEYS", stringTable(L, keys, &c.lastKeys, keysT))
+	r.setArgs(1, "ARGV", stringTable(L, argv, &c.lastArgv, argvT))
 	r.running, r.readOnly, r.callErr, r.errLine, r.threw, r.trace = c, readOnly, "", 0, false, t
 	r.setResp(false)
 	if t != nil {
@@ -630,43 +636,26 @@ func oneLine(s string) string {
 	return strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
 }
 
-// argStrings is what a compiled script keeps of its last run's KEYS or
-// ARGV: the strings as Lua values, and the table itself when the next run
-// may fill it again (see argTablesStayPut).
-type argStrings struct {
-	values []glua.LValue
-	table  *glua.LTable
-}
-
-// stringTable makes the KEYS or ARGV table of one run. An item equal to
-// the one in its place last time reuses that Lua value: a Go string
-// becomes a Lua value by a small allocation, and a script is mostly called
-// with the same keys (a queue's sets, a lease) run after run. A Lua string
-// is immutable, so sharing one between runs shows nowhere. With refill,
-// the last run's table itself is filled again when it has the same
-// length, which only a script that cannot tell may be given (see run).
-func stringTable(L *glua.LState, items []string, last *argStrings, refill bool) *glua.LTable {
-	t := last.table
-	fresh := !refill || t == nil || len(last.values) != len(items)
-	if fresh {
+// stringTable makes the KEYS or ARGV table of one run, or fills reuse
+// again when it has the length needed. last holds the strings of the
+// script's previous run as Lua values, and an item equal to the one in its
+// place last time reuses that value: a Go string becomes a Lua value by a
+// small allocation, and a script is mostly called with the same keys (a
+// queue's sets, a lease) run after run. A Lua string is immutable, so
+// sharing one between runs shows nowhere.
+func stringTable(L *glua.LState, items []string, last *[]glua.LValue, reuse *glua.LTable) *glua.LTable {
+	t := reuse
+	if t == nil || t.Len() != len(items) {
 		t = L.CreateTable(len(items), 0)
-		last.table = nil
-		if refill {
-			last.table = t
-		}
 	}
-	prev := last.values
+	prev := *last
 	if len(prev) != len(items) {
 		prev = make([]glua.LValue, len(items))
-		last.values = prev
+		*last = prev
 	}
 	for i, s := range items {
 		v := prev[i]
-		if cur, ok := v.(glua.LString); ok && string(cur) == s {
-			if !fresh {
-				continue // the refilled table holds it already
-			}
-		} else {
+		if cur, ok := v.(glua.LString); !ok || string(cur) != s {
 			v = glua.LString(s)
 			if len(s) <= maxReusedArg {
 				prev[i] = v
