@@ -47,6 +47,7 @@ type runner struct {
 	e      *Engine
 	L      *glua.LState
 	cache  map[string]*compiled // by lower-case SHA1
+	recent [2]*compiled         // the last two EVALSHA found (see byHash)
 	budget *budget
 
 	// State of the script that is running.
@@ -152,6 +153,7 @@ func (r *runner) closeCaught(L *glua.LState) int {
 // flush empties the script cache, as SCRIPT FLUSH does.
 func (r *runner) flush() {
 	r.cache = map[string]*compiled{}
+	r.recent = [2]*compiled{}
 }
 
 // newState builds the Lua state Redis 7 gives a script: the base, table,
@@ -219,7 +221,10 @@ func (r *runner) eval(caller *server.Peer, cmd string, args []string) resp.Reply
 	if len(args) < 2 {
 		return resp.Errorf("ERR wrong number of arguments for '%s' command", strings.ToLower(cmd))
 	}
-	n, ok := parseRedisInt(args[1])
+	n, ok := smallCount(args[1])
+	if !ok {
+		n, ok = parseRedisInt(args[1])
+	}
 	switch {
 	case !ok:
 		return resp.ErrorReply("ERR value is not an integer or out of range")
@@ -232,8 +237,7 @@ func (r *runner) eval(caller *server.Peer, cmd string, args []string) resp.Reply
 
 	var c *compiled
 	if strings.HasPrefix(cmd, "EVALSHA") {
-		c = r.cache[strings.ToLower(args[0])]
-		if c == nil {
+		if c = r.byHash(args[0]); c == nil {
 			return resp.ErrorReply("NOSCRIPT No matching script. Please use EVAL.")
 		}
 	} else {
@@ -247,6 +251,32 @@ func (r *runner) eval(caller *server.Peer, cmd string, args []string) resp.Reply
 		return resp.ErrorReply("ERR Can not execute a script with write flag using *_ro command.")
 	}
 	return forProtocol(r.run(c, r.e.dbOf[caller], keys, argv, ro || c.flags.noWrites, nil), caller.Resp3)
+}
+
+// smallCount reads a numkeys of one digit, which is what a script is
+// called with nearly always, without the general parse.
+func smallCount(s string) (int64, bool) {
+	if len(s) == 1 && s[0] >= '0' && s[0] <= '9' {
+		return int64(s[0] - '0'), true
+	}
+	return 0, false
+}
+
+// byHash is EVALSHA's lookup in the cache. The protocol scripts are called
+// in turn by the same SHA1s, so the two scripts found last are compared
+// first: a hit is a comparison of the strings, where the cache's is a
+// scan for upper case and a hash of forty bytes, slow in WebAssembly.
+func (r *runner) byHash(sha string) *compiled {
+	for _, c := range r.recent {
+		if c != nil && c.sha == sha {
+			return c
+		}
+	}
+	c := r.cache[strings.ToLower(sha)]
+	if c != nil {
+		r.recent = [2]*compiled{c, r.recent[0]}
+	}
+	return c
 }
 
 // scriptCommand serves SCRIPT LOAD, EXISTS, FLUSH and KILL.
