@@ -177,9 +177,6 @@ func replyToLua(L *glua.LState, r resp.Reply, resp3 bool) glua.LValue {
 	case resp.Int:
 		return luaInteger(r.Int)
 	case resp.Bulk:
-		if len(r.Str) == 1 {
-			return oneByteStrings[r.Str[0]]
-		}
 		return glua.LString(r.Str)
 	case resp.Status:
 		return wrap("ok", glua.LString(r.Str))
@@ -230,21 +227,6 @@ func replyToLua(L *glua.LState, r resp.Reply, resp3 bool) glua.LValue {
 var smallIntegers = func() (out [256]glua.LValue) {
 	for i := range out {
 		out[i] = glua.LNumber(i)
-	}
-	return out
-}()
-
-// oneByteStrings are the Lua values of the 256 one-byte strings, made once,
-// for the same reason: a one-byte bulk reply is common (the score 0 of a
-// queue's members, a flag), and a Lua string is a value too.
-var oneByteStrings = func() (out [256]glua.LValue) {
-	var all [256]byte
-	for i := range all {
-		all[i] = byte(i)
-	}
-	s := string(all[:])
-	for i := range out {
-		out[i] = glua.LString(s[i : i+1])
 	}
 	return out
 }()
