@@ -29,17 +29,21 @@ const maxReplyDepth = 7995
 // Go program stuck. ok is false when the script's budget ran out during
 // the walk: a table that holds itself twice, {t, t}, doubles the reply at
 // every level, and Redis would spend its memory on it until it ends.
-func luaToReply(v glua.LValue, resp3 bool, b *budget) (resp.Reply, bool) {
+//
+// The reply is written into rep, which the caller keeps: a reply made here
+// would be one more allocation per script run, since the places of the
+// work list point into it.
+func luaToReply(v glua.LValue, resp3 bool, b *budget, rep *resp.Reply) bool {
 	t, ok := v.(*glua.LTable)
 	if !ok {
-		return scalarReply(v, resp3), true
+		*rep = scalarReply(v, resp3)
+		return true
 	}
-	rep := new(resp.Reply)
 	var buf [16]pendingReply
 	work := append(buf[:0], pendingReply{rep, t, 0})
 	for n := 0; len(work) > 0; n++ {
 		if n&63 == 63 && b.spent() {
-			return resp.Reply{}, false
+			return false
 		}
 		p := work[len(work)-1]
 		work = work[:len(work)-1]
@@ -49,7 +53,7 @@ func luaToReply(v glua.LValue, resp3 bool, b *budget) (resp.Reply, bool) {
 			*p.to = scalarReply(p.v, resp3)
 		}
 	}
-	return *rep, true
+	return true
 }
 
 // pendingReply is one Lua value luaToReply has still to convert, and the

@@ -846,10 +846,17 @@ func isReadonly(L *glua.LState, v glua.LValue) bool {
 
 // markReadonly marks the globals and every library table in them, and
 // makes rawset and setmetatable respect the mark as Redis's patched Lua
-// does. Call it once the state's globals are complete.
+// does. Call it once the state's globals are complete. The metatables of
+// the globals and of strings are marked too, as Redis 7.0 marks them: a
+// field stored in either would outlive the script that stored it.
 func markReadonly(L *glua.LState) {
 	set := L.NewTable()
 	set.RawSet(L.G.Global, glua.LTrue)
+	for _, v := range []glua.LValue{L.G.Global, glua.LString("")} {
+		if mt, ok := L.GetMetatable(v).(*glua.LTable); ok {
+			set.RawSet(mt, glua.LTrue)
+		}
+	}
 	L.G.Global.ForEach(func(k, v glua.LValue) {
 		if t, ok := v.(*glua.LTable); ok && k.String() != "KEYS" && k.String() != "ARGV" {
 			set.RawSet(t, glua.LTrue)

@@ -47,15 +47,17 @@ type runner struct {
 	e      *Engine
 	L      *glua.LState
 	cache  map[string]*compiled // by lower-case SHA1
+	recent [2]*compiled         // the last two EVALSHA found (see byHash)
 	budget *budget
 
 	// State of the script that is running.
 	running  *compiled
 	readOnly bool
-	resp3    bool            // the script called redis.setresp(3)
-	callErr  string          // the last error redis.call raised, kept verbatim
-	errLine  int             // script line of the error being raised
-	catcher  *glua.LFunction // r.catch, made once
+	resp3    bool               // the script called redis.setresp(3)
+	callErr  string             // the last error redis.call raised, kept verbatim
+	errLine  int                // script line of the error being raised
+	catcher  *glua.LFunction    // r.catch, made once
+	raiser   func(*glua.LState) // r.raised, made once: a method value allocates
 	// The catches under way, innermost last: the register each one's
 	// frame starts at, and xpcall's handler (nil for pcall). closer is
 	// the error function both run (see closeUpvaluesFrom).
@@ -68,7 +70,14 @@ type runner struct {
 	hidden map[glua.LValue]bool
 	trace  *tracer // non-nil during a traced run
 
-	args []string // redis.call's argument buffer (see argBuffer)
+	args  []string   // redis.call's argument buffer (see argBuffer)
+	reply resp.Reply // where luaToReply writes a script's reply
+
+	// argTables are the KEYS and ARGV tables the globals hold, and
+	// argsMayStay is whether a script that may keep one has run in this
+	// state (see run).
+	argTables   [2]*glua.LTable
+	argsMayStay bool
 
 	// callFns are redis.call and redis.pcall as the script sees them, so
 	// that call knows itself in the budget's mark (see unusedResult).
@@ -83,6 +92,8 @@ type compiled struct {
 	proto *glua.FunctionProto
 	fn    *glua.LFunction // the chunk as a function of the runner's state, made on first run
 
+	// argsStayPut is argTablesStayPut's answer for the script.
+	argsStayPut bool
 	// The last run's KEYS and ARGV as Lua values (see stringTable).
 	lastKeys, lastArgv []glua.LValue
 }
@@ -102,10 +113,21 @@ func (r *runner) reset() {
 	r.hidden = map[glua.LValue]bool{}
 	r.L = r.newState()
 	r.catcher = r.L.NewFunction(r.catch)
+	r.raiser = r.raised
 	r.hidden[r.catcher] = true
 	r.catches = r.catches[:0]
 	r.closer = r.L.NewFunction(r.closeCaught)
 	r.hidden[r.closer] = true
+	r.argTables, r.argsMayStay = [2]*glua.LTable{}, false
+}
+
+// setArgs makes t the global KEYS (i = 0) or ARGV (1). Only the engine
+// writes a global, so a table the globals already hold needs no store.
+func (r *runner) setArgs(i int, name string, t *glua.LTable) {
+	if r.argTables[i] != t {
+		r.L.G.Global.RawSetString(name, t)
+		r.argTables[i] = t
+	}
 }
 
 // caught is one pcall or xpcall under way.
@@ -131,6 +153,7 @@ func (r *runner) closeCaught(L *glua.LState) int {
 // flush empties the script cache, as SCRIPT FLUSH does.
 func (r *runner) flush() {
 	r.cache = map[string]*compiled{}
+	r.recent = [2]*compiled{}
 }
 
 // newState builds the Lua state Redis 7 gives a script: the base, table,
@@ -198,7 +221,10 @@ func (r *runner) eval(caller *server.Peer, cmd string, args []string) resp.Reply
 	if len(args) < 2 {
 		return resp.Errorf("ERR wrong number of arguments for '%s' command", strings.ToLower(cmd))
 	}
-	n, ok := parseRedisInt(args[1])
+	n, ok := smallCount(args[1])
+	if !ok {
+		n, ok = parseRedisInt(args[1])
+	}
 	switch {
 	case !ok:
 		return resp.ErrorReply("ERR value is not an integer or out of range")
@@ -211,8 +237,7 @@ func (r *runner) eval(caller *server.Peer, cmd string, args []string) resp.Reply
 
 	var c *compiled
 	if strings.HasPrefix(cmd, "EVALSHA") {
-		c = r.cache[strings.ToLower(args[0])]
-		if c == nil {
+		if c = r.byHash(args[0]); c == nil {
 			return resp.ErrorReply("NOSCRIPT No matching script. Please use EVAL.")
 		}
 	} else {
@@ -226,6 +251,32 @@ func (r *runner) eval(caller *server.Peer, cmd string, args []string) resp.Reply
 		return resp.ErrorReply("ERR Can not execute a script with write flag using *_ro command.")
 	}
 	return forProtocol(r.run(c, r.e.dbOf[caller], keys, argv, ro || c.flags.noWrites, nil), caller.Resp3)
+}
+
+// smallCount reads a numkeys of one digit, which is what a script is
+// called with nearly always, without the general parse.
+func smallCount(s string) (int64, bool) {
+	if len(s) == 1 && s[0] >= '0' && s[0] <= '9' {
+		return int64(s[0] - '0'), true
+	}
+	return 0, false
+}
+
+// byHash is EVALSHA's lookup in the cache. The protocol scripts are called
+// in turn by the same SHA1s, so the two scripts found last are compared
+// first: a hit is a comparison of the strings, where the cache's is a
+// scan for upper case and a hash of forty bytes, slow in WebAssembly.
+func (r *runner) byHash(sha string) *compiled {
+	for _, c := range r.recent {
+		if c != nil && c.sha == sha {
+			return c
+		}
+	}
+	c := r.cache[strings.ToLower(sha)]
+	if c != nil {
+		r.recent = [2]*compiled{c, r.recent[0]}
+	}
+	return c
 }
 
 // scriptCommand serves SCRIPT LOAD, EXISTS, FLUSH and KILL.
@@ -312,7 +363,7 @@ func compileShared(src, sha string) (*compiled, resp.Reply) {
 // copy is a fresh cache entry for the same compiled script: the proto is
 // shared, the runner's function and last tables are not.
 func (c *compiled) copy() *compiled {
-	return &compiled{sha: c.sha, src: c.src, flags: c.flags, proto: c.proto}
+	return &compiled{sha: c.sha, src: c.src, flags: c.flags, proto: c.proto, argsStayPut: c.argsStayPut}
 }
 
 // isProtocolScript reports whether sha names one of the embedded protocol
@@ -351,7 +402,7 @@ func compile(src string) (*compiled, resp.Reply) {
 	}
 	x86Constants(proto)
 	noArgTable(proto)
-	return &compiled{sha: emqlua.SHA1Hex(src), src: src, flags: flags, proto: proto}, resp.Reply{}
+	return &compiled{sha: emqlua.SHA1Hex(src), src: src, flags: flags, proto: proto, argsStayPut: argTablesStayPut(proto)}, resp.Reply{}
 }
 
 // x86Constants gives NaN constants the sign x86 gives them. Lua source has
@@ -415,8 +466,22 @@ func describeSyntaxError(err error, src string) string {
 func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t *tracer) resp.Reply {
 	L := r.L
 	r.e.useDB(r.e.script, db)
-	L.G.Global.RawSetString("KEYS", stringTable(L, keys, &c.lastKeys))
-	L.G.Global.RawSetString("ARGV", stringTable(L, argv, &c.lastArgv))
+	// Redis 7.0 gives each run new KEYS and ARGV tables. A script that
+	// cannot hold on to them (argTablesStayPut) is given the ones the
+	// globals hold, refilled, for as long as no other script has run in
+	// this state: another's code, left behind in a place that outlives a
+	// run, could be called from the script and keep the tables for the
+	// next run to compare. (In Redis 7.0 no such place is left, see
+	// markReadonly; the condition keeps the engine right if one is found.)
+	// The protocol scripts then share two tables, and the globals are not
+	// written at all from one run to the next.
+	r.argsMayStay = r.argsMayStay || !c.argsStayPut
+	var keysT, argvT *glua.LTable
+	if !r.argsMayStay && t == nil {
+		keysT, argvT = r.argTables[0], r.argTables[1]
+	}
+	r.setArgs(0, "KEYS", stringTable(L, keys, &c.lastKeys, keysT))
+	r.setArgs(1, "ARGV", stringTable(L, argv, &c.lastArgv, argvT))
 	r.running, r.readOnly, r.callErr, r.errLine, r.threw, r.trace = c, readOnly, "", 0, false, t
 	r.setResp(false)
 	if t != nil {
@@ -451,10 +516,11 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 		// call). It was stopped all the same.
 		return r.errorReply(c, errKilled)
 	}
-	rep, ok := luaToReply(L.Get(-1), r.resp3, r.budget)
-	if !ok {
+	if !luaToReply(L.Get(-1), r.resp3, r.budget, &r.reply) {
 		return r.errorReply(c, errKilled)
 	}
+	rep := r.reply
+	r.reply = resp.Reply{} // holds nothing of the reply once it is handed on
 	if rep.Kind == resp.Error || rep.Kind == resp.Status {
 		// Redis reads an error or status reply's text as a C string.
 		rep.Str = cutAtNUL(rep.Str)
@@ -491,7 +557,7 @@ const callStackSlack = 2048
 // already filled in. (An error handler passed to PCall would not help: at
 // a stack overflow it has no room to run.)
 func (r *runner) catch(L *glua.LState) int {
-	L.Panic = r.raised
+	L.Panic = r.raiser
 	L.Call(L.GetTop()-1, glua.MultRet)
 	return L.GetTop()
 }
@@ -600,14 +666,18 @@ func oneLine(s string) string {
 	return strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
 }
 
-// stringTable makes the KEYS or ARGV table of one run. last holds the
-// strings of the script's previous run as Lua values, and an item equal to
-// the one in its place last time reuses that value: a Go string becomes a
-// Lua value by a small allocation, and a script is mostly called with the
-// same keys (a queue's sets, a lease) run after run. A Lua string is
-// immutable, so sharing one between runs shows nowhere.
-func stringTable(L *glua.LState, items []string, last *[]glua.LValue) *glua.LTable {
-	t := L.CreateTable(len(items), 0)
+// stringTable makes the KEYS or ARGV table of one run, or fills reuse
+// again when it has the length needed. last holds the strings of the
+// script's previous run as Lua values, and an item equal to the one in its
+// place last time reuses that value: a Go string becomes a Lua value by a
+// small allocation, and a script is mostly called with the same keys (a
+// queue's sets, a lease) run after run. A Lua string is immutable, so
+// sharing one between runs shows nowhere.
+func stringTable(L *glua.LState, items []string, last *[]glua.LValue, reuse *glua.LTable) *glua.LTable {
+	t := reuse
+	if t == nil || t.Len() != len(items) {
+		t = L.CreateTable(len(items), 0)
+	}
 	prev := *last
 	if len(prev) != len(items) {
 		prev = make([]glua.LValue, len(items))
