@@ -33,6 +33,7 @@ type command struct {
 	readOnly   bool          // miniredis files it as read-only
 	reuseArgs  bool          // see argsNotKept
 	quick      bool          // see quickCommands
+	tx         bool          // MULTI, EXEC, DISCARD, WATCH or UNWATCH (see multi.go)
 	zset       zsetEffect
 }
 
@@ -79,6 +80,10 @@ func (e *Engine) lookupName(name string) *command {
 	c.redis = redisTable()[up]
 	c.reuseArgs = argsNotKept[up]
 	c.quick = quickCommands[up]
+	switch up {
+	case "MULTI", "EXEC", "DISCARD", "WATCH", "UNWATCH":
+		c.tx = true
+	}
 	if e.cmds == nil {
 		e.cmds = map[string]*command{}
 	}

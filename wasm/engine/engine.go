@@ -55,7 +55,12 @@ type Engine struct {
 	watch   *server.Peer // reads the keyspace for traces and views
 	out     bytes.Buffer // where both peers write their RESP
 	now     int64        // server clock, Unix ms
-	runner  *runner
+	// time is TIME's reply at the clock's reading at (see timeCommand).
+	time struct {
+		at    int64
+		reply resp.Reply
+	}
+	runner *runner
 
 	// hashOrder is each hash's field order, which miniredis does not keep
 	// (see fixups_hash.go).
@@ -244,8 +249,12 @@ func (e *Engine) do(peer *server.Peer, args []string) resp.Reply {
 		return resp.ErrorReply("ERR empty command")
 	}
 	c := e.lookup(args[0])
-	if r, ok := e.transaction(peer, c, args); ok {
-		return r
+	// Only a transaction command, or a connection in a transaction or
+	// watching keys, has anything for transaction to do.
+	if c.tx || len(e.tx) > 0 {
+		if r, ok := e.transaction(peer, c, args); ok {
+			return r
+		}
 	}
 	if c.session != nil {
 		if r, ok := c.session(e, peer, args); ok {

@@ -14,16 +14,23 @@ import (
 // made seven objects); for TIME the engine holds the clock itself, EXISTS
 // and HGET read miniredis's keyspace directly, and HSET writes it directly.
 
-// timeCommand is TIME on the server clock: seconds and microseconds.
+// timeCommand is TIME on the server clock: seconds and microseconds. The
+// clock moves only when the page moves it, so every TIME until then gets
+// the one reply made at the first (each claim asks for it): no reader of
+// a reply changes it.
 func timeCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	if len(args) != 1 {
 		return e.raw(peer, args)
 	}
-	sec, ms := e.now/1000, e.now%1000
-	if ms < 0 {
-		sec, ms = sec-1, ms+1000
+	if t := &e.time; t.reply.Elems == nil || t.at != e.now {
+		sec, ms := e.now/1000, e.now%1000
+		if ms < 0 {
+			sec, ms = sec-1, ms+1000
+		}
+		t.at = e.now
+		t.reply = resp.ArrayReply(resp.BulkReply(strconv.FormatInt(sec, 10)), resp.BulkReply(strconv.FormatInt(ms*1000, 10)))
 	}
-	return resp.ArrayReply(resp.BulkReply(strconv.FormatInt(sec, 10)), resp.BulkReply(strconv.FormatInt(ms*1000, 10)))
+	return e.time.reply
 }
 
 // existsCommand counts the keys that exist, a key named twice twice.

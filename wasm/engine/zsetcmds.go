@@ -165,8 +165,8 @@ func (e *Engine) zadd(peer *server.Peer, key string, pairs []string, o zaddOptio
 	var last float64
 	for j, score := range scores {
 		member := pairs[2*j+1]
-		cur, exists := ent.set.Score(member)
-		if exists {
+		if n := ent.set.Find(member); n != nil {
+			cur := n.Score
 			if o.nx {
 				continue
 			}
@@ -183,7 +183,7 @@ func (e *Engine) zadd(peer *server.Peer, key string, pairs []string, o zaddOptio
 			last = score
 			if score != cur { // -0 and 0 are equal: no update
 				updated++
-				zstore(mdb, key, ent, member, score)
+				zstore(mdb, key, ent, n, member, score)
 			}
 			continue
 		}
@@ -193,7 +193,7 @@ func (e *Engine) zadd(peer *server.Peer, key string, pairs []string, o zaddOptio
 		if !ent.skiplist && (ent.set.Len()+1 > zsetListpackEntries || len(member) > zsetListpackValue) {
 			ent.skiplist = true
 		}
-		zstore(mdb, key, ent, member, score)
+		zstore(mdb, key, ent, nil, member, score)
 		added++
 		processed++
 		last = score
@@ -210,16 +210,21 @@ func (e *Engine) zadd(peer *server.Peer, key string, pairs []string, o zaddOptio
 	return resp.IntReply(int64(added))
 }
 
-// zstore writes one member's score to miniredis's map and to the index. A
+// zstore writes one member's score to miniredis's map and to the index:
+// n is the member's node when it is in the set, nil when it is new. A
 // listpack keeps a score as text and reads "-0" back as the integer 0, so a
 // set Redis holds as a listpack never has a score of -0; a skiplist keeps
 // the double as it is.
-func zstore(mdb *miniredis.RedisDB, key string, ent *zentry, member string, score float64) {
+func zstore(mdb *miniredis.RedisDB, key string, ent *zentry, n *zset.Node, member string, score float64) {
 	if score == 0 && !ent.skiplist {
 		score = 0
 	}
 	mdb.ZAdd(key, score, member)
-	ent.set.Add(member, score)
+	if n != nil {
+		ent.set.Rescore(n, score)
+	} else {
+		ent.set.Insert(member, score)
+	}
 }
 
 // zadopt ties ent to the map key holds after the engine wrote it, which is
@@ -264,7 +269,7 @@ func (e *Engine) zremove(db int, key string, ent *zentry, nodes []*zset.Node) {
 	mdb := e.db(db)
 	for _, n := range nodes {
 		mdb.ZRem(key, n.Member)
-		ent.set.Remove(n.Member)
+		ent.set.RemoveNode(n)
 	}
 	e.zadopt(db, mdb, key, ent)
 }
@@ -735,7 +740,7 @@ func (e *Engine) zstoreRange(db int, dst string, nodes []*zset.Node) resp.Reply 
 	ent := e.newZentry(db, dst)
 	ent.skiplist = big
 	for _, p := range pairs {
-		zstore(mdb, dst, ent, p.m, p.s)
+		zstore(mdb, dst, ent, nil, p.m, p.s) // the members of one set: each new
 	}
 	e.zadopt(db, mdb, dst, ent)
 	return resp.IntReply(int64(len(pairs)))

@@ -25,7 +25,8 @@ import (
 //     key's map now is rebuilt, whatever happened in between.
 //   - The only writes that change a map in place and that the engine does
 //     not serve itself (GEOADD, say) come through dispatch naming the key;
-//     dispatch drops the index of every key a write names (zsetsAfter).
+//     dispatch drops the index of every key a write names (zsetsAfter),
+//     but for the writes that refuse a sorted set (otherTypeWrites).
 //   - The writes the engine serves update map and index together.
 //
 // A zentry also keeps the encoding Redis 7.0 would hold the set in: a
@@ -123,7 +124,7 @@ func (e *Engine) zentryOf(db int, key string, ordered bool) (*zentry, zstate) {
 		ent.skiplist = ent.skiplist || bigZset(live)
 		s := zset.New()
 		for m, score := range live {
-			s.Add(m, score)
+			s.Insert(m, score) // a map's members: each once
 		}
 		ent.set = s
 	}
@@ -176,7 +177,7 @@ func zsetEffectOf(upper string, readOnly, indexed bool) zsetEffect {
 	case "FLUSHALL":
 		return zsetFlushAll
 	}
-	if readOnly || indexed {
+	if readOnly || indexed || otherTypeWrites[upper] {
 		return zsetUntouched
 	}
 	if oneKeyWrites[upper] {
@@ -185,19 +186,29 @@ func zsetEffectOf(upper string, readOnly, indexed bool) zsetEffect {
 	return zsetNamed
 }
 
-// oneKeyWrites are the write commands whose one key is args[1]: the rest
-// of their arguments are values, fields or options, which zsetsAfter need
-// not look up as key names. A script's loop of SET or HSET then pays one
-// lookup per call in the index, not one per argument. (GEOADD writes a
-// sorted set in place; its key is args[1] too.)
+// oneKeyWrites are the write commands whose one key is args[1], and which
+// may replace or remove a sorted set there (SET, an expiry) or change one
+// in place (GEOADD): the rest of their arguments are values or options,
+// which zsetsAfter need not look up as key names. A script's loop of SET
+// then pays one lookup per call in the index, not one per argument.
 var oneKeyWrites = map[string]bool{
-	"SET": true, "SETNX": true, "SETEX": true, "PSETEX": true, "GETSET": true, "GETDEL": true, "GETEX": true,
+	"SET": true, "SETNX": true, "SETEX": true, "PSETEX": true,
+	"EXPIRE": true, "PEXPIRE": true, "EXPIREAT": true, "PEXPIREAT": true, "PERSIST": true,
+	"GEOADD": true,
+}
+
+// otherTypeWrites are the write commands of one key, args[1], that write a
+// type other than a sorted set and refuse a key of any other type with
+// WRONGTYPE: they never change, replace or remove a sorted set, so the
+// index has nothing to check after them. The queue scripts' HSET and
+// HINCRBY are among them, which spares each a lookup in the index.
+var otherTypeWrites = map[string]bool{
+	"GETSET": true, "GETDEL": true, "GETEX": true,
 	"APPEND": true, "SETRANGE": true, "INCR": true, "DECR": true, "INCRBY": true, "DECRBY": true, "INCRBYFLOAT": true,
 	"HSET": true, "HMSET": true, "HSETNX": true, "HDEL": true, "HINCRBY": true, "HINCRBYFLOAT": true,
 	"LPUSH": true, "RPUSH": true, "LPUSHX": true, "RPUSHX": true, "LPOP": true, "RPOP": true, "LSET": true, "LREM": true, "LTRIM": true, "LINSERT": true,
 	"SADD": true, "SREM": true, "SPOP": true,
-	"EXPIRE": true, "PEXPIRE": true, "EXPIREAT": true, "PEXPIREAT": true, "PERSIST": true,
-	"XADD": true, "XDEL": true, "XTRIM": true, "PFADD": true, "GEOADD": true,
+	"XADD": true, "XDEL": true, "XTRIM": true, "PFADD": true,
 }
 
 // zsetsAfter brings the index up to date after command c ran with args on

@@ -20,6 +20,9 @@ type Node struct {
 	Score  float64
 	prev   *Node
 	links  []link
+	// first holds the links of a node one level high, three nodes in
+	// four: the node is then one allocation, not two.
+	first [1]link
 }
 
 // link is one forward pointer of a node, and how many ranks it advances.
@@ -79,20 +82,41 @@ func (s *Set) randomLevel() int {
 	return h
 }
 
+// Find is member's node, or nil when member is not in the set. A caller
+// that goes on to change the member passes the node to Rescore or
+// RemoveNode, or, when it is nil, adds the member with Insert: each
+// looks the member up once, not twice.
+func (s *Set) Find(member string) *Node { return s.byName[member] }
+
 // Add puts member in the set with score, or moves it to score.
 func (s *Set) Add(member string, score float64) {
 	if n := s.byName[member]; n != nil {
-		if n.Score == score {
-			n.Score = score // the same number, but it may be -0 for 0
-			return
-		}
-		s.unlink(n)
-		n.Score = score
-		s.link(n)
+		s.Rescore(n, score)
 		return
 	}
-	n := &Node{Member: member, Score: score, links: make([]link, s.randomLevel())}
+	s.Insert(member, score)
+}
+
+// Insert adds member, which is not in the set, with score.
+func (s *Set) Insert(member string, score float64) {
+	n := &Node{Member: member, Score: score}
+	if h := s.randomLevel(); h == 1 {
+		n.links = n.first[:]
+	} else {
+		n.links = make([]link, h)
+	}
 	s.byName[member] = n
+	s.link(n)
+}
+
+// Rescore moves n, a node of the set, to score.
+func (s *Set) Rescore(n *Node, score float64) {
+	if n.Score == score {
+		n.Score = score // the same number, but it may be -0 for 0
+		return
+	}
+	s.unlink(n)
+	n.Score = score
 	s.link(n)
 }
 
@@ -102,9 +126,14 @@ func (s *Set) Remove(member string) bool {
 	if n == nil {
 		return false
 	}
-	delete(s.byName, member)
-	s.unlink(n)
+	s.RemoveNode(n)
 	return true
+}
+
+// RemoveNode takes n, a node of the set, out of it.
+func (s *Set) RemoveNode(n *Node) {
+	delete(s.byName, n.Member)
+	s.unlink(n)
 }
 
 // path finds, on each level, the last node before (score, member) and its
