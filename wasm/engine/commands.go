@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/alicebob/miniredis/v2/server"
@@ -47,15 +48,29 @@ const maxCommandCache = 512
 // lookup returns what the engine knows of the command called name, spelt
 // as the caller spelt it. The engine lock must be held.
 func (e *Engine) lookup(name string) *command {
-	// A script's loop calls one command over and over, and comparing the
-	// name with the last one is cheaper than hashing it (in WebAssembly,
-	// Go hashes a string without the CPU's help).
-	if c := e.lastCmd; c != nil && name == e.lastName {
-		return c
+	// A script names its commands with the constants of its compiled
+	// chunk, the same bytes on every run: a name whose bytes were looked
+	// up lately is found by where they are, without hashing it (in
+	// WebAssembly, Go hashes a string without the CPU's help). The slot
+	// holds the string, so those bytes cannot be reused for another name.
+	if len(name) == 0 {
+		return e.lookupName(name)
+	}
+	p := uintptr(unsafe.Pointer(unsafe.StringData(name)))
+	slot := &e.recent[(p>>4^p>>10)%uintptr(len(e.recent))]
+	if unsafe.StringData(slot.name) == unsafe.StringData(name) && len(slot.name) == len(name) {
+		return slot.c
 	}
 	c := e.lookupName(name)
-	e.lastName, e.lastCmd = name, c
+	*slot = recentName{name, c}
 	return c
+}
+
+// recentName is one slot of Engine.recent: a name lookup was asked for,
+// by its bytes, and what it found.
+type recentName struct {
+	name string
+	c    *command
 }
 
 func (e *Engine) lookupName(name string) *command {

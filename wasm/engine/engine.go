@@ -64,7 +64,7 @@ type Engine struct {
 
 	// hashOrder is each hash's field order, which miniredis does not keep
 	// (see fixups_hash.go).
-	hashOrder map[orderKey]*fieldOrder
+	hashOrder hashOrders
 	orderBuf  fieldOrder  // scratch for the next small order (see trackHashOrder)
 	lastOrder *fieldOrder // the small order stored last (see internOrder)
 
@@ -75,10 +75,9 @@ type Engine struct {
 	dbOf map[*server.Peer]int
 
 	// cmds caches what each command name needs looked up (see commands.go),
-	// and lastName and lastCmd the name looked up last.
-	cmds     map[string]*command
-	lastName string
-	lastCmd  *command
+	// and recent the names looked up lately, by their bytes (see lookup).
+	cmds   map[string]*command
+	recent [8]recentName
 	// dbs caches miniredis's databases for the engine's direct reads and
 	// writes (see db).
 	dbs [databases]*miniredis.RedisDB
@@ -174,10 +173,10 @@ func (e *Engine) reset() {
 	e.watch = server.NewPeer(w)
 	e.setClock(Start)
 	e.runner.reset()
-	e.hashOrder = map[orderKey]*fieldOrder{}
+	e.hashOrder = hashOrders{}
 	e.lastOrder = nil
 	e.dbOf = map[*server.Peer]int{}
-	e.cmds, e.lastName, e.lastCmd = nil, "", nil
+	e.cmds, e.recent = nil, [8]recentName{}
 	e.dbs = [databases]*miniredis.RedisDB{}
 	e.zsets = nil
 	e.tx, e.probe = nil, nil // a fresh server has no transactions either

@@ -260,7 +260,7 @@ func zremCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 			n++
 		}
 	}
-	e.zadopt(db, mdb, args[1], ent)
+	e.zremoved(db, mdb, args[1], ent)
 	return resp.IntReply(int64(n))
 }
 
@@ -271,7 +271,17 @@ func (e *Engine) zremove(db int, key string, ent *zentry, nodes []*zset.Node) {
 		mdb.ZRem(key, n.Member)
 		ent.set.RemoveNode(n)
 	}
-	e.zadopt(db, mdb, key, ent)
+	e.zremoved(db, mdb, key, ent)
+}
+
+// zremoved follows removals from key: miniredis keeps a set's map while it
+// has members, and deletes the key with its last, so only an emptied set
+// has anything for zadopt to tie again (a claim's ZPOPMIN then reads
+// miniredis's keyspace once less).
+func (e *Engine) zremoved(db int, mdb *miniredis.RedisDB, key string, ent *zentry) {
+	if ent.set.Len() == 0 {
+		e.zadopt(db, mdb, key, ent)
+	}
 }
 
 // zpopCommand is ZPOPMIN (max false) and ZPOPMAX.

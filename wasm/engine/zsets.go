@@ -262,14 +262,10 @@ func (e *Engine) zsetsAfter(peer *server.Peer, c *command, args []string, r resp
 		for _, ks := range e.zsets {
 			ks[db] = nil
 		}
-		for k := range e.hashOrder {
-			if k.db == db {
-				delete(e.hashOrder, k)
-			}
-		}
+		e.hashOrder[db] = nil
 	case zsetFlushAll:
 		e.zsets = nil
-		clear(e.hashOrder)
+		e.hashOrder = hashOrders{}
 	}
 }
 
