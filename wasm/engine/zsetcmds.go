@@ -156,16 +156,15 @@ func (e *Engine) zadd(peer *server.Peer, key string, pairs []string, o zaddOptio
 		ent = e.newZentry(db, key)
 	}
 	mdb := e.db(db)
-	if st == zMissing {
-		// miniredis makes the key's map with the first member; a set that
-		// existed keeps its map, which ent knows already.
-		defer e.zadopt(db, mdb, key, ent)
-	}
+	// miniredis makes the key's map with the first member, which ent is
+	// tied to at once (node reads it); a set that existed keeps its map,
+	// which ent knows already.
+	adopt := st == zMissing
 	added, updated, processed := 0, 0, 0
 	var last float64
 	for j, score := range scores {
 		member := pairs[2*j+1]
-		if n := ent.set.Find(member); n != nil {
+		if n := ent.node(member); n != nil {
 			cur := n.Score
 			if o.nx {
 				continue
@@ -194,6 +193,10 @@ func (e *Engine) zadd(peer *server.Peer, key string, pairs []string, o zaddOptio
 			ent.skiplist = true
 		}
 		zstore(mdb, key, ent, nil, member, score)
+		if adopt {
+			e.zadopt(db, mdb, key, ent)
+			adopt = false
+		}
 		added++
 		processed++
 		last = score
@@ -255,7 +258,8 @@ func zremCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	mdb := e.db(db)
 	n := 0
 	for _, m := range args[2:] {
-		if ent.set.Remove(m) {
+		if node := ent.node(m); node != nil {
+			ent.set.RemoveNode(node)
 			mdb.ZRem(args[1], m)
 			n++
 		}
@@ -346,10 +350,11 @@ func zrankCommand(rev bool) fixup {
 		case zMissing:
 			return resp.NilReply()
 		}
-		r, ok := ent.set.Rank(args[2])
-		if !ok {
+		n := ent.node(args[2])
+		if n == nil {
 			return resp.NilReply()
 		}
+		r := ent.set.Rank(n)
 		if rev {
 			r = ent.set.Len() - 1 - r
 		}
@@ -802,8 +807,7 @@ func zcountCommand(by int) fixup {
 		if last == nil {
 			return resp.IntReply(0)
 		}
-		a, _ := ent.set.Rank(first.Member)
-		b, _ := ent.set.Rank(last.Member)
+		a, b := ent.set.Rank(first), ent.set.Rank(last)
 		return resp.IntReply(int64(max(b-a+1, 0)))
 	}
 }
@@ -867,7 +871,7 @@ func zdiffCommand(store bool) fixup {
 				}
 				if i == 0 {
 					for m := range others[0] {
-						first.Add(m, 1)
+						first.Insert(m, 1) // a map's members: each once
 					}
 				}
 			}

@@ -51,6 +51,17 @@ type zentry struct {
 	skiplist bool      // Redis 7.0 keeps this set as a skiplist
 }
 
+// node is member's node in the order, found at its score in miniredis's
+// map (the index keeps no map of its own), or nil when the set lacks it.
+// The order must be built (zentryOf with ordered) and src the key's map.
+func (ent *zentry) node(member string) *zset.Node {
+	score, ok := ent.src[member]
+	if !ok {
+		return nil
+	}
+	return ent.set.Find(member, score)
+}
+
 // zkeys are the entries of one key name, by database.
 type zkeys [databases]*zentry
 
