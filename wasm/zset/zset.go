@@ -45,8 +45,8 @@ func (n *Node) Prev() *Node { return n.prev }
 
 // Set is a sorted set. The zero value is not ready: use New.
 type Set struct {
-	head   Node
-	tail   *Node
+	head  Node
+	tail  *Node
 	level int
 	n     int
 	seed  uint64
