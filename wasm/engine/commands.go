@@ -35,6 +35,7 @@ type command struct {
 	reuseArgs  bool          // see argsNotKept
 	quick      bool          // see quickCommands
 	tx         bool          // MULTI, EXEC, DISCARD, WATCH or UNWATCH (see multi.go)
+	keepsZsets bool          // see zsetKeeper
 	zset       zsetEffect
 }
 
@@ -93,6 +94,7 @@ func (e *Engine) lookupName(name string) *command {
 		readOnly:   e.srv.IsReadOnlyCommand(up) || rt.readOnly,
 	}
 	c.zset = zsetEffectOf(up, c.readOnly, rt.indexed)
+	c.keepsZsets = zsetKeeper(up, rt.indexed)
 	c.refusedMsg, c.refused = refusedFromClient[up]
 	c.redis = redisTable()[up]
 	c.reuseArgs = argsNotKept[up]
@@ -138,7 +140,13 @@ func (e *Engine) dispatch(peer *server.Peer, c *command, args []string) resp.Rep
 			return r
 		}
 	}
+	if !c.keepsZsets {
+		e.zgen++ // before, for the entries it reads; after, for what it wrote
+	}
 	r := e.runCommand(peer, c, args)
+	if !c.keepsZsets {
+		e.zgen++
+	}
 	if c.zset == zsetSwap {
 		e.dbs = [databases]*miniredis.RedisDB{} // SWAPDB traded two of them
 	}

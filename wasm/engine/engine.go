@@ -85,6 +85,9 @@ type Engine struct {
 	// zsets is the ordered index of the sorted sets, by key name (see
 	// zsets.go).
 	zsets map[string]*zkeys
+	// zgen moves on with every command that may change a sorted set
+	// behind the index, and every move of the clock (see zentryOf).
+	zgen uint64
 	// tx is the transaction state of each connection that has one (see
 	// multi.go); inWatched is set while watchedWrite runs its command, and
 	// probe reads the watched keys.
@@ -216,6 +219,7 @@ func (e *Engine) Advance(ms int64) int64 {
 
 func (e *Engine) setClock(ms int64) {
 	e.now = ms
+	e.zgen++ // keys may expire
 	e.m.SetTime(time.UnixMilli(ms).UTC())
 	e.dbs = [databases]*miniredis.RedisDB{} // the next db expires what the move ended
 }

@@ -240,7 +240,7 @@ func (e *Engine) zadopt(db int, mdb *miniredis.RedisDB, key string, ent *zentry)
 		}
 		return
 	}
-	ent.src = live
+	ent.src, ent.checked = live, e.zgen
 }
 
 func zremCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {

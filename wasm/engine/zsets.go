@@ -49,6 +49,7 @@ type zentry struct {
 	src      map[string]float64
 	set      *zset.Set // the order; nil until asked for, or after a write the engine did not serve
 	skiplist bool      // Redis 7.0 keeps this set as a skiplist
+	checked  uint64    // the Engine.zgen at which src was last found to be the key's map
 }
 
 // node is member's node in the order, found at its score in miniredis's
@@ -97,10 +98,23 @@ const (
 
 // zentryOf returns the entry of key in db, made right for the map the key
 // holds now, and with its order built when ordered is set.
+//
+// Making it right reads miniredis's keyspace (SortedSet: its lock, and
+// three lookups and a write in its maps). An entry checked at the engine's
+// current zgen needs no second look: since then only commands that keep
+// every sorted set as the index has it (zsetKeeper) have run, and the
+// clock has not moved. A claim's ZPOPMIN and ZADD, and an enqueue's ZADD,
+// find their entries so.
 func (e *Engine) zentryOf(db int, key string, ordered bool) (*zentry, zstate) {
+	ks := e.zsets[key]
+	if ks != nil {
+		if ent := ks[db]; ent != nil && ent.checked == e.zgen && ent.src != nil && (ent.set != nil || !ordered) {
+			return ent, zFound
+		}
+	}
 	live, err := e.db(db).SortedSet(key)
 	if err != nil {
-		if ks := e.zsets[key]; ks != nil {
+		if ks != nil {
 			ks[db] = nil
 		}
 		if err == miniredis.ErrWrongType {
@@ -108,7 +122,6 @@ func (e *Engine) zentryOf(db int, key string, ordered bool) (*zentry, zstate) {
 		}
 		return nil, zMissing
 	}
-	ks := e.zsets[key]
 	if ks == nil {
 		if e.zsets == nil {
 			e.zsets = map[string]*zkeys{}
@@ -139,6 +152,7 @@ func (e *Engine) zentryOf(db int, key string, ordered bool) (*zentry, zstate) {
 		}
 		ent.set = s
 	}
+	ent.checked = e.zgen
 	return ent, zFound
 }
 
@@ -220,6 +234,25 @@ var otherTypeWrites = map[string]bool{
 	"LPUSH": true, "RPUSH": true, "LPUSHX": true, "RPUSHX": true, "LPOP": true, "RPOP": true, "LSET": true, "LREM": true, "LTRIM": true, "LINSERT": true,
 	"SADD": true, "SREM": true, "SPOP": true,
 	"XADD": true, "XDEL": true, "XTRIM": true, "PFADD": true,
+}
+
+// zsetKeeper reports whether a command keeps every sorted set as the
+// index has it, so that dispatch need not make the index check the sets
+// again (see zentryOf): the commands served from the index keep it right
+// themselves, the writes of other types refuse a sorted set, and these
+// reads change nothing. Any other command moves Engine.zgen on, a read
+// that miniredis flags read-only among them (GEORADIUS can STORE).
+func zsetKeeper(upper string, indexed bool) bool {
+	return indexed || otherTypeWrites[upper] || zsetSafeReads[upper]
+}
+
+// zsetSafeReads are reads the queue scripts and the lesson make; a read
+// left out costs only a second look at the sets it reads next.
+var zsetSafeReads = map[string]bool{
+	"GET": true, "MGET": true, "STRLEN": true, "EXISTS": true, "TYPE": true, "TTL": true, "PTTL": true,
+	"HGET": true, "HMGET": true, "HGETALL": true, "HKEYS": true, "HVALS": true, "HLEN": true, "HEXISTS": true,
+	"LLEN": true, "LRANGE": true, "LINDEX": true, "SCARD": true, "SMEMBERS": true, "SISMEMBER": true,
+	"ZCARD": true, "ZSCORE": true, "ZMSCORE": true, "TIME": true, "PING": true, "ECHO": true, "DBSIZE": true,
 }
 
 // zsetsAfter brings the index up to date after command c ran with args on
