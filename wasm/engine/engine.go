@@ -65,8 +65,11 @@ type Engine struct {
 	// hashOrder is each hash's field order, which miniredis does not keep
 	// (see fixups_hash.go).
 	hashOrder hashOrders
-	orderBuf  fieldOrder  // scratch for the next small order (see trackHashOrder)
-	lastOrder *fieldOrder // the small order stored last (see internOrder)
+	orderBuf  fieldOrder // scratch for the next small order (see trackHashOrder)
+	// hashBefore is what trackHashOrder read of the key the hash write now
+	// running names (see existed).
+	hashBefore existence
+	lastOrder  *fieldOrder // the small order stored last (see internOrder)
 
 	// dbOf is each connection's selected database when it is not 0,
 	// learned from SELECT: miniredis keeps it out of reach, and the fixups'

@@ -80,8 +80,8 @@ func hsetCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	if len(args) < 4 || len(args)%2 != 0 || len(args) > 2+2*maxDirectFields {
 		return e.raw(peer, args)
 	}
-	mdb := e.db(e.dbOf[peer])
-	exists := mdb.Exists(args[1])
+	db := e.dbOf[peer]
+	exists := e.existed(db, args[1])
 	added := 0
 	for i := 2; i < len(args); i += 2 {
 		named := false
@@ -102,7 +102,7 @@ func hsetCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 			added++
 		}
 	}
-	mdb.HSet(args[1], args[2:]...)
+	e.db(db).HSet(args[1], args[2:]...)
 	return resp.IntReply(int64(added))
 }
 

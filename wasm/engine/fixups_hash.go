@@ -82,10 +82,16 @@ func trackHashOrder(name string, next fixup) fixup {
 		// order is known for the key: with none, the order starts afresh
 		// either way, and the direct read is skipped (a new job row).
 		known := e.hashOrder.get(key)
-		if known != nil && !e.db(db).Exists(args[1]) {
-			known = nil
+		e.hashBefore = existence{} // an outer write's read is not this one's
+		if known != nil {
+			exists := e.db(db).Exists(args[1])
+			if !exists {
+				known = nil
+			}
+			e.hashBefore = existence{key: args[1], db: db, exists: exists, known: true}
 		}
 		r := runFixup(next, e, peer, args)
+		e.hashBefore = existence{}
 		if r.IsError() {
 			return r
 		}
@@ -121,6 +127,24 @@ func trackHashOrder(name string, next fixup) fixup {
 		clear(e.orderBuf.fields) // the scratch keeps no field names alive
 		return r
 	}
+}
+
+// existence is whether one key existed before the command now running,
+// when the engine read it already (see Engine.existed).
+type existence struct {
+	key           string
+	db            int
+	exists, known bool
+}
+
+// existed reports whether key in db exists, before the write the command
+// running makes: trackHashOrder reads that before a write to a hash with
+// a known order, and the HSET it wraps need not read it again.
+func (e *Engine) existed(db int, key string) bool {
+	if b := e.hashBefore; b.known && b.db == db && b.key == key {
+		return b.exists
+	}
+	return e.db(db).Exists(key)
 }
 
 // smallOrder is the most fields a hash's order keeps in its small form: a
