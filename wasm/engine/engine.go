@@ -80,7 +80,7 @@ type Engine struct {
 	// cmds caches what each command name needs looked up (see commands.go),
 	// and recent the names looked up lately, by their bytes (see lookup).
 	cmds   map[string]*command
-	recent [8]recentName
+	recent [64]recentName
 	// dbs caches miniredis's databases for the engine's direct reads and
 	// writes (see db).
 	dbs [databases]*miniredis.RedisDB
@@ -182,7 +182,7 @@ func (e *Engine) reset() {
 	e.hashOrder = hashOrders{}
 	e.lastOrder = nil
 	e.dbOf = map[*server.Peer]int{}
-	e.cmds, e.recent = nil, [8]recentName{}
+	e.cmds, e.recent = nil, [64]recentName{}
 	e.dbs = [databases]*miniredis.RedisDB{}
 	e.zsets = nil
 	e.tx, e.probe = nil, nil // a fresh server has no transactions either
