@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/alicebob/miniredis/v2/server"
@@ -33,6 +34,8 @@ type command struct {
 	readOnly   bool          // miniredis files it as read-only
 	reuseArgs  bool          // see argsNotKept
 	quick      bool          // see quickCommands
+	tx         bool          // MULTI, EXEC, DISCARD, WATCH or UNWATCH (see multi.go)
+	keepsZsets bool          // see zsetKeeper
 	zset       zsetEffect
 }
 
@@ -46,15 +49,38 @@ const maxCommandCache = 512
 // lookup returns what the engine knows of the command called name, spelt
 // as the caller spelt it. The engine lock must be held.
 func (e *Engine) lookup(name string) *command {
-	// A script's loop calls one command over and over, and comparing the
-	// name with the last one is cheaper than hashing it (in WebAssembly,
-	// Go hashes a string without the CPU's help).
-	if c := e.lastCmd; c != nil && name == e.lastName {
-		return c
+	// A script names its commands with the constants of its compiled
+	// chunk, the same bytes on every run: a name whose bytes were looked
+	// up lately is found by where they are, without hashing it (in
+	// WebAssembly, Go hashes a string without the CPU's help). The slot
+	// holds the string, so those bytes cannot be reused for another name.
+	if len(name) == 0 {
+		return e.lookupName(name)
+	}
+	// Each call site is its own constant (a round trip names eleven), and
+	// Go's own constants sit a few bytes apart ("EVALSHA" next to
+	// "EXISTS"): the address, every bit of it mixed, picks a pair of
+	// slots out of 64, and a name takes the pair's free one.
+	p := uint64(uintptr(unsafe.Pointer(unsafe.StringData(name))))
+	i := p * 0x9e3779b97f4a7c15 >> 58
+	for _, j := range [2]uint64{i, i ^ 1} {
+		if s := &e.recent[j]; unsafe.StringData(s.name) == unsafe.StringData(name) && len(s.name) == len(name) {
+			return s.c
+		}
 	}
 	c := e.lookupName(name)
-	e.lastName, e.lastCmd = name, c
+	if e.recent[i].c != nil && e.recent[i^1].c == nil {
+		i ^= 1
+	}
+	e.recent[i] = recentName{name, c}
 	return c
+}
+
+// recentName is one slot of Engine.recent: a name lookup was asked for,
+// by its bytes, and what it found.
+type recentName struct {
+	name string
+	c    *command
 }
 
 func (e *Engine) lookupName(name string) *command {
@@ -75,10 +101,15 @@ func (e *Engine) lookupName(name string) *command {
 		readOnly:   e.srv.IsReadOnlyCommand(up) || rt.readOnly,
 	}
 	c.zset = zsetEffectOf(up, c.readOnly, rt.indexed)
+	c.keepsZsets = zsetKeeper(up, rt.indexed)
 	c.refusedMsg, c.refused = refusedFromClient[up]
 	c.redis = redisTable()[up]
 	c.reuseArgs = argsNotKept[up]
 	c.quick = quickCommands[up]
+	switch up {
+	case "MULTI", "EXEC", "DISCARD", "WATCH", "UNWATCH":
+		c.tx = true
+	}
 	if e.cmds == nil {
 		e.cmds = map[string]*command{}
 	}
@@ -116,7 +147,13 @@ func (e *Engine) dispatch(peer *server.Peer, c *command, args []string) resp.Rep
 			return r
 		}
 	}
+	if !c.keepsZsets {
+		e.zgen++ // before, for the entries it reads; after, for what it wrote
+	}
 	r := e.runCommand(peer, c, args)
+	if !c.keepsZsets {
+		e.zgen++
+	}
 	if c.zset == zsetSwap {
 		e.dbs = [databases]*miniredis.RedisDB{} // SWAPDB traded two of them
 	}

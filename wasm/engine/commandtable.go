@@ -150,6 +150,7 @@ func buildCommands() map[string]*route {
 
 	// 2. Fast paths.
 	t.serve("TIME", fast, "the server clock", "fastpath.go", timeCommand)
+	t.serve("PING", fast, "answered without miniredis", "fastpath.go", pingCommand)
 	t.serve("EXISTS", fast, "miniredis's keyspace read directly", "fastpath.go", existsCommand)
 	t.serve("HGET", fast, "miniredis's keyspace read directly", "fastpath.go", hgetCommand)
 	t.serve("HSET", fast, "miniredis's keyspace written directly", "fastpath.go", hsetCommand)

@@ -120,7 +120,7 @@ func restore(e *Engine, peer *server.Peer, args []string) string {
 	}
 	if replace {
 		d.Del(key)
-		delete(e.hashOrder, orderKey{db, key})
+		e.hashOrder.drop(orderKey{db, key})
 	}
 	if ttl != 0 && !absttl {
 		ttl += e.now
@@ -159,5 +159,5 @@ func (e *Engine) restoreOrder(key orderKey, pairs []string) {
 	if o.pos == nil {
 		o = e.internOrder(o.fields)
 	}
-	e.hashOrder[key] = o
+	e.hashOrder.set(key, o)
 }

@@ -55,13 +55,21 @@ type Engine struct {
 	watch   *server.Peer // reads the keyspace for traces and views
 	out     bytes.Buffer // where both peers write their RESP
 	now     int64        // server clock, Unix ms
-	runner  *runner
+	// time is TIME's reply at the clock's reading at (see timeCommand).
+	time struct {
+		at    int64
+		reply resp.Reply
+	}
+	runner *runner
 
 	// hashOrder is each hash's field order, which miniredis does not keep
 	// (see fixups_hash.go).
-	hashOrder map[orderKey]*fieldOrder
-	orderBuf  fieldOrder  // scratch for the next small order (see trackHashOrder)
-	lastOrder *fieldOrder // the small order stored last (see internOrder)
+	hashOrder hashOrders
+	orderBuf  fieldOrder // scratch for the next small order (see trackHashOrder)
+	// hashBefore is what trackHashOrder read of the key the hash write now
+	// running names (see existed).
+	hashBefore existence
+	lastOrder  *fieldOrder // the small order stored last (see internOrder)
 
 	// dbOf is each connection's selected database when it is not 0,
 	// learned from SELECT: miniredis keeps it out of reach, and the fixups'
@@ -70,10 +78,9 @@ type Engine struct {
 	dbOf map[*server.Peer]int
 
 	// cmds caches what each command name needs looked up (see commands.go),
-	// and lastName and lastCmd the name looked up last.
-	cmds     map[string]*command
-	lastName string
-	lastCmd  *command
+	// and recent the names looked up lately, by their bytes (see lookup).
+	cmds   map[string]*command
+	recent [64]recentName
 	// dbs caches miniredis's databases for the engine's direct reads and
 	// writes (see db).
 	dbs [databases]*miniredis.RedisDB
@@ -81,6 +88,9 @@ type Engine struct {
 	// zsets is the ordered index of the sorted sets, by key name (see
 	// zsets.go).
 	zsets map[string]*zkeys
+	// zgen moves on with every command that may change a sorted set
+	// behind the index, and every move of the clock (see zentryOf).
+	zgen uint64
 	// tx is the transaction state of each connection that has one (see
 	// multi.go); inWatched is set while watchedWrite runs its command, and
 	// probe reads the watched keys.
@@ -169,10 +179,10 @@ func (e *Engine) reset() {
 	e.watch = server.NewPeer(w)
 	e.setClock(Start)
 	e.runner.reset()
-	e.hashOrder = map[orderKey]*fieldOrder{}
+	e.hashOrder = hashOrders{}
 	e.lastOrder = nil
 	e.dbOf = map[*server.Peer]int{}
-	e.cmds, e.lastName, e.lastCmd = nil, "", nil
+	e.cmds, e.recent = nil, [64]recentName{}
 	e.dbs = [databases]*miniredis.RedisDB{}
 	e.zsets = nil
 	e.tx, e.probe = nil, nil // a fresh server has no transactions either
@@ -212,6 +222,7 @@ func (e *Engine) Advance(ms int64) int64 {
 
 func (e *Engine) setClock(ms int64) {
 	e.now = ms
+	e.zgen++ // keys may expire
 	e.m.SetTime(time.UnixMilli(ms).UTC())
 	e.dbs = [databases]*miniredis.RedisDB{} // the next db expires what the move ended
 }
@@ -244,8 +255,12 @@ func (e *Engine) do(peer *server.Peer, args []string) resp.Reply {
 		return resp.ErrorReply("ERR empty command")
 	}
 	c := e.lookup(args[0])
-	if r, ok := e.transaction(peer, c, args); ok {
-		return r
+	// Only a transaction command, or a connection in a transaction or
+	// watching keys, has anything for transaction to do.
+	if c.tx || len(e.tx) > 0 {
+		if r, ok := e.transaction(peer, c, args); ok {
+			return r
+		}
 	}
 	if c.session != nil {
 		if r, ok := c.session(e, peer, args); ok {

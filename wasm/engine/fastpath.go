@@ -14,16 +14,37 @@ import (
 // made seven objects); for TIME the engine holds the clock itself, EXISTS
 // and HGET read miniredis's keyspace directly, and HSET writes it directly.
 
-// timeCommand is TIME on the server clock: seconds and microseconds.
+// timeCommand is TIME on the server clock: seconds and microseconds. The
+// clock moves only when the page moves it, so every TIME until then gets
+// the one reply made at the first (each claim asks for it): no reader of
+// a reply changes it.
 func timeCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	if len(args) != 1 {
 		return e.raw(peer, args)
 	}
-	sec, ms := e.now/1000, e.now%1000
-	if ms < 0 {
-		sec, ms = sec-1, ms+1000
+	if t := &e.time; t.reply.Elems == nil || t.at != e.now {
+		sec, ms := e.now/1000, e.now%1000
+		if ms < 0 {
+			sec, ms = sec-1, ms+1000
+		}
+		t.at = e.now
+		t.reply = resp.ArrayReply(resp.BulkReply(strconv.FormatInt(sec, 10)), resp.BulkReply(strconv.FormatInt(ms*1000, 10)))
 	}
-	return resp.ArrayReply(resp.BulkReply(strconv.FormatInt(sec, 10)), resp.BulkReply(strconv.FormatInt(ms*1000, 10)))
+	return e.time.reply
+}
+
+// pingCommand is PING: PONG, or its one argument back. miniredis's answer
+// is the same, but the long way there (its reply written as RESP and read
+// back) made a script's PING slower than its EXISTS. Any other arity is
+// miniredis's to refuse.
+func pingCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
+	switch len(args) {
+	case 1:
+		return resp.StatusReply("PONG")
+	case 2:
+		return resp.BulkReply(args[1])
+	}
+	return e.raw(peer, args)
 }
 
 // existsCommand counts the keys that exist, a key named twice twice.
@@ -59,8 +80,8 @@ func hsetCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	if len(args) < 4 || len(args)%2 != 0 || len(args) > 2+2*maxDirectFields {
 		return e.raw(peer, args)
 	}
-	mdb := e.db(e.dbOf[peer])
-	exists := mdb.Exists(args[1])
+	db := e.dbOf[peer]
+	exists := e.existed(db, args[1])
 	added := 0
 	for i := 2; i < len(args); i += 2 {
 		named := false
@@ -81,7 +102,7 @@ func hsetCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 			added++
 		}
 	}
-	mdb.HSet(args[1], args[2:]...)
+	e.db(db).HSet(args[1], args[2:]...)
 	return resp.IntReply(int64(added))
 }
 

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,6 +34,23 @@ type orderKey struct {
 	key string
 }
 
+// hashOrders are the known orders, a map per database: a map keyed by
+// the key name alone hashes it with Go's fast string hash, where one keyed
+// by orderKey goes through the generic one, and every hash write looks its
+// key up here.
+type hashOrders [databases]map[string]*fieldOrder
+
+func (h *hashOrders) get(k orderKey) *fieldOrder { return h[k.db][k.key] }
+
+func (h *hashOrders) set(k orderKey, o *fieldOrder) {
+	if h[k.db] == nil {
+		h[k.db] = map[string]*fieldOrder{}
+	}
+	h[k.db][k.key] = o
+}
+
+func (h *hashOrders) drop(k orderKey) { delete(h[k.db], k.key) }
+
 // hscanInOrder puts the fields of scan's HSCAN reply in insertion order.
 func hscanInOrder(scan fixup) fixup {
 	return func(e *Engine, peer *server.Peer, args []string) resp.Reply {
@@ -65,11 +81,17 @@ func trackHashOrder(name string, next fixup) fixup {
 		// Whether the hash existed before the write matters only when an
 		// order is known for the key: with none, the order starts afresh
 		// either way, and the direct read is skipped (a new job row).
-		known := e.hashOrder[key]
-		if known != nil && !e.db(db).Exists(args[1]) {
-			known = nil
+		known := e.hashOrder.get(key)
+		e.hashBefore = existence{} // an outer write's read is not this one's
+		if known != nil {
+			exists := e.db(db).Exists(args[1])
+			if !exists {
+				known = nil
+			}
+			e.hashBefore = existence{key: args[1], db: db, exists: exists, known: true}
 		}
 		r := runFixup(next, e, peer, args)
+		e.hashBefore = existence{}
 		if r.IsError() {
 			return r
 		}
@@ -93,17 +115,36 @@ func trackHashOrder(name string, next fixup) fixup {
 		}
 		switch {
 		case o.size() == 0:
-			delete(e.hashOrder, key)
+			e.hashOrder.drop(key)
 		case o.pos == nil:
-			e.hashOrder[key] = e.internOrder(o.fields)
+			e.hashOrder.set(key, e.internOrder(o.fields))
 		case o == &e.orderBuf:
 			// Grown past the small form: the key owns it from now on.
 			big := *o
-			e.hashOrder[key], e.orderBuf = &big, fieldOrder{}
+			e.hashOrder.set(key, &big)
+			e.orderBuf = fieldOrder{}
 		}
 		clear(e.orderBuf.fields) // the scratch keeps no field names alive
 		return r
 	}
+}
+
+// existence is whether one key existed before the command now running,
+// when the engine read it already (see Engine.existed).
+type existence struct {
+	key           string
+	db            int
+	exists, known bool
+}
+
+// existed reports whether key in db exists, before the write the command
+// running makes: trackHashOrder reads that before a write to a hash with
+// a known order, and the HSET it wraps need not read it again.
+func (e *Engine) existed(db int, key string) bool {
+	if b := e.hashBefore; b.known && b.db == db && b.key == key {
+		return b.exists
+	}
+	return e.db(db).Exists(key)
 }
 
 // smallOrder is the most fields a hash's order keeps in its small form: a
@@ -272,7 +313,7 @@ func (e *Engine) order(key orderKey, present []string) []string {
 	}
 	out := make([]string, 0, len(present))
 	placed := make(map[string]bool, len(present))
-	if known := e.hashOrder[key]; known != nil {
+	if known := e.hashOrder.get(key); known != nil {
 		for i, f := range known.fields {
 			if known.at(i) && has[f] {
 				out = append(out, f)
@@ -313,7 +354,7 @@ func orderedHash(stride, pick int) fixup {
 
 // reorderPairs puts a field/value array in the key's insertion order.
 func (e *Engine) reorderPairs(key orderKey, r resp.Reply) resp.Reply {
-	if r.Kind != resp.Array || e.hashOrder[key] == nil {
+	if r.Kind != resp.Array || e.hashOrder.get(key) == nil {
 		return r
 	}
 	values := make(map[string]resp.Reply, len(r.Elems)/2)
@@ -332,35 +373,23 @@ func (e *Engine) reorderPairs(key orderKey, r resp.Reply) resp.Reply {
 // moveOrder gives to the order of from (or none), and takes it from from
 // when the command moved the key rather than copied it.
 func (e *Engine) moveOrder(from, to orderKey, move bool) {
-	order, ok := e.hashOrder[from]
+	order := e.hashOrder.get(from)
 	if move {
-		delete(e.hashOrder, from)
-	} else if ok {
+		e.hashOrder.drop(from)
+	} else if order != nil {
 		order = order.clone() // a big order is changed in place: each key its own
 	}
-	if ok {
-		e.hashOrder[to] = order
+	if order != nil {
+		e.hashOrder.set(to, order)
 	} else {
-		delete(e.hashOrder, to)
+		e.hashOrder.drop(to)
 	}
 }
 
 // swapOrders trades the orders of databases a and b, as SWAPDB trades
 // their keys.
 func (e *Engine) swapOrders(a, b int) {
-	swapped := make(map[orderKey]*fieldOrder)
-	for k, order := range e.hashOrder {
-		switch k.db {
-		case a:
-			swapped[orderKey{b, k.key}] = order
-		case b:
-			swapped[orderKey{a, k.key}] = order
-		default:
-			continue
-		}
-		delete(e.hashOrder, k)
-	}
-	maps.Copy(e.hashOrder, swapped)
+	e.hashOrder[a], e.hashOrder[b] = e.hashOrder[b], e.hashOrder[a]
 }
 
 // copyTarget is the database COPY src dst [DB n] [REPLACE] writes to.

@@ -66,9 +66,7 @@ const (
 // it leaves to the rest of do.
 func (e *Engine) transaction(peer *server.Peer, c *command, args []string) (r resp.Reply, ok bool) {
 	t := e.tx[peer]
-	switch c.upper {
-	case "MULTI", "EXEC", "DISCARD", "WATCH", "UNWATCH":
-	default:
+	if !c.tx {
 		if t == nil || !t.multi {
 			return resp.Reply{}, false
 		}

@@ -156,17 +156,16 @@ func (e *Engine) zadd(peer *server.Peer, key string, pairs []string, o zaddOptio
 		ent = e.newZentry(db, key)
 	}
 	mdb := e.db(db)
-	if st == zMissing {
-		// miniredis makes the key's map with the first member; a set that
-		// existed keeps its map, which ent knows already.
-		defer e.zadopt(db, mdb, key, ent)
-	}
+	// miniredis makes the key's map with the first member, which ent is
+	// tied to at once (node reads it); a set that existed keeps its map,
+	// which ent knows already.
+	adopt := st == zMissing
 	added, updated, processed := 0, 0, 0
 	var last float64
 	for j, score := range scores {
 		member := pairs[2*j+1]
-		cur, exists := ent.set.Score(member)
-		if exists {
+		if n := ent.node(member); n != nil {
+			cur := n.Score
 			if o.nx {
 				continue
 			}
@@ -183,7 +182,7 @@ func (e *Engine) zadd(peer *server.Peer, key string, pairs []string, o zaddOptio
 			last = score
 			if score != cur { // -0 and 0 are equal: no update
 				updated++
-				zstore(mdb, key, ent, member, score)
+				zstore(mdb, key, ent, n, member, score)
 			}
 			continue
 		}
@@ -193,7 +192,11 @@ func (e *Engine) zadd(peer *server.Peer, key string, pairs []string, o zaddOptio
 		if !ent.skiplist && (ent.set.Len()+1 > zsetListpackEntries || len(member) > zsetListpackValue) {
 			ent.skiplist = true
 		}
-		zstore(mdb, key, ent, member, score)
+		zstore(mdb, key, ent, nil, member, score)
+		if adopt {
+			e.zadopt(db, mdb, key, ent)
+			adopt = false
+		}
 		added++
 		processed++
 		last = score
@@ -210,16 +213,21 @@ func (e *Engine) zadd(peer *server.Peer, key string, pairs []string, o zaddOptio
 	return resp.IntReply(int64(added))
 }
 
-// zstore writes one member's score to miniredis's map and to the index. A
+// zstore writes one member's score to miniredis's map and to the index:
+// n is the member's node when it is in the set, nil when it is new. A
 // listpack keeps a score as text and reads "-0" back as the integer 0, so a
 // set Redis holds as a listpack never has a score of -0; a skiplist keeps
 // the double as it is.
-func zstore(mdb *miniredis.RedisDB, key string, ent *zentry, member string, score float64) {
+func zstore(mdb *miniredis.RedisDB, key string, ent *zentry, n *zset.Node, member string, score float64) {
 	if score == 0 && !ent.skiplist {
 		score = 0
 	}
 	mdb.ZAdd(key, score, member)
-	ent.set.Add(member, score)
+	if n != nil {
+		ent.set.Rescore(n, score)
+	} else {
+		ent.set.Insert(member, score)
+	}
 }
 
 // zadopt ties ent to the map key holds after the engine wrote it, which is
@@ -232,7 +240,7 @@ func (e *Engine) zadopt(db int, mdb *miniredis.RedisDB, key string, ent *zentry)
 		}
 		return
 	}
-	ent.src = live
+	ent.src, ent.checked = live, e.zgen
 }
 
 func zremCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
@@ -250,12 +258,13 @@ func zremCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	mdb := e.db(db)
 	n := 0
 	for _, m := range args[2:] {
-		if ent.set.Remove(m) {
+		if node := ent.node(m); node != nil {
+			ent.set.RemoveNode(node)
 			mdb.ZRem(args[1], m)
 			n++
 		}
 	}
-	e.zadopt(db, mdb, args[1], ent)
+	e.zremoved(db, mdb, args[1], ent)
 	return resp.IntReply(int64(n))
 }
 
@@ -264,9 +273,19 @@ func (e *Engine) zremove(db int, key string, ent *zentry, nodes []*zset.Node) {
 	mdb := e.db(db)
 	for _, n := range nodes {
 		mdb.ZRem(key, n.Member)
-		ent.set.Remove(n.Member)
+		ent.set.RemoveNode(n)
 	}
-	e.zadopt(db, mdb, key, ent)
+	e.zremoved(db, mdb, key, ent)
+}
+
+// zremoved follows removals from key: miniredis keeps a set's map while it
+// has members, and deletes the key with its last, so only an emptied set
+// has anything for zadopt to tie again (a claim's ZPOPMIN then reads
+// miniredis's keyspace once less).
+func (e *Engine) zremoved(db int, mdb *miniredis.RedisDB, key string, ent *zentry) {
+	if ent.set.Len() == 0 {
+		e.zadopt(db, mdb, key, ent)
+	}
 }
 
 // zpopCommand is ZPOPMIN (max false) and ZPOPMAX.
@@ -331,10 +350,11 @@ func zrankCommand(rev bool) fixup {
 		case zMissing:
 			return resp.NilReply()
 		}
-		r, ok := ent.set.Rank(args[2])
-		if !ok {
+		n := ent.node(args[2])
+		if n == nil {
 			return resp.NilReply()
 		}
+		r := ent.set.Rank(n)
 		if rev {
 			r = ent.set.Len() - 1 - r
 		}
@@ -735,7 +755,7 @@ func (e *Engine) zstoreRange(db int, dst string, nodes []*zset.Node) resp.Reply 
 	ent := e.newZentry(db, dst)
 	ent.skiplist = big
 	for _, p := range pairs {
-		zstore(mdb, dst, ent, p.m, p.s)
+		zstore(mdb, dst, ent, nil, p.m, p.s) // the members of one set: each new
 	}
 	e.zadopt(db, mdb, dst, ent)
 	return resp.IntReply(int64(len(pairs)))
@@ -787,8 +807,7 @@ func zcountCommand(by int) fixup {
 		if last == nil {
 			return resp.IntReply(0)
 		}
-		a, _ := ent.set.Rank(first.Member)
-		b, _ := ent.set.Rank(last.Member)
+		a, b := ent.set.Rank(first), ent.set.Rank(last)
 		return resp.IntReply(int64(max(b-a+1, 0)))
 	}
 }
@@ -852,7 +871,7 @@ func zdiffCommand(store bool) fixup {
 				}
 				if i == 0 {
 					for m := range others[0] {
-						first.Add(m, 1)
+						first.Insert(m, 1) // a map's members: each once
 					}
 				}
 			}

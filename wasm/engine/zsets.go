@@ -25,7 +25,8 @@ import (
 //     key's map now is rebuilt, whatever happened in between.
 //   - The only writes that change a map in place and that the engine does
 //     not serve itself (GEOADD, say) come through dispatch naming the key;
-//     dispatch drops the index of every key a write names (zsetsAfter).
+//     dispatch drops the index of every key a write names (zsetsAfter),
+//     but for the writes that refuse a sorted set (otherTypeWrites).
 //   - The writes the engine serves update map and index together.
 //
 // A zentry also keeps the encoding Redis 7.0 would hold the set in: a
@@ -48,6 +49,18 @@ type zentry struct {
 	src      map[string]float64
 	set      *zset.Set // the order; nil until asked for, or after a write the engine did not serve
 	skiplist bool      // Redis 7.0 keeps this set as a skiplist
+	checked  uint64    // the Engine.zgen at which src was last found to be the key's map
+}
+
+// node is member's node in the order, found at its score in miniredis's
+// map (the index keeps no map of its own), or nil when the set lacks it.
+// The order must be built (zentryOf with ordered) and src the key's map.
+func (ent *zentry) node(member string) *zset.Node {
+	score, ok := ent.src[member]
+	if !ok {
+		return nil
+	}
+	return ent.set.Find(member, score)
 }
 
 // zkeys are the entries of one key name, by database.
@@ -85,10 +98,23 @@ const (
 
 // zentryOf returns the entry of key in db, made right for the map the key
 // holds now, and with its order built when ordered is set.
+//
+// Making it right reads miniredis's keyspace (SortedSet: its lock, and
+// three lookups and a write in its maps). An entry checked at the engine's
+// current zgen needs no second look: since then only commands that keep
+// every sorted set as the index has it (zsetKeeper) have run, and the
+// clock has not moved. A claim's ZPOPMIN and ZADD, and an enqueue's ZADD,
+// find their entries so.
 func (e *Engine) zentryOf(db int, key string, ordered bool) (*zentry, zstate) {
+	ks := e.zsets[key]
+	if ks != nil {
+		if ent := ks[db]; ent != nil && ent.checked == e.zgen && ent.src != nil && (ent.set != nil || !ordered) {
+			return ent, zFound
+		}
+	}
 	live, err := e.db(db).SortedSet(key)
 	if err != nil {
-		if ks := e.zsets[key]; ks != nil {
+		if ks != nil {
 			ks[db] = nil
 		}
 		if err == miniredis.ErrWrongType {
@@ -96,7 +122,6 @@ func (e *Engine) zentryOf(db int, key string, ordered bool) (*zentry, zstate) {
 		}
 		return nil, zMissing
 	}
-	ks := e.zsets[key]
 	if ks == nil {
 		if e.zsets == nil {
 			e.zsets = map[string]*zkeys{}
@@ -123,10 +148,11 @@ func (e *Engine) zentryOf(db int, key string, ordered bool) (*zentry, zstate) {
 		ent.skiplist = ent.skiplist || bigZset(live)
 		s := zset.New()
 		for m, score := range live {
-			s.Add(m, score)
+			s.Insert(m, score) // a map's members: each once
 		}
 		ent.set = s
 	}
+	ent.checked = e.zgen
 	return ent, zFound
 }
 
@@ -176,7 +202,7 @@ func zsetEffectOf(upper string, readOnly, indexed bool) zsetEffect {
 	case "FLUSHALL":
 		return zsetFlushAll
 	}
-	if readOnly || indexed {
+	if readOnly || indexed || otherTypeWrites[upper] {
 		return zsetUntouched
 	}
 	if oneKeyWrites[upper] {
@@ -185,19 +211,48 @@ func zsetEffectOf(upper string, readOnly, indexed bool) zsetEffect {
 	return zsetNamed
 }
 
-// oneKeyWrites are the write commands whose one key is args[1]: the rest
-// of their arguments are values, fields or options, which zsetsAfter need
-// not look up as key names. A script's loop of SET or HSET then pays one
-// lookup per call in the index, not one per argument. (GEOADD writes a
-// sorted set in place; its key is args[1] too.)
+// oneKeyWrites are the write commands whose one key is args[1], and which
+// may replace or remove a sorted set there (SET, an expiry) or change one
+// in place (GEOADD): the rest of their arguments are values or options,
+// which zsetsAfter need not look up as key names. A script's loop of SET
+// then pays one lookup per call in the index, not one per argument.
 var oneKeyWrites = map[string]bool{
-	"SET": true, "SETNX": true, "SETEX": true, "PSETEX": true, "GETSET": true, "GETDEL": true, "GETEX": true,
+	"SET": true, "SETNX": true, "SETEX": true, "PSETEX": true,
+	"EXPIRE": true, "PEXPIRE": true, "EXPIREAT": true, "PEXPIREAT": true, "PERSIST": true,
+	"GEOADD": true,
+}
+
+// otherTypeWrites are the write commands of one key, args[1], that write a
+// type other than a sorted set and refuse a key of any other type with
+// WRONGTYPE: they never change, replace or remove a sorted set, so the
+// index has nothing to check after them. The queue scripts' HSET and
+// HINCRBY are among them, which spares each a lookup in the index.
+var otherTypeWrites = map[string]bool{
+	"GETSET": true, "GETDEL": true, "GETEX": true,
 	"APPEND": true, "SETRANGE": true, "INCR": true, "DECR": true, "INCRBY": true, "DECRBY": true, "INCRBYFLOAT": true,
 	"HSET": true, "HMSET": true, "HSETNX": true, "HDEL": true, "HINCRBY": true, "HINCRBYFLOAT": true,
 	"LPUSH": true, "RPUSH": true, "LPUSHX": true, "RPUSHX": true, "LPOP": true, "RPOP": true, "LSET": true, "LREM": true, "LTRIM": true, "LINSERT": true,
 	"SADD": true, "SREM": true, "SPOP": true,
-	"EXPIRE": true, "PEXPIRE": true, "EXPIREAT": true, "PEXPIREAT": true, "PERSIST": true,
-	"XADD": true, "XDEL": true, "XTRIM": true, "PFADD": true, "GEOADD": true,
+	"XADD": true, "XDEL": true, "XTRIM": true, "PFADD": true,
+}
+
+// zsetKeeper reports whether a command keeps every sorted set as the
+// index has it, so that dispatch need not make the index check the sets
+// again (see zentryOf): the commands served from the index keep it right
+// themselves, the writes of other types refuse a sorted set, and these
+// reads change nothing. Any other command moves Engine.zgen on, a read
+// that miniredis flags read-only among them (GEORADIUS can STORE).
+func zsetKeeper(upper string, indexed bool) bool {
+	return indexed || otherTypeWrites[upper] || zsetSafeReads[upper]
+}
+
+// zsetSafeReads are reads the queue scripts and the lesson make; a read
+// left out costs only a second look at the sets it reads next.
+var zsetSafeReads = map[string]bool{
+	"GET": true, "MGET": true, "STRLEN": true, "EXISTS": true, "TYPE": true, "TTL": true, "PTTL": true,
+	"HGET": true, "HMGET": true, "HGETALL": true, "HKEYS": true, "HVALS": true, "HLEN": true, "HEXISTS": true,
+	"LLEN": true, "LRANGE": true, "LINDEX": true, "SCARD": true, "SMEMBERS": true, "SISMEMBER": true,
+	"ZCARD": true, "ZSCORE": true, "ZMSCORE": true, "TIME": true, "PING": true, "ECHO": true, "DBSIZE": true,
 }
 
 // zsetsAfter brings the index up to date after command c ran with args on
@@ -251,14 +306,10 @@ func (e *Engine) zsetsAfter(peer *server.Peer, c *command, args []string, r resp
 		for _, ks := range e.zsets {
 			ks[db] = nil
 		}
-		for k := range e.hashOrder {
-			if k.db == db {
-				delete(e.hashOrder, k)
-			}
-		}
+		e.hashOrder[db] = nil
 	case zsetFlushAll:
 		e.zsets = nil
-		clear(e.hashOrder)
+		e.hashOrder = hashOrders{}
 	}
 }
 

@@ -124,6 +124,16 @@ func commandCases() []fcase {
 					"redis.call('ZADD', KEYS[1], 5, 'e') return redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')", []string{"y"}),
 				{"ZCARD", "y"},
 			}},
+		{id: "commands/zset-repeated-members", desc: "ZADD naming a member twice on a new key and an old one, ZREM naming one twice, and writes of other types refused on an indexed set, which they leave as it was",
+			cmds: [][]string{
+				{"ZADD", "z", "1", "a", "2", "a", "0", "b", "3", "b"}, {"ZRANGE", "z", "0", "-1", "WITHSCORES"}, {"ZADD", "z", "5", "a", "4", "a", "1", "c"},
+				{"ZRANGE", "z", "0", "-1", "WITHSCORES"}, {"ZREM", "z", "a", "a", "nope"}, {"ZRANK", "z", "c"}, {"ZREM", "z", "b", "c", "b"}, {"EXISTS", "z"},
+				{"ZADD", "y", "1", "a", "2", "b"}, {"ZRANGE", "y", "0", "-1"}, {"HSET", "y", "f", "v"}, {"HINCRBY", "y", "f", "1"}, {"LPUSH", "y", "x"},
+				{"SADD", "y", "x"}, {"INCR", "y"}, {"APPEND", "y", "x"}, {"GETDEL", "y"}, {"ZRANGE", "y", "0", "-1", "WITHSCORES"}, {"ZPOPMIN", "y"},
+				evalKeys("redis.call('ZADD', KEYS[1], 1, 'm', 2, 'm', 0, 'n') redis.pcall('HSET', KEYS[1], 'f', 'v') "+
+					"return {redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES'), redis.call('ZREM', KEYS[1], 'm', 'm')}", []string{"x"}),
+				{"ZRANGE", "x", "0", "-1", "WITHSCORES"},
+			}},
 		{id: "commands/set-over-hash-order", desc: "A hash replaced by SET and made again lists its fields in the new order, not the old hash's",
 			cmds: [][]string{{"HSET", "h", "b", "1", "a", "2"}, {"HGETALL", "h"}, {"SET", "h", "v"}, {"DEL", "h"}, {"HSET", "h", "a", "1", "b", "2"}, {"HGETALL", "h"},
 				{"HSET", "g", "y", "1", "x", "2"}, evalKeys(setScript+" redis.call('DEL', KEYS[1]) redis.call('HSET', KEYS[1], 'x', 1, 'y', 2) return redis.call('HKEYS', KEYS[1])", []string{"g"}, "v")}},

@@ -63,5 +63,8 @@ func gateCases() []fcase {
 		{id: "gate/console", desc: "From the console: an unknown command, the wrong number of arguments, a container's unknown subcommand",
 			cmds: [][]string{{"NOSUCH", "a", "b"}, {"GET"}, {"CLIENT"}, {"CLIENT", "NOSUCH"}, {"OBJECT"}, {"OBJECT", "nosuch", "k"},
 				{"PING", "a", "b"}, {"SET", "k"}}},
+		{id: "gate/ping", desc: "PING answers PONG, or its one argument as a bulk string, on either protocol and from a script",
+			cmds: [][]string{{"PING"}, {"ping", "hi"}, {"PING", ""}, {"PING", "PONG"}, eval("return {redis.call('PING'), redis.call('PING', 'x')}"),
+				{"HELLO", "3"}, {"PING"}, {"PING", "hi"}, eval("redis.setresp(3) return {redis.call('PING'), redis.call('ping', '')}")}},
 	}
 }

@@ -8,6 +8,12 @@
 // links carry spans (how many members each link jumps over), the structure
 // Redis itself uses: finding a member, a score, a lexical bound or a rank
 // costs O(log n), and walking from there costs one step per member.
+//
+// The set keeps no index by member name: its owner holds the scores
+// (the engine has miniredis's map of them), and a member is found from its
+// score by the same search that orders it. A second map of every member
+// would cost a hashed write for each member added, a delete for each one
+// removed, and its memory at a depth of 100,000.
 package zset
 
 // maxLevel bounds the skiplist's height: 2^32 members at p = 1/4 would
@@ -20,6 +26,9 @@ type Node struct {
 	Score  float64
 	prev   *Node
 	links  []link
+	// first holds the links of a node one level high, three nodes in
+	// four: the node is then one allocation, not two.
+	first [1]link
 }
 
 // link is one forward pointer of a node, and how many ranks it advances.
@@ -36,31 +45,22 @@ func (n *Node) Prev() *Node { return n.prev }
 
 // Set is a sorted set. The zero value is not ready: use New.
 type Set struct {
-	head   Node
-	tail   *Node
-	level  int
-	n      int
-	byName map[string]*Node
-	seed   uint64
+	head  Node
+	tail  *Node
+	level int
+	n     int
+	seed  uint64
 }
 
 // New returns an empty set.
 func New() *Set {
-	s := &Set{level: 1, byName: map[string]*Node{}, seed: 0x9e3779b97f4a7c15}
+	s := &Set{level: 1, seed: 0x9e3779b97f4a7c15}
 	s.head.links = make([]link, maxLevel)
 	return s
 }
 
 // Len is the number of members.
 func (s *Set) Len() int { return s.n }
-
-// Score is member's score, if it is in the set.
-func (s *Set) Score(member string) (float64, bool) {
-	if n := s.byName[member]; n != nil {
-		return n.Score, true
-	}
-	return 0, false
-}
 
 // randomLevel draws a height with P(h > k) = 4^-k, from a xorshift
 // generator of the set's own: the order of members never depends on it,
@@ -79,33 +79,47 @@ func (s *Set) randomLevel() int {
 	return h
 }
 
-// Add puts member in the set with score, or moves it to score.
-func (s *Set) Add(member string, score float64) {
-	if n := s.byName[member]; n != nil {
-		if n.Score == score {
-			n.Score = score // the same number, but it may be -0 for 0
-			return
+// Find is the node of member at score, or nil when the set does not hold
+// member at that score. A caller that goes on to change the member passes
+// the node to Rescore or RemoveNode; one that found nil adds it with
+// Insert.
+func (s *Set) Find(member string, score float64) *Node {
+	x := &s.head
+	for i := s.level - 1; i >= 0; i-- {
+		for y := x.links[i].next; y != nil && (y.Score < score || y.Score == score && y.Member < member); y = x.links[i].next {
+			x = y
 		}
-		s.unlink(n)
-		n.Score = score
-		s.link(n)
-		return
 	}
-	n := &Node{Member: member, Score: score, links: make([]link, s.randomLevel())}
-	s.byName[member] = n
+	if y := x.links[0].next; y != nil && y.Score == score && y.Member == member {
+		return y
+	}
+	return nil
+}
+
+// Insert adds member, which is not in the set, with score.
+func (s *Set) Insert(member string, score float64) {
+	n := &Node{Member: member, Score: score}
+	if h := s.randomLevel(); h == 1 {
+		n.links = n.first[:]
+	} else {
+		n.links = make([]link, h)
+	}
 	s.link(n)
 }
 
-// Remove takes member out of the set and reports whether it was there.
-func (s *Set) Remove(member string) bool {
-	n := s.byName[member]
-	if n == nil {
-		return false
+// Rescore moves n, a node of the set, to score.
+func (s *Set) Rescore(n *Node, score float64) {
+	if n.Score == score {
+		n.Score = score // the same number, but it may be -0 for 0
+		return
 	}
-	delete(s.byName, member)
 	s.unlink(n)
-	return true
+	n.Score = score
+	s.link(n)
 }
+
+// RemoveNode takes n, a node of the set, out of it.
+func (s *Set) RemoveNode(n *Node) { s.unlink(n) }
 
 // path finds, on each level, the last node before (score, member) and its
 // rank (the head's is 0, the first member's 1).
@@ -160,7 +174,7 @@ func (s *Set) link(n *Node) {
 	s.n++
 }
 
-// unlink takes n out of the list (not out of byName).
+// unlink takes n out of the list.
 func (s *Set) unlink(n *Node) {
 	var last [maxLevel]*Node
 	var rank [maxLevel]int
@@ -194,12 +208,8 @@ func (s *Set) First() *Node { return s.head.links[0].next }
 // Last is the highest member, or nil.
 func (s *Set) Last() *Node { return s.tail }
 
-// Rank is member's 0-based rank from the lowest, if it is in the set.
-func (s *Set) Rank(member string) (int, bool) {
-	n := s.byName[member]
-	if n == nil {
-		return 0, false
-	}
+// Rank is the 0-based rank from the lowest of n, a node of the set.
+func (s *Set) Rank(n *Node) int {
 	rank, x := 0, &s.head
 	for i := s.level - 1; i >= 0; i-- {
 		for y := x.links[i].next; y != nil && (y.Score < n.Score || y.Score == n.Score && y.Member <= n.Member); y = x.links[i].next {
@@ -207,10 +217,10 @@ func (s *Set) Rank(member string) (int, bool) {
 			x = y
 		}
 		if x == n {
-			return rank - 1, true
+			return rank - 1
 		}
 	}
-	return 0, false // not reached: n is in the list
+	return -1 // not reached: n is in the list
 }
 
 // At is the member of 0-based rank r from the lowest, or nil.

@@ -32,21 +32,34 @@ func (m model) sorted() []string {
 }
 
 // TestSetAgreesWithSortingAMap adds, moves and removes members at random and
-// checks order, ranks, At and the range searches against the sorted map.
+// checks order, ranks, At and the range searches against the sorted map,
+// and that Find finds a member at its score and at no other. The model
+// holds the scores, as the engine's miniredis map does.
 func TestSetAgreesWithSortingAMap(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	s, m := New(), model{}
 	for step := 0; step < 20000; step++ {
 		member := "m" + strconv.Itoa(r.IntN(600))
+		old, had := m[member]
+		n := s.Find(member, old)
+		if (n != nil) != had || n != nil && (n.Member != member || n.Score != old) {
+			t.Fatalf("step %d: Find(%s, %v) = %v, want it found: %v", step, member, old, n, had)
+		}
+		if s.Find(member, old+0.5) != nil {
+			t.Fatalf("step %d: Find(%s) found it at a score it does not have", step, member)
+		}
 		switch r.IntN(3) {
 		case 0, 1:
 			score := float64(r.IntN(50))
-			s.Add(member, score)
+			if had {
+				s.Rescore(n, score)
+			} else {
+				s.Insert(member, score)
+			}
 			m[member] = score
 		case 2:
-			_, had := m[member]
-			if got := s.Remove(member); got != had {
-				t.Fatalf("step %d: Remove(%s) = %v, want %v", step, member, got, had)
+			if had {
+				s.RemoveNode(n)
 			}
 			delete(m, member)
 		}
@@ -69,8 +82,8 @@ func TestSetAgreesWithSortingAMap(t *testing.T) {
 			t.Fatalf("step %d: order\n got %v\n back %v\nwant %v", step, fwd, back, want)
 		}
 		for i, k := range want {
-			if rk, ok := s.Rank(k); !ok || rk != i {
-				t.Fatalf("step %d: Rank(%s) = %d %v, want %d", step, k, rk, ok, i)
+			if rk := s.Rank(s.Find(k, m[k])); rk != i {
+				t.Fatalf("step %d: Rank(%s) = %d, want %d", step, k, rk, i)
 			}
 			if n := s.At(i); n == nil || n.Member != k {
 				t.Fatalf("step %d: At(%d) = %v, want %s", step, i, n, k)
