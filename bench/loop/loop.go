@@ -17,6 +17,7 @@ package loop
 
 import (
 	"fmt"
+	"runtime"
 	"strconv"
 	"time"
 
@@ -214,6 +215,14 @@ func (c *Cell) WarmUp(n int) error {
 	return c.clearActive()
 }
 
+// SchedulerTurnEvery is how many samples a cell takes between two turns
+// it gives Go's scheduler, untimed: the module does the same every 16
+// calls (api.CollectorTurn, two calls a sample), so that in wasm the
+// collector's worker runs, and the rows of bench/inwasm measure the engine
+// as the module runs it. The constant is kept here, not read from api, so
+// that an older checkout builds this package too.
+const SchedulerTurnEvery = 8
+
 // Round measures every cell once. The budget (per cell) is cut into slices
 // and the cells take turns, alternating their order from slice to slice,
 // so that a burst of other work on the machine lands on all of them rather
@@ -245,6 +254,9 @@ func Round(cells []*Cell, budget time.Duration, maxSamples int) error {
 					if err := c.clearActive(); err != nil {
 						return err
 					}
+				}
+				if len(c.RT)%SchedulerTurnEvery == 0 {
+					runtime.Gosched()
 				}
 			}
 		}
