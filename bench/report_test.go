@@ -92,3 +92,14 @@ func TestFloorTables(t *testing.T) {
 		t.Errorf("%d rows in the two tables, want 13 (8 and 5):\n%s", n, text)
 	}
 }
+
+// TestSignedMsWritesADifferenceAsAReaderReadsIt checks the floors' text for
+// a part of the script that costs less than the row it is measured from:
+// a minus sign of its own, and no "-0 ms".
+func TestSignedMsWritesADifferenceAsAReaderReadsIt(t *testing.T) {
+	for v, want := range map[float64]string{-3.4: "−3 ms", -0.2: "0 ms", 0: "0 ms", 139.4: "139 ms"} {
+		if got := signedMs(v); got != want {
+			t.Errorf("signedMs(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
