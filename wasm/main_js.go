@@ -17,7 +17,10 @@
 // 0), and resume it later from a timer, on a stack that is gone, which
 // crashes the program. Nothing on the call path waits for a channel, a
 // timer or JS; busy refuses a call that comes in while one is unfinished,
-// and the JS half treats a 0 as an engine that has stopped.
+// and the JS half treats a 0 as an engine that has stopped. A yield is not
+// a park: api.Module.Serve gives the scheduler a turn every CollectorTurn
+// calls, and the export's goroutine stays runnable through it, so the
+// runtime comes back to it before it returns to JS.
 package main
 
 import (
