@@ -182,8 +182,7 @@ type floorLine struct {
 	label, what  string
 	native, wasm float64
 	cells        [2]string // native, wasm; computed from the medians when empty
-	unit         string
-	target       bool // the target's verdict goes in the last column
+	target       bool      // the target's verdict goes in the last column
 }
 
 // floorTable prints one floors table: each row's medians, wasm against
