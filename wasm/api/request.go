@@ -48,6 +48,7 @@ func (r *requestReader) fast(req []byte) (string, []any, bool) {
 			for i, s := range served {
 				if s == string(name) {
 					m = i
+					break
 				}
 			}
 		}
