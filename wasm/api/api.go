@@ -159,6 +159,7 @@ func errorObject(err error) Object {
 	var refusal *emq.Refusal
 	var guard *emq.GuardError
 	var deep tooDeep
+	var long tooLong
 	switch {
 	case errors.As(err, &guard):
 		// No wire: a call that fails the handle's guard sends nothing.
@@ -167,6 +168,8 @@ func errorObject(err error) Object {
 		return Object{"error": "args", "message": ae.msg}
 	case errors.As(err, &deep):
 		return Object{"error": "depth", "message": deep.Error()}
+	case errors.As(err, &long):
+		return Object{"error": "size", "message": long.Error()}
 	case errors.As(err, &refusal):
 		o := Object{"error": refusal.Kind, "message": refusal.Reply.Str}
 		if refusal.Wire != nil {
