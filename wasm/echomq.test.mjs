@@ -441,6 +441,28 @@ test("text that is not ASCII crosses the bridge intact, and ASCII after it", () 
   }
 });
 
+test("a string that is not valid UTF-16 is refused whole, so two lone surrogates never make one id", () => {
+  fresh();
+  for (const [what, call, want] of [
+    ["a lone high surrogate", () => echomq.enqueue(Q, "JOB-\ud800", "first"), "enqueue(queue, id, payload): id is not valid UTF-16: it has a lone surrogate, \\ud800, at index 4"],
+    ["a lone low surrogate", () => echomq.enqueue(Q, "JOB-\udfff", "second"), "enqueue(queue, id, payload): id is not valid UTF-16: it has a lone surrogate, \\udfff, at index 4"],
+    ["in a payload", () => echomq.enqueue(Q, "JOB-1", "x\udc00"), "enqueue(queue, id, payload): payload is not valid UTF-16: it has a lone surrogate, \\udc00, at index 1"],
+    ["in exec's args", () => echomq.exec(["SET", "k\ud83d", "v"]), "exec(args, connection): args[1] is not valid UTF-16"],
+    ["in a stamps key", () => echomq.changed({ ["k\ud800"]: "0-0" }), "changed(stamps): a key of stamps is not valid UTF-16"],
+    ["through call", () => echomq.call("embed-u", "cli", ["SET k \udfff"]), "cli(line): line is not valid UTF-16: it has a lone surrogate, \\udfff, at index 6"],
+  ]) {
+    const r = call();
+    assert.equal(r.error, "args", `${what}: ${JSON.stringify(r)}`);
+    assert.ok(r.message.startsWith(want) && r.message.endsWith("; nothing was run"), `${what}: ${r.message}`);
+  }
+  assert.deepEqual(echomq.snapshot(Q).rows, []);
+  assert.deepEqual(echomq.exec(["DBSIZE"]), { type: "int", value: "0" });
+  // A whole pair is a character like any other.
+  assert.equal(echomq.enqueue(Q, "JOB-\ud83d\ude00", "pair").verdict, "enqueued");
+  assert.deepEqual(echomq.claim(Q, 1000).id, "JOB-\u{1F600}");
+  echomq.drop("embed-u");
+});
+
 test("exec on a named connection keeps that connection's transaction", () => {
   assert.deepEqual(echomq.exec(["WATCH", "tx:k"], "worker-A"), { type: "status", value: "OK" });
   assert.deepEqual(echomq.exec(["MULTI"], "worker-A"), { type: "status", value: "OK" });
