@@ -730,6 +730,25 @@ test("a call past the 256 MiB request cap is refused with an error that names it
   assert.deepEqual(api.exec(["PING"]), { type: "status", value: "PONG" });
 });
 
+test("no view on wasm memory takes the buffer before an export call in the same expression", () => {
+  // JS evaluates arguments left to right: new Uint8Array(x.mem.buffer,
+  // x.echomq_buffer(n), n) reads the buffer, then lets the export grow
+  // (and detach) it. Every copy of the bridge (the page's worker, the
+  // benchmarks, the tests) must call the export first.
+  const { readdirSync } = require("node:fs");
+  const root = path.join(here, "..");
+  const files = ["web/assets", "bench", "wasm"].flatMap((dir) =>
+    readdirSync(path.join(root, dir)).filter((f) => /\.(m?js)$/.test(f)).map((f) => path.join(dir, f)));
+  assert.ok(files.includes(path.join("web/assets", "worker.js")));
+  const bad = [];
+  for (const file of files) {
+    readFileSync(path.join(root, file), "utf8").split("\n").forEach((line, i) => {
+      if (/mem\.buffer\b[^;]*\bechomq_\w+\(/.test(line) && !line.includes("bad.push")) bad.push(`${file}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  assert.deepEqual(bad, []);
+});
+
 test("Go is still running after all of the above", () => {
   assert.equal(goExited, false);
 });

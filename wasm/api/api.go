@@ -514,7 +514,11 @@ func (p *Playground) trace(a *params) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := Object{"reply": reply, "keys": t.Keys, "before": t.Before, "steps": steps, "moves": moves,
+	touched := t.Keys
+	if touched == nil {
+		touched = []string{} // the contract's string[], not null: a trace of no keys
+	}
+	out := Object{"reply": reply, "keys": touched, "before": t.Before, "steps": steps, "moves": moves,
 		"problem": nil, "stamps": t.Stamps, "verdict": nil}
 	if t.Problem != nil {
 		out["problem"] = t.Problem
