@@ -10,6 +10,25 @@
 // (wrong number or type of arguments) comes back as ArgsError; a bug inside
 // the module comes back as InternalError, and the module keeps serving.
 //
+// Values of any size cross both ways up to the playground's caps, and a
+// call past one is refused with an error that names it:
+// - a string, anywhere in a call's arguments, of at most 32 MiB in UTF-8
+//   (the engine's string cap; Redis's is 512 MB): past it, ArgsError
+//   "enqueue(queue, id, payload): payload is N bytes in UTF-8, more than the
+//   32 MiB the playground allows a string ...; nothing was run";
+// - a string that is valid UTF-16: a lone surrogate (half of a pair alone,
+//   "JOB-\ud800") has no UTF-8 form, so the call is refused whole with an
+//   ArgsError "... is not valid UTF-16: it has a lone surrogate, \ud800, at
+//   index 4 ...; nothing was run" (it is never read as U+FFFD, which would
+//   make two such ids one);
+// - one call's arguments of at most 256 MiB as JSON: past it, ArgsError
+//   "this call's arguments are N bytes as JSON, more than the 256 MiB ...";
+// - objects and arrays nested at most 32 levels in an argument: deeper ones
+//   are named "a value nested more than 32 levels deep" in the error;
+// - a result of at most 256 MiB as JSON (SizeError) and a reply nested at
+//   most 500 levels (DepthError): past either the command has run.
+// Nothing was run, for every ArgsError: the keyspace is as it was.
+//
 // This file is the contract. The Go that implements it is wasm/api (the
 // logic, api.Module the text it takes and gives), wasm/main_js.go and
 // publish() in web/assets/worker.js (the bridge); wasm/echomq.test.mjs checks it
@@ -47,6 +66,14 @@ export interface InternalError { error: "internal"; message: string }
  * run: whatever it wrote stays. The message says so in plain words.
  */
 export interface DepthError { error: "depth"; message: string }
+/**
+ * A result longer than the 256 MiB of JSON the module hands back in one
+ * answer (a JS string holds at most 2^29-24 characters, and the page
+ * copies each result once more). The command has run: whatever it wrote
+ * stays. The message names the cap: "The result is N bytes of JSON, more
+ * than the 256 MiB the playground hands the page in one answer. ..."
+ */
+export interface SizeError { error: "size"; message: string }
 
 /** One command the connector sent to run a script: EVALSHA first, then EVAL on NOSCRIPT. */
 export interface Exchange { command: "EVALSHA" | "EVAL"; sha: string; reply: Reply }
@@ -260,7 +287,7 @@ export interface EchoMQ {
    * connection, opened on first use: exec(["WATCH", "emq:{q}:pending"], "worker-A").
    * Each connection has its own MULTI, WATCH, protocol and database.
    */
-  exec(args: string[], connection?: string): Reply | DepthError | ArgsError | InternalError;
+  exec(args: string[], connection?: string): Reply | DepthError | SizeError | ArgsError | InternalError;
 
   /**
    * One line typed at a redis-cli prompt: cli('ZADD emq:{q}:pending 0 "JOB-1"').
@@ -268,7 +295,7 @@ export interface EchoMQ {
    * the console's replies. Quoting is redis-cli's: "double quotes" with
    * \n \r \t \b \a \\ \" and \xHH escapes, 'single quotes' with only \'.
    */
-  cli(line: string): CliResult | CliHelp | CliBlank | CliSyntaxError | DepthError | ArgsError | InternalError;
+  cli(line: string): CliResult | CliHelp | CliBlank | CliSyntaxError | DepthError | SizeError | ArgsError | InternalError;
 
   /** id and payload that are not strings fail enqueue/4's is_binary guard. */
   enqueue(queue: string, id: string, payload: string):
@@ -320,7 +347,7 @@ export interface EchoMQ {
    * limit (1–10,000), at most the first and last `limit` of each list, and
    * its cost does not grow with the queue: this is what the page asks for.
    */
-  snapshot(queue: string, limit?: number): Snapshot | Refusal | ArgsError | InternalError;
+  snapshot(queue: string, limit?: number): Snapshot | Refusal | SizeError | ArgsError | InternalError;
 
   /**
    * Runs a script traced, move by move. script is a name from scripts() or
@@ -328,7 +355,7 @@ export interface EchoMQ {
    * script cache change exactly as EVAL would change them, so a later
    * EVALSHA of the same text finds it.
    */
-  trace(script: string, keys?: string[], argv?: string[]): Trace | DepthError | ArgsError | InternalError;
+  trace(script: string, keys?: string[], argv?: string[]): Trace | DepthError | SizeError | ArgsError | InternalError;
 
   /**
    * Which keys of stamps (from a trace) were written since, as far as
@@ -338,7 +365,7 @@ export interface EchoMQ {
   changed(stamps: Record<string, string>): { changed: string[] } | ArgsError | InternalError;
 
   /** The keys given that exist, as a traced step shows them. */
-  entries(keys: string[]): { entries: Entry[] } | ArgsError | InternalError;
+  entries(keys: string[]): { entries: Entry[] } | SizeError | ArgsError | InternalError;
 
   /** The server clock, Unix ms. It starts at 1767225600000 (2026-01-01T00:00:00Z) and moves only when told. */
   now(): { now: number } | ArgsError;

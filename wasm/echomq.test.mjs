@@ -441,6 +441,28 @@ test("text that is not ASCII crosses the bridge intact, and ASCII after it", () 
   }
 });
 
+test("a string that is not valid UTF-16 is refused whole, so two lone surrogates never make one id", () => {
+  fresh();
+  for (const [what, call, want] of [
+    ["a lone high surrogate", () => echomq.enqueue(Q, "JOB-\ud800", "first"), "enqueue(queue, id, payload): id is not valid UTF-16: it has a lone surrogate, \\ud800, at index 4"],
+    ["a lone low surrogate", () => echomq.enqueue(Q, "JOB-\udfff", "second"), "enqueue(queue, id, payload): id is not valid UTF-16: it has a lone surrogate, \\udfff, at index 4"],
+    ["in a payload", () => echomq.enqueue(Q, "JOB-1", "x\udc00"), "enqueue(queue, id, payload): payload is not valid UTF-16: it has a lone surrogate, \\udc00, at index 1"],
+    ["in exec's args", () => echomq.exec(["SET", "k\ud83d", "v"]), "exec(args, connection): args[1] is not valid UTF-16"],
+    ["in a stamps key", () => echomq.changed({ ["k\ud800"]: "0-0" }), "changed(stamps): a key of stamps is not valid UTF-16"],
+    ["through call", () => echomq.call("embed-u", "cli", ["SET k \udfff"]), "cli(line): line is not valid UTF-16: it has a lone surrogate, \\udfff, at index 6"],
+  ]) {
+    const r = call();
+    assert.equal(r.error, "args", `${what}: ${JSON.stringify(r)}`);
+    assert.ok(r.message.startsWith(want) && r.message.endsWith("; nothing was run"), `${what}: ${r.message}`);
+  }
+  assert.deepEqual(echomq.snapshot(Q).rows, []);
+  assert.deepEqual(echomq.exec(["DBSIZE"]), { type: "int", value: "0" });
+  // A whole pair is a character like any other.
+  assert.equal(echomq.enqueue(Q, "JOB-\ud83d\ude00", "pair").verdict, "enqueued");
+  assert.deepEqual(echomq.claim(Q, 1000).id, "JOB-\u{1F600}");
+  echomq.drop("embed-u");
+});
+
 test("exec on a named connection keeps that connection's transaction", () => {
   assert.deepEqual(echomq.exec(["WATCH", "tx:k"], "worker-A"), { type: "status", value: "OK" });
   assert.deepEqual(echomq.exec(["MULTI"], "worker-A"), { type: "status", value: "OK" });
@@ -515,6 +537,216 @@ test("library calls that never yield are stopped by the budget, and the module l
     assert.match(r.value, /^ERR (Script killed by user with SCRIPT KILL\.\.\.|Script used more than 64 MiB of memory|user_script:1: stack overflow \(in function mp_decode_to_lua_array\))/);
     assert.deepEqual(echomq.exec(["EVAL", "return 1 + 1", "0"]), { type: "int", value: "2" });
   }
+});
+
+// ---- values of any size, up to the caps --------------------------------------
+//
+// Each path below runs in a module of its own, fresh, so that every size
+// makes its memory grow inside the call: a view on the module's memory
+// made before the export that grows it is detached, and that is what broke
+// (TypeError: Cannot perform Construct on a detached ArrayBuffer). The
+// earlier tests of this file had grown the shared module's memory far past
+// 1 MiB, so its 1 MiB payload passed with the bug in place.
+
+const MiB = 1 << 20;
+const SIZES = [1, 4, 16, 32].map((n) => n * MiB);
+const STRING_CAP = 32 * MiB; // api.MaxStringBytes, the engine's string cap
+let compiled;
+
+/** A module of its own, started and published under a name of its own. */
+async function freshModule(name) {
+  compiled ??= await WebAssembly.compile(readFileSync(path.join(staticDir, "echomq.wasm")));
+  const go = new globalThis.Go();
+  go.env = { ECHOMQ_GLOBAL: name };
+  const instance = await WebAssembly.instantiate(compiled, go.importObject);
+  go.run(instance);
+  const api = require(path.join(staticDir, "worker.js")).publish(go, instance);
+  delete globalThis[name];
+  return {
+    api,
+    /**
+     * Runs call and says whether the module's memory grew during it: the
+     * buffer taken before is detached after a grow.
+     */
+    grew(call) {
+      const before = instance.exports.mem.buffer;
+      const result = call();
+      return { result, grew: before.byteLength === 0 };
+    },
+  };
+}
+
+/** A value of n bytes in UTF-8: ASCII, JSON with quotes, or two-byte characters (the bridge's second encoding). */
+const filler = (n, kind) => {
+  switch (kind) {
+    case "ascii": return "x".repeat(n);
+    case "json": return ('{"a":"b"}' + "y".repeat(n)).slice(0, n);
+    case "utf8": return "\u00e9".repeat(n / 2);
+  }
+};
+const KINDS = ["ascii", "json", "utf8"];
+const kindOf = (i) => KINDS[i % KINDS.length];
+
+/** Sizes a value of n bytes names in a message. */
+const same = (got, want, what) => {
+  assert.equal(typeof got, "string", `${what}: got ${JSON.stringify(got)?.slice(0, 200)}`);
+  assert.ok(got.length === want.length && got === want, `${what}: ${got.length} characters back for ${want.length}`);
+};
+
+test("enqueue payloads of 1 to 32 MiB cross the bridge both ways, each growing the module's memory", async () => {
+  const m = await freshModule("echomq_size_enqueue");
+  SIZES.forEach((n, i) => {
+    const payload = filler(n, kindOf(i));
+    const { result, grew } = m.grew(() => m.api.enqueue("q", `JOB-${n}`, payload));
+    assert.equal(result.verdict, "enqueued", `${n} bytes: ${JSON.stringify(result).slice(0, 200)}`);
+    assert.ok(grew, `enqueue of ${n} bytes did not grow the module's memory: the test proves nothing`);
+    const got = m.api.claim("q", 1000);
+    assert.equal(got.id, `JOB-${n}`);
+    same(got.payload, payload, `claim of ${n} bytes`);
+  });
+});
+
+test("exec arguments and bulk replies of 1 to 32 MiB cross the bridge both ways", async () => {
+  const m = await freshModule("echomq_size_exec");
+  SIZES.forEach((n, i) => {
+    const value = filler(n, kindOf(i + 1));
+    const { result, grew } = m.grew(() => m.api.exec(["SET", `k${n}`, value]));
+    assert.deepEqual(result, { type: "status", value: "OK" });
+    assert.ok(grew, `SET of ${n} bytes did not grow the module's memory`);
+    assert.deepEqual(m.api.exec(["STRLEN", `k${n}`]), { type: "int", value: String(n) });
+    const got = m.api.exec(["GET", `k${n}`]);
+    assert.equal(got.type, "bulk");
+    same(got.value, value, `GET of ${n} bytes`);
+    m.api.exec(["DEL", `k${n}`]);
+  });
+});
+
+test("EVAL's ARGV of 1 to 32 MiB reaches the script whole", async () => {
+  const m = await freshModule("echomq_size_argv");
+  SIZES.forEach((n, i) => {
+    const value = filler(n, kindOf(i + 2));
+    const { result, grew } = m.grew(() => m.api.exec(["EVAL", "redis.call('SET', KEYS[1], ARGV[1]) return #ARGV[1]", "1", "k", value]));
+    assert.deepEqual(result, { type: "int", value: String(n) });
+    assert.ok(grew, `EVAL with ${n} bytes of ARGV did not grow the module's memory`);
+    same(m.api.exec(["GET", "k"]).value, value, `the key the script set from ${n} bytes of ARGV`);
+  });
+});
+
+test("script replies of 1 to 32 MiB come back whole", async () => {
+  const m = await freshModule("echomq_size_reply");
+  for (const n of SIZES) {
+    const { result, grew } = m.grew(() => m.api.exec(["EVAL", `return string.rep('ab', ${n / 2})`, "0"]));
+    assert.equal(result.type, "bulk", `${n} bytes: ${JSON.stringify(result).slice(0, 200)}`);
+    assert.ok(grew, `a reply of ${n} bytes did not grow the module's memory`);
+    same(result.value, "ab".repeat(n / 2), `a script's reply of ${n} bytes`);
+  }
+});
+
+test("snapshots show rows of 1 to 32 MiB whole", async () => {
+  const m = await freshModule("echomq_size_snapshot");
+  SIZES.forEach((n, i) => {
+    const payload = filler(n, kindOf(i));
+    assert.equal(m.api.enqueue("q", `JOB-${i + 1}`, payload).verdict, "enqueued");
+    const { result } = m.grew(() => m.api.snapshot("q", 25));
+    const row = result.rows.find((r) => r.id === `JOB-${i + 1}`);
+    assert.ok(row, `snapshot at ${n} bytes: ${JSON.stringify(result).slice(0, 200)}`);
+    same(row.payload, payload, `the snapshot's row of ${n} bytes`);
+    m.api.exec(["DEL", `emq:{q}:job:JOB-${i + 1}`]);
+  });
+});
+
+test("traces of 1 to 32 MiB take their ARGV and show every step's value whole", async () => {
+  const m = await freshModule("echomq_size_trace");
+  SIZES.forEach((n, i) => {
+    const payload = filler(n, kindOf(i + 1));
+    const id = `JOB-${i + 1}`;
+    const { result: t, grew } = m.grew(() => m.api.trace("enqueue", [`emq:{q}:job:${id}`, "emq:{q}:pending"], [id, payload]));
+    assert.ok(grew, `a trace with ${n} bytes of ARGV did not grow the module's memory`);
+    // The trace reads each key it shows through miniredis's RESP after
+    // every step, copying a 32 MiB row several times, inside the script's
+    // 900 ms of wall time: on a machine busy enough the budget stops the
+    // script at its last move, which is an answer in words too. The moves
+    // before it carry the value either way.
+    if (t.problem?.kind !== "killed" || n < 32 * MiB) {
+      assert.deepEqual(t.reply, { type: "int", value: "1" }, `trace of ${n} bytes: ${JSON.stringify(t).slice(0, 300)}`);
+      assert.deepEqual(t.verdict, { verdict: "enqueued" });
+    }
+    assert.ok(t.steps.length >= 3, `trace of ${n} bytes: ${JSON.stringify(t).slice(0, 300)}`);
+    const row = t.steps[2].keyspace.find((e) => e.key === `emq:{q}:job:${id}`);
+    same(row.fields.find((f) => f.field === "payload").value, payload, `the traced row of ${n} bytes`);
+    same(t.steps[2].command.at(-1), payload, `the traced HSET's payload of ${n} bytes`);
+    m.api.exec(["DEL", `emq:{q}:job:${id}`]);
+  });
+});
+
+test("a string past the 32 MiB cap is refused with an error that names the cap, and nothing runs", async () => {
+  const m = await freshModule("echomq_size_cap");
+  const api = m.api;
+  api.enqueue("q", "JOB-0", "{}");
+  const before = () => JSON.stringify([api.exec(["DBSIZE"]), api.snapshot("q"), api.exec(["SCRIPT", "EXISTS", "a42059b356c875f0717db19a51f6aaca9ae659ea"])]);
+  const was = before();
+  const over = "x".repeat(STRING_CAP + 1);
+  const overUTF8 = "\u00e9".repeat(STRING_CAP / 2) + "x"; // fewer characters than bytes
+  const cases = [
+    ["enqueue's payload", () => api.enqueue("q", "JOB-1", over), /^enqueue\(queue, id, payload\): payload is 33554433 bytes in UTF-8, more than the 32 MiB the playground allows a string/],
+    ["enqueue's payload (UTF-8)", () => api.enqueue("q", "JOB-1", overUTF8), /^enqueue\(queue, id, payload\): payload is 33554433 bytes in UTF-8, more than the 32 MiB/],
+    ["exec's value", () => api.exec(["SET", "k", over]), /^exec\(args, connection\): args\[2\] is 33554433 bytes in UTF-8, more than the 32 MiB/],
+    ["EVAL's ARGV", () => api.exec(["EVAL", "redis.call('SET', 'k', 'v') return 1", "0", over]), /^exec\(args, connection\): args\[3\] is 33554433 bytes/],
+    ["trace's argv", () => api.trace("enqueue", ["emq:{q}:job:JOB-1", "emq:{q}:pending"], ["JOB-1", over]), /^trace\(script, keys, argv\): argv\[1\] is 33554433 bytes/],
+    ["a console line", () => api.cli(`SET k ${over}`), /^cli\(line\): line is 33554439 bytes/],
+    ["call's arguments", () => api.call("embed", "enqueue", ["q", "JOB-1", over]), /^enqueue\(queue, id, payload\): payload is 33554433 bytes/],
+  ];
+  for (const [what, call, want] of cases) {
+    const r = call();
+    assert.equal(r.error, "args", `${what}: ${JSON.stringify(r).slice(0, 300)}`);
+    assert.match(r.message, want, what);
+    assert.match(r.message, /nothing was run$/, what);
+    assert.equal(before(), was, `${what}: the keyspace changed`);
+  }
+  assert.deepEqual(api.call("embed", "snapshot", ["q"]).rows, [], "the embed's keyspace is untouched");
+  // A script's own string past the cap is the engine's error, which names it too.
+  const rep = api.exec(["EVAL", `return string.rep('x', ${STRING_CAP + 1})`, "0"]);
+  assert.equal(rep.type, "error");
+  assert.match(rep.value, /string length overflow \(the playground caps a string at 32 MiB\)/);
+  assert.equal(before(), was);
+  // At the cap exactly, it runs.
+  assert.equal(api.enqueue("q", "JOB-cap", "x".repeat(STRING_CAP)).verdict, "enqueued");
+});
+
+test("a call past the 256 MiB request cap is refused with an error that names it, and nothing runs", async () => {
+  const m = await freshModule("echomq_size_request");
+  const api = m.api;
+  const big = "x".repeat(STRING_CAP);
+  // Nine strings at the cap: 288 MiB of JSON.
+  const r = api.exec(["MSET", ...Array.from({ length: 9 }, (_, i) => [`k${i}`, big]).flat().slice(0, 17)]);
+  assert.equal(r.error, "args", JSON.stringify(r).slice(0, 300));
+  assert.match(r.message, /^this call's arguments are \d+ bytes as JSON, more than the 256 MiB the playground takes in one call \(and a string may be at most 32 MiB\); nothing was run$/);
+  assert.deepEqual(api.exec(["DBSIZE"]), { type: "int", value: "0" });
+  // Past what one JS string holds, JSON.stringify itself refuses: the same cap, named.
+  const huge = api.exec(["MSET", ...Array.from({ length: 17 }, () => big)]);
+  assert.equal(huge.error, "args", JSON.stringify(huge).slice(0, 300));
+  assert.match(huge.message, /^this call's arguments are too long for one JS string \(Invalid string length\), more than the 256 MiB/);
+  assert.deepEqual(api.exec(["DBSIZE"]), { type: "int", value: "0" });
+  assert.deepEqual(api.exec(["PING"]), { type: "status", value: "PONG" });
+});
+
+test("no view on wasm memory takes the buffer before an export call in the same expression", () => {
+  // JS evaluates arguments left to right: new Uint8Array(x.mem.buffer,
+  // x.echomq_buffer(n), n) reads the buffer, then lets the export grow
+  // (and detach) it. Every copy of the bridge (the page's worker, the
+  // benchmarks, the tests) must call the export first.
+  const { readdirSync } = require("node:fs");
+  const root = path.join(here, "..");
+  const files = ["web/assets", "bench", "wasm"].flatMap((dir) =>
+    readdirSync(path.join(root, dir)).filter((f) => /\.(m?js)$/.test(f)).map((f) => path.join(dir, f)));
+  assert.ok(files.includes(path.join("web/assets", "worker.js")));
+  const bad = [];
+  for (const file of files) {
+    readFileSync(path.join(root, file), "utf8").split("\n").forEach((line, i) => {
+      if (/mem\.buffer\b[^;]*\bechomq_\w+\(/.test(line) && !line.includes("bad.push")) bad.push(`${file}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  assert.deepEqual(bad, []);
 });
 
 test("Go is still running after all of the above", () => {

@@ -2,15 +2,19 @@
 
 // Command echomq is the playground's WebAssembly module. It only bridges:
 // its exports move one call's JSON text into the Go program and the
-// result's text back out, and api.Module does the rest. The JS half, which
-// makes globalThis.echomq over these exports (or globalThis[ECHOMQ_GLOBAL]
-// from go.env, for a benchmark running two builds), is publish() in
-// web/assets/worker.js.
+// result's text back out, and api.Module does the rest (the buffers, their
+// caps, the call). The JS half, which makes globalThis.echomq over these
+// exports (or globalThis[ECHOMQ_GLOBAL] from go.env, for a benchmark
+// running two builds), is publish() in web/assets/worker.js.
 //
 // Why exports and not syscall/js: a js.FuncOf function cost about 12 µs a
 // call from JS before it did any work (the call wakes a goroutine and
 // parks it again through the runtime's event loop, and every js.Value it
 // touches gets a finalizer); an exported function costs about 0.05 µs.
+//
+// Every address and length crosses as a uint32: linear memory is 4 GiB,
+// and an address past 2 GiB read as an int32 is negative (JS reads each
+// i32 result as signed; publish takes it >>> 0).
 //
 // An export must never park: with no other goroutine to run, the Go
 // runtime would return to JS in the middle of the call (the export gives
@@ -31,14 +35,9 @@ import (
 
 var (
 	module *api.Module
-	in     []byte // the request, which JS writes in place (echomq_buffer)
 	out    []byte // the last result, which JS reads in place (echomq_result)
 	busy   bool   // a call is running
 )
-
-// keep is the largest buffer kept from one call to the next: a 1 MiB
-// payload should not hold 1 MiB (twice) for the rest of the page's life.
-const keep = 1 << 20
 
 func main() {
 	module = api.NewModule()
@@ -46,52 +45,41 @@ func main() {
 	select {}
 }
 
-// address is where b's bytes start in the module's linear memory. Go's
-// collector does not move objects, and in and out hold theirs.
-func address(b []byte) int32 { return int32(uintptr(unsafe.Pointer(unsafe.SliceData(b)))) }
+// address is where b's bytes start in the module's linear memory, or 0 for
+// no bytes. Go's collector does not move objects, and the module holds
+// the buffers it hands out until the next call.
+func address(b []byte) uint32 { return uint32(uintptr(unsafe.Pointer(unsafe.SliceData(b)))) }
 
 // hello writes api.Module.Hello as the result and returns its length.
 //
 //go:wasmexport echomq_hello
-func hello() int32 {
+func hello() uint32 {
 	out = module.Hello()
-	return int32(len(out))
+	return uint32(len(out))
 }
 
 // buffer makes room for a request of n bytes and returns where JS is to
-// write it.
+// write it, or 0 when the module refuses a request that long (echomq_call
+// then answers why).
 //
 //go:wasmexport echomq_buffer
-func buffer(n int32) int32 {
-	if n < 0 {
-		n = 0
-	}
-	if int(n) > cap(in) || cap(in) > keep {
-		in = make([]byte, max(int(n), 256))
-	}
-	in = in[:n]
-	return address(in[:cap(in)])
-}
+func buffer(n uint32) uint32 { return address(module.Request(int(n))) }
 
 // call runs the request of n bytes in the buffer and returns the length of
 // its result, or 0 if a call is still running (see the package comment).
 //
 //go:wasmexport echomq_call
-func call(n int32) int32 {
+func call(n uint32) uint32 {
 	if busy {
 		return 0
 	}
 	busy = true
-	if cap(out) > keep {
-		out = nil
-	}
-	req := in[:min(max(int(n), 0), len(in))]
-	out = module.Serve(out[:0], req)
+	out = module.Answer(int(n))
 	busy = false
-	return int32(len(out))
+	return uint32(len(out))
 }
 
 // result returns where the last result starts.
 //
 //go:wasmexport echomq_result
-func result() int32 { return address(out[:cap(out)]) }
+func result() uint32 { return address(out) }

@@ -48,6 +48,7 @@ type Playground struct {
 	named   map[string]*engine.Client // exec's named connections
 	params  params                    // the running call's (see call)
 	lease   lease                     // the last claim's, with its text (see claim)
+	options Options
 }
 
 // maxConnections bounds exec's named connections: a page names a few (one
@@ -93,8 +94,8 @@ func Start() error {
 // New returns a playground with a fresh engine. It is called once Start
 // has said the engine can run, so it panics when it cannot (engine.MustNew)
 // rather than make every caller handle an error it has been told of.
-func New() *Playground {
-	p := &Playground{}
+func New(opts ...Options) *Playground {
+	p := &Playground{options: option(opts)}
 	p.start()
 	return p
 }
@@ -137,9 +138,20 @@ func (p *Playground) Call(method string, args []any) (out any) {
 	}()
 	out, err := p.call(method, args)
 	if err != nil {
-		return errorObject(err)
+		return p.errorObject(err)
 	}
 	return out
+}
+
+// errorObject is errorObject(err), with a refusal's wire as plain values
+// under Options.Reference.
+func (p *Playground) errorObject(err error) Object {
+	o := errorObject(err)
+	var refusal *emq.Refusal
+	if p.options.Reference && errors.As(err, &refusal) && refusal.Wire != nil {
+		o["wire"] = plainValue(plainWire(refusal.Wire))
+	}
+	return o
 }
 
 func errorObject(err error) Object {
@@ -147,6 +159,7 @@ func errorObject(err error) Object {
 	var refusal *emq.Refusal
 	var guard *emq.GuardError
 	var deep tooDeep
+	var long tooLong
 	switch {
 	case errors.As(err, &guard):
 		// No wire: a call that fails the handle's guard sends nothing.
@@ -155,6 +168,8 @@ func errorObject(err error) Object {
 		return Object{"error": "args", "message": ae.msg}
 	case errors.As(err, &deep):
 		return Object{"error": "depth", "message": deep.Error()}
+	case errors.As(err, &long):
+		return Object{"error": "size", "message": long.Error()}
 	case errors.As(err, &refusal):
 		o := Object{"error": refusal.Kind, "message": refusal.Reply.Str}
 		if refusal.Wire != nil {
@@ -196,7 +211,7 @@ var methods = []method{
 			return nil, a.err
 		}
 		o, err := p.claim(queue, lease)
-		return outcomeJSON(o), err
+		return p.outcomeJSON(o), err
 	}},
 	{"enqueueMany", "queue, count, payload", 3, func(p *Playground, a *params) (any, error) {
 		queue, n, payload := a.str(0), a.count(1), a.str(2)
@@ -323,7 +338,7 @@ func onQueue(run func(*emq.Jobs, string) (emq.Outcome, error)) func(*Playground,
 			return nil, a.err
 		}
 		o, err := run(p.jobs, queue)
-		return outcomeJSON(o), err
+		return p.outcomeJSON(o), err
 	}
 }
 
@@ -338,7 +353,7 @@ func (p *Playground) exec(a *params) (any, error) {
 	}
 	if !a.given(1) {
 		r, _ := p.engine.Do(cmd...)
-		return replyJSON(r)
+		return p.replyJSON(r)
 	}
 	name := a.str(1)
 	if a.err != nil {
@@ -349,7 +364,7 @@ func (p *Playground) exec(a *params) (any, error) {
 		return nil, err
 	}
 	r, _ := c.Do(cmd...)
-	return replyJSON(r)
+	return p.replyJSON(r)
 }
 
 // enqueue runs enqueue/4 after its guard: is_binary(job_id) and
@@ -369,7 +384,7 @@ func (p *Playground) enqueue(a *params) (any, error) {
 	if err == nil && o.Verdict == emq.Enqueued {
 		p.minted(queue, id)
 	}
-	return outcomeJSON(o), err
+	return p.outcomeJSON(o), err
 }
 
 // maxClock is the last millisecond of the year 9999: a clock beyond it
@@ -409,9 +424,9 @@ func (p *Playground) cli(line string) Object {
 	r, _ := p.console.Do(args...)
 	// The depth is checked before the text is made: a deep reply of
 	// two-element arrays would print as megabytes of indent.
-	reply, err := replyJSON(r)
+	reply, err := p.replyJSON(r)
 	if err != nil {
-		return errorObject(err)
+		return p.errorObject(err)
 	}
 	out := Object{"args": args, "reply": reply, "text": cli.Format(r)}
 	if stoppedByBudget(args, r, time.Since(start)) {
@@ -485,7 +500,7 @@ func (p *Playground) trace(a *params) (any, error) {
 			step["command"] = s.Command
 		}
 		if s.Reply != nil {
-			if step["reply"], err = replyJSON(*s.Reply); err != nil {
+			if step["reply"], err = p.replyJSON(*s.Reply); err != nil {
 				return nil, err
 			}
 		}
@@ -495,11 +510,15 @@ func (p *Playground) trace(a *params) (any, error) {
 	for i, m := range t.Moves {
 		moves[i] = Object{"move": m.N, "name": m.Name, "first": m.First, "last": m.Last}
 	}
-	reply, err := replyJSON(t.Reply)
+	reply, err := p.replyJSON(t.Reply)
 	if err != nil {
 		return nil, err
 	}
-	out := Object{"reply": reply, "keys": t.Keys, "before": t.Before, "steps": steps, "moves": moves,
+	touched := t.Keys
+	if touched == nil {
+		touched = []string{} // the contract's string[], not null: a trace of no keys
+	}
+	out := Object{"reply": reply, "keys": touched, "before": t.Before, "steps": steps, "moves": moves,
 		"problem": nil, "stamps": t.Stamps, "verdict": nil}
 	if t.Problem != nil {
 		out["problem"] = t.Problem
@@ -508,19 +527,19 @@ func (p *Playground) trace(a *params) (any, error) {
 	// its reply, as echomq.enqueue and echomq.claim would give it.
 	switch src {
 	case lua.Enqueue().Source:
-		out["verdict"] = verdictJSON(emq.EnqueueVerdict(t.Reply, nil))
+		out["verdict"] = p.verdictJSON(emq.EnqueueVerdict(t.Reply, nil))
 	case lua.Claim().Source:
-		out["verdict"] = verdictJSON(emq.ClaimVerdict(t.Reply, nil))
+		out["verdict"] = p.verdictJSON(emq.ClaimVerdict(t.Reply, nil))
 	}
 	return out, nil
 }
 
 // verdictJSON is an outcome, or the refusal, as enqueue and claim return them.
-func verdictJSON(o emq.Outcome, err error) any {
+func (p *Playground) verdictJSON(o emq.Outcome, err error) any {
 	if err != nil {
-		return errorObject(err)
+		return p.errorObject(err)
 	}
-	return outcomeJSON(o)
+	return p.outcomeJSON(o)
 }
 
 // changed names the keys of stamps (as a trace returned them) that were
@@ -572,6 +591,24 @@ func BuildInfo() string {
 type outcome emq.Outcome
 
 func outcomeJSON(o emq.Outcome) *outcome { return (*outcome)(&o) }
+
+// outcomeJSON is outcomeJSON(o), or under Options.Reference the same
+// object as a tree of plain values (plainOutcome).
+func (p *Playground) outcomeJSON(o emq.Outcome) any {
+	if p.options.Reference {
+		return plainOutcome(o)
+	}
+	return outcomeJSON(o)
+}
+
+// replyJSON is replyJSON(r), or under Options.Reference the same reply as
+// a tree of plain values (plainReply).
+func (p *Playground) replyJSON(r resp.Reply) (any, error) {
+	if p.options.Reference {
+		return plainReply(&r, 0)
+	}
+	return replyJSON(r)
+}
 
 // appendTo writes o with its keys in the order encoding/json sorts them:
 // attempts, id, payload (a leased job's), verdict, wire.
@@ -796,6 +833,9 @@ type lease struct {
 // worker claims with the same lease over and over, so the last lease's
 // text is kept rather than formatted again.
 func (p *Playground) claim(queue string, l lease) (emq.Outcome, error) {
+	if l.text == "" && p.options.Reference {
+		l.text = strconv.FormatInt(l.ms, 10)
+	}
 	if l.text == "" {
 		if p.lease.ms != l.ms {
 			p.lease = lease{l.ms, strconv.FormatInt(l.ms, 10)}

@@ -93,7 +93,8 @@ func (p *Playground) highestJob(k emq.Keyspace) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if h := p.highest[k.Queue]; h != nil && h.n > 0 && size.Int > emq.ListKeys {
+	// (Under Options.Reference, the rows are listed every time.)
+	if h := p.highest[k.Queue]; h != nil && h.n > 0 && size.Int > emq.ListKeys && !p.options.Reference {
 		here, err := do("EXISTS", k.Job(h.id))
 		if err != nil {
 			return 0, err
@@ -161,7 +162,7 @@ func (p *Playground) enqueueMany(queue string, count int, payload string) (Objec
 	for n := high + 1; n <= high+count; n++ {
 		o, err := p.jobs.Enqueue(queue, jobID(n), payload)
 		if err != nil {
-			e := errorObject(err)
+			e := p.errorObject(err)
 			e["enqueued"], e["duplicate"], e["ms"] = enqueued, duplicate, millisSince(start)
 			return e, nil
 		}
@@ -190,7 +191,7 @@ func (p *Playground) claimMany(queue string, lease lease, max int) (Object, erro
 			if claimed == 0 {
 				return nil, err
 			}
-			e := errorObject(err)
+			e := p.errorObject(err)
 			e["claimed"], e["ms"] = claimed, millisSince(start)
 			return e, nil
 		}

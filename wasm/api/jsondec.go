@@ -15,6 +15,11 @@ import (
 // enqueue+claim round trip; this one reads the text once.
 func decodeJSON(b []byte) (any, error) {
 	d := jsonDecoder{b: b}
+	return d.whole()
+}
+
+// whole reads the one JSON value that is all of d's text.
+func (d *jsonDecoder) whole() (any, error) {
 	v, err := d.value(0)
 	if err != nil {
 		return nil, err
@@ -29,6 +34,11 @@ func decodeJSON(b []byte) (any, error) {
 type jsonDecoder struct {
 	b []byte
 	i int
+	// request is set for a request's text (readRequest, requestReader):
+	// a string that is not valid text (see unquote) or is longer than
+	// MaxStringBytes is then a *textError. Otherwise a lone surrogate or a
+	// byte that is not UTF-8 reads as U+FFFD, as in encoding/json.
+	request bool
 }
 
 // maxJSONDepth bounds the nesting decodeJSON follows. The bridge sends an
@@ -74,7 +84,7 @@ func (d *jsonDecoder) value(depth int) (any, error) {
 		for {
 			v, err := d.value(depth + 1)
 			if err != nil {
-				return nil, err
+				return nil, within(err, len(list))
 			}
 			list = append(list, v)
 			if done, err := d.next(']'); err != nil || done {
@@ -95,6 +105,9 @@ func (d *jsonDecoder) value(depth int) (any, error) {
 				return nil, d.errorf("want an object key")
 			}
 			k, err := d.str()
+			if te, ok := err.(*textError); ok {
+				te.key = true
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -105,7 +118,7 @@ func (d *jsonDecoder) value(depth int) (any, error) {
 			d.i++
 			v, err := d.value(depth + 1)
 			if err != nil {
-				return nil, err
+				return nil, within(err, k)
 			}
 			obj[k] = v
 			if done, err := d.next('}'); err != nil || done {
@@ -189,11 +202,12 @@ func (d *jsonDecoder) float() (float64, error) {
 	return f, nil
 }
 
-// str reads a JSON string, d.i at its opening quote. Bytes that are not
-// UTF-8, and escaped halves of a surrogate pair that have no other half,
-// become U+FFFD, as in encoding/json.
+// str reads a JSON string, d.i at its opening quote, as unquote reads it.
 func (d *jsonDecoder) str() (string, error) {
 	if s, ok := d.plain(); ok {
+		if d.request && len(s) > MaxStringBytes {
+			return "", &textError{problem: tooLongText(len(s))}
+		}
 		return string(s), nil
 	}
 	out, err := d.unquote(nil)
@@ -201,8 +215,14 @@ func (d *jsonDecoder) str() (string, error) {
 }
 
 // unquote appends the JSON string at d.i (at its opening quote) to out,
-// unescaped, as str reads it.
+// unescaped. Bytes that are not UTF-8, and escaped halves of a surrogate
+// pair that have no other half, become U+FFFD as in encoding/json; in a
+// request they are a *textError instead. JSON.stringify writes a JS
+// string's lone surrogate (half of a pair, alone) as an escape, and
+// Redis's strings are bytes: U+FFFD in its place would make "JOB-\ud800"
+// and "JOB-\udfff" one id, so a call that passes one is refused whole.
 func (d *jsonDecoder) unquote(out []byte) ([]byte, error) {
+	begin := len(out)
 	d.i++
 	for d.i < len(d.b) {
 		// A run of plain bytes is copied at once, not byte by byte.
@@ -218,6 +238,9 @@ func (d *jsonDecoder) unquote(out []byte) ([]byte, error) {
 		switch {
 		case c == '"':
 			d.i++
+			if d.request && len(out)-begin > MaxStringBytes {
+				return nil, &textError{problem: tooLongText(len(out) - begin)}
+			}
 			return out, nil
 		case c < 0x20:
 			return nil, d.errorf("a control character in a string")
@@ -255,6 +278,8 @@ func (d *jsonDecoder) unquote(out []byte) ([]byte, error) {
 					if pair := utf16.DecodeRune(r, lo); ok && pair != utf8.RuneError {
 						r = pair
 						d.i += 6
+					} else if d.request {
+						return nil, &textError{problem: loneSurrogate(r, out[begin:])}
 					} else {
 						r = utf8.RuneError
 					}
@@ -265,6 +290,9 @@ func (d *jsonDecoder) unquote(out []byte) ([]byte, error) {
 			}
 		default:
 			r, size := utf8.DecodeRune(d.b[d.i:])
+			if r == utf8.RuneError && size == 1 && d.request {
+				return nil, &textError{problem: fmt.Sprintf("is not valid UTF-8: byte 0x%02x at byte %d is not UTF-8", d.b[d.i], len(out)-begin)}
+			}
 			out = utf8.AppendRune(out, r) // U+FFFD for a byte that is not UTF-8
 			d.i += size
 		}
@@ -292,4 +320,41 @@ func hex4(b []byte) (rune, bool) {
 		r = r<<4 | rune(c)
 	}
 	return r, true
+}
+
+// textError is a string in a request that the API refuses wherever it
+// stands (see unquote): the call is an ArgsError, and nothing runs.
+// path is where it stands, innermost first as the error comes up through
+// the arrays and objects around it: an int for an index, a string for
+// an object's key; key says the string is an object's key itself.
+type textError struct {
+	path    []any
+	key     bool
+	problem string // what is wrong, as the end of a sentence about the string
+}
+
+func (e *textError) Error() string { return "a string " + e.problem }
+
+// within adds the index or key of the element that err came up from.
+func within(err error, at any) error {
+	if te, ok := err.(*textError); ok {
+		te.path = append(te.path, at)
+	}
+	return err
+}
+
+// loneSurrogate says where the lone half r of a surrogate pair stands,
+// after the text before it, in the UTF-16 units of the caller's JS
+// string.
+func loneSurrogate(r rune, before []byte) string {
+	at := 0
+	for _, c := range string(before) {
+		at += utf16.RuneLen(c)
+	}
+	return fmt.Sprintf("is not valid UTF-16: it has a lone surrogate, \\u%04x, at index %d (half of a pair, without its other half), which no UTF-8 text can hold", r, at)
+}
+
+// tooLongText says how long a string past MaxStringBytes is.
+func tooLongText(n int) string {
+	return fmt.Sprintf("is %d bytes in UTF-8, more than the %d MiB the playground allows a string (Redis allows 512 MB)", n, MaxStringBytes>>20)
 }

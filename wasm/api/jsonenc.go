@@ -86,7 +86,7 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 }
 
 // appendJSONString quotes s as encoding/json does: control characters
-// escaped, <, > and & as \u escapes, U+2028 and U+2029 escaped, and bytes
+// escaped (\b and \f as such, since Go 1.22), <, > and & as \u escapes, U+2028 and U+2029 escaped, and bytes
 // that are not UTF-8 as U+FFFD.
 func appendJSONString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
@@ -102,6 +102,10 @@ func appendJSONString(b []byte, s string) []byte {
 			b = append(b, s[start:i]...)
 			if e, ok := cli.AppendShortEscape(b, c); ok {
 				b = e
+			} else if c == '\b' {
+				b = append(b, '\\', 'b')
+			} else if c == '\f' {
+				b = append(b, '\\', 'f')
 			} else {
 				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
 			}
@@ -129,6 +133,9 @@ func appendJSONString(b []byte, s string) []byte {
 
 // appendList appends a JSON array of xs, each written by appendJSON.
 func appendList[T any](b []byte, xs []T) ([]byte, error) {
+	if xs == nil {
+		return append(b, "null"...), nil // as encoding/json writes it
+	}
 	b = append(b, '[')
 	for i, x := range xs {
 		if i > 0 {

@@ -15,7 +15,8 @@ import (
 // functions of globalThis.echomq use; it is made at start, and the others
 // when first called.
 type Keyspaces struct {
-	byName map[string]*Playground
+	byName  map[string]*Playground
+	options Options // each keyspace's playground is made with them
 }
 
 // MaxKeyspaces bounds how many engines one module holds: each is small,
@@ -31,8 +32,9 @@ const maxKeyspaceName = 128
 // on a course page every embed calls in a keyspace of its own, so in the
 // shared worker an engine made at start would be one nobody calls, made
 // (a Lua state and all) before the first embed's first answer.
-func NewKeyspaces() *Keyspaces {
-	return &Keyspaces{byName: map[string]*Playground{"": {}}}
+func NewKeyspaces(opts ...Options) *Keyspaces {
+	o := option(opts)
+	return &Keyspaces{byName: map[string]*Playground{"": {options: o}}, options: o}
 }
 
 // Default is the keyspace "" that the per-method functions call.
@@ -59,7 +61,7 @@ func (k *Keyspaces) Call(args []any) any {
 		if len(k.byName) >= MaxKeyspaces {
 			return errorObject(argsf("call(keyspace, ...): this module already holds %d keyspaces; drop one first", MaxKeyspaces))
 		}
-		p = New()
+		p = New(k.options)
 		k.byName[name] = p
 	}
 	return p.Call(method, list)

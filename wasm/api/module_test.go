@@ -60,7 +60,7 @@ func TestModuleReadsWhatJSONCannotCarry(t *testing.T) {
 		{`["advance",[{"n":"Infinity"}]]`, "got +Inf"},
 		{`["changed",[{"o":{"k":{"n":"-Infinity"}}}]]`, `stamps["k"] must be a string, got a number`},
 		{`["changed",[{"o":{"k":{"o":{"f":"x"}}}}]]`, `stamps["k"] must be a string, got an object`},
-		{`["changed",[{"o":{"k":{"f":"a nested object"}}}]]`, `got a nested object`},
+		{`["changed",[{"o":{"k":{"f":"a value nested more than 32 levels deep"}}}]]`, `got a value nested more than 32 levels deep`},
 		{`["enqueue",[{"o":{}},"JOB-1","{}"]]`, "queue must be a string, got an object"},
 	} {
 		got := serve(t, m, tc.req)

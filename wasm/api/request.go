@@ -41,7 +41,7 @@ func (r *requestReader) read(req []byte) (string, []any, error) {
 func (r *requestReader) done() { clear(r.args[:cap(r.args)]) }
 
 func (r *requestReader) fast(req []byte) (string, []any, bool) {
-	d := jsonDecoder{b: req}
+	d := jsonDecoder{b: req, request: true}
 	m := -1
 	if d.skip('[') && d.peek('"') {
 		if name, ok := d.plain(); ok {

@@ -108,3 +108,18 @@ func BenchmarkTraceAtDepth(b *testing.B) {
 	}
 	b.ReportMetric(float64(n), "json-bytes")
 }
+
+// TestTraceOfNoKeysAnswersArrays checks the shape the contract gives a
+// trace that touches no key: keys is an empty array, not null (the
+// hostile callers' test found null).
+func TestTraceOfNoKeysAnswersArrays(t *testing.T) {
+	m := NewModule()
+	for _, req := range []string{`["trace",[" "]]`, `["trace",["return 1",[],[]]]`} {
+		got := serve(t, m, req)
+		for _, field := range []string{"keys", "before", "steps", "moves"} {
+			if _, ok := got[field].([]any); !ok {
+				t.Errorf("%s: %s is %#v, want an array", req, field, got[field])
+			}
+		}
+	}
+}

@@ -192,7 +192,7 @@ function toWire(v, depth) {
       return { f: "a bigint" };
     case "object": {
       if (v === null) return null;
-      if (depth > 32) return { f: "a nested object" };
+      if (depth > 32) return { f: "a value nested more than 32 levels deep" };
       if (Array.isArray(v)) return v.map((x) => toWire(x, depth + 1));
       const o = Object.create(null);
       for (const k of Object.keys(v)) o[k] = toWire(v[k], depth + 1);
@@ -211,7 +211,16 @@ function toWire(v, depth) {
 function publish(go, instance) {
   const x = instance.exports;
   let stopped = "";
-  const read = (n) => JSON.parse(decoder.decode(new Uint8Array(x.mem.buffer, x.echomq_result(), n)));
+  // A view on the module's memory is made from x.mem.buffer read after the
+  // last export called before it: an export that allocates may grow the
+  // memory, which detaches every ArrayBuffer taken from it before. And
+  // every address or length an export returns is a uint32: past 2 GiB it
+  // comes to JS as a negative i32, so each is read >>> 0.
+  const view = (at, n) => new Uint8Array(x.mem.buffer, at, n);
+  const read = (n) => {
+    const at = x.echomq_result() >>> 0;
+    return JSON.parse(decoder.decode(view(at, n)));
+  };
   const run = (method, args) => {
     if (go.exited) throw new Error("Go program has already exited");
     if (stopped) throw new Error(stopped);
@@ -219,19 +228,24 @@ function publish(go, instance) {
     try {
       text = JSON.stringify([method, args.map((a) => toWire(a, 0))]);
     } catch (err) {
-      // A getter that throws, a string too long for JSON.
-      return { error: "internal", message: `the bridge could not convert a value: ${err && err.message ? err.message : err}` };
+      // A getter that throws, arguments too long for one JS string: the
+      // module words the answer (api.readRequest) from what was thrown.
+      text = JSON.stringify([method, [], String(err && err.message ? err.message : err)]);
     }
     // Written straight into the module's buffer: a request of ASCII (the
     // usual one) is as many bytes as it has characters. Any other is
     // longer and does not fit, and is encoded again at its own length.
+    // The module answers 0 for room it refuses (a request past its cap),
+    // and its answer to the call then says why.
     let size = text.length;
-    if (encoder.encodeInto(text, new Uint8Array(x.mem.buffer, x.echomq_buffer(size), size)).read < text.length) {
+    let at = x.echomq_buffer(size) >>> 0;
+    if (at !== 0 && encoder.encodeInto(text, view(at, size)).read < text.length) {
       const bytes = encoder.encode(text);
       size = bytes.length;
-      new Uint8Array(x.mem.buffer, x.echomq_buffer(size), size).set(bytes);
+      at = x.echomq_buffer(size) >>> 0;
+      if (at !== 0) view(at, size).set(bytes);
     }
-    const n = x.echomq_call(size);
+    const n = x.echomq_call(size) >>> 0;
     if (n === 0) {
       // The program parked inside the call and gave back control half-way
       // (see wasm/main_js.go): it cannot be trusted with another.
@@ -240,7 +254,7 @@ function publish(go, instance) {
     }
     return read(n);
   };
-  const hello = read(x.echomq_hello());
+  const hello = read(x.echomq_hello() >>> 0);
   const api = { version: hello.version };
   if (typeof hello.failed === "string") api.failed = hello.failed;
   else for (const m of hello.methods) api[m] = (...args) => run(m, args);
