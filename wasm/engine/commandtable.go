@@ -152,11 +152,11 @@ func buildCommands() map[string]*route {
 	t.serve("DUMP", own, "Redis 7.0's payload, byte for byte", "dump.go", dumpCommand)
 	t.serve("RESTORE", own, "Redis 7.0's payload checked and read", "dump.go", restoreCommand)
 	// HyperLogLogs are Redis's own, in a string (wasm/hll).
-	t.serve("PFADD", own, "Redis 7.0's HyperLogLog in a string", "hllcmds.go", hllCommand(pfadd))
-	t.serve("PFCOUNT", own, "Redis 7.0's estimate, cached in the string", "hllcmds.go", hllCommand(pfcount))
-	t.serve("PFMERGE", own, "the registers' union in a string", "hllcmds.go", hllCommand(pfmerge))
-	t.serve("PFDEBUG", own, "GETREG, DECODE, ENCODING, TODENSE", "hllcmds.go", hllCommand(pfdebug))
-	t.serve("PFSELFTEST", own, "wasm/hll's self-test", "hllcmds.go", hllCommand(pfselftest))
+	t.serve("PFADD", own, "Redis 7.0's HyperLogLog in a string", "hllcmds.go", hllFixup)
+	t.serve("PFCOUNT", own, "Redis 7.0's estimate, cached in the string", "hllcmds.go", hllFixup)
+	t.serve("PFMERGE", own, "the registers' union in a string", "hllcmds.go", hllFixup)
+	t.serve("PFDEBUG", own, "GETREG, DECODE, ENCODING, TODENSE", "hllcmds.go", hllFixup)
+	t.serve("PFSELFTEST", own, "wasm/hll's self-test", "hllcmds.go", hllFixup)
 	t["PFCOUNT"].mayReplicate = true
 	t["PFDEBUG"].absent = true
 	t["PFSELFTEST"].absent, t["PFSELFTEST"].readOnly = true, true

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/alicebob/miniredis/v2"
@@ -20,24 +22,60 @@ import (
 // by the next PF command as Redis finds it.
 
 var (
-	errHLLWrongType = resp.ErrorReply("WRONGTYPE Operation against a key holding the wrong kind of value")
-	errNotHLL       = resp.ErrorReply(hll.ErrNotHLL.Error())
-	errHLLCorrupt   = resp.ErrorReply(hll.ErrCorrupt.Error())
+	errHLLWrongType = errors.New(errWrongType.Str)
+	errHLLNoKey     = errors.New("ERR The specified key does not exist")
 )
 
-// hllAt reads key as a HyperLogLog: found is false for a missing key, and
-// bad is the error for a key that is not one.
-func hllAt(db *miniredis.RedisDB, key string) (s string, found bool, bad resp.Reply) {
+// hllFixup serves the five commands, each checked for its arity first.
+// (The commands answer Go errors, which become error replies here: a
+// reply is a large value to copy about in WebAssembly.)
+func hllFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
+	name := strings.ToUpper(args[0])
+	if msg := arityError(name, args); msg != "" {
+		return resp.ErrorReply(msg)
+	}
+	db := e.db(e.dbOf[peer])
+	var n int64
+	var err error
+	switch name {
+	case "PFADD":
+		n, err = pfadd(db, args[1], args[2:])
+	case "PFCOUNT":
+		n, err = pfcount(db, args[1:])
+	case "PFMERGE":
+		err = pfmerge(db, args[1:])
+		n = -1
+	case "PFDEBUG":
+		return pfdebug(db, args[1], args[2])
+	default:
+		if err = hll.SelfTest(); err != nil {
+			err = errors.New("ERR " + err.Error())
+		}
+		n = -1
+	}
+	switch {
+	case err != nil:
+		return resp.ErrorReply(err.Error())
+	case n < 0 && name == "PFCOUNT":
+		return resp.IntReply(n) // a count past 1<<63 (registers made by hand)
+	case n < 0:
+		return resp.StatusReply("OK")
+	}
+	return resp.IntReply(n)
+}
+
+// hllAt reads key as a HyperLogLog: "" for a missing key.
+func hllAt(db *miniredis.RedisDB, key string) (string, error) {
 	s, err := db.Get(key)
 	switch {
 	case err == miniredis.ErrKeyNotFound:
-		return "", false, resp.Reply{}
+		return "", nil
 	case err != nil:
-		return "", false, errHLLWrongType
+		return "", errHLLWrongType
 	case !hll.Valid(s):
-		return "", false, errNotHLL
+		return "", hll.ErrNotHLL
 	}
-	return s, true, resp.Reply{}
+	return s, nil
 }
 
 // putHLL writes h as key's string, keeping the key's TTL.
@@ -49,168 +87,137 @@ func putHLL(db *miniredis.RedisDB, key string, h []byte) {
 	}
 }
 
-func hllCommand(run func(e *Engine, db *miniredis.RedisDB, args []string) resp.Reply) fixup {
-	return func(e *Engine, peer *server.Peer, args []string) resp.Reply {
-		if msg := arityError(strings.ToUpper(args[0]), args); msg != "" {
-			return resp.ErrorReply(msg)
-		}
-		return run(e, e.db(e.dbOf[peer]), args)
-	}
-}
-
 // pfadd: 1 when the key was made or a register rose, else 0. Elements
 // added before one that a damaged string cannot place stay added, as in
 // Redis.
-func pfadd(_ *Engine, db *miniredis.RedisDB, args []string) resp.Reply {
-	s, found, bad := hllAt(db, args[1])
-	if bad.IsError() {
-		return bad
+func pfadd(db *miniredis.RedisDB, key string, elems []string) (int64, error) {
+	s, err := hllAt(db, key)
+	if err != nil {
+		return 0, err
 	}
 	h := hll.New()
-	if found {
+	if s != "" {
 		h = []byte(s)
 	}
-	h, changed, err := hll.Add(h, args[2:], hll.SparseMaxBytes)
-	if changed || !found {
-		putHLL(db, args[1], h)
+	h, changed, err := hll.Add(h, elems, hll.SparseMaxBytes)
+	if !changed && s != "" {
+		return 0, err
 	}
-	switch {
-	case err != nil:
-		return errHLLCorrupt
-	case changed || !found:
-		return resp.IntReply(1)
-	}
-	return resp.IntReply(0)
+	putHLL(db, key, h)
+	return 1, err
 }
 
 // pfcount of one key answers its cached count, or counts and writes the
 // count back into the string; of several keys, the count of their union,
 // cached nowhere.
-func pfcount(_ *Engine, db *miniredis.RedisDB, args []string) resp.Reply {
-	if len(args) > 2 {
-		u := new(hll.Union)
-		for _, key := range args[1:] {
-			s, found, bad := hllAt(db, key)
-			switch {
-			case bad.IsError():
-				return bad
-			case found && u.Add(s) != nil:
-				return errHLLCorrupt
-			}
+func pfcount(db *miniredis.RedisDB, keys []string) (int64, error) {
+	if len(keys) > 1 {
+		u, _, _, err := unionOf(db, keys)
+		if err != nil {
+			return 0, err
 		}
-		return resp.IntReply(int64(u.Count()))
+		return int64(u.Count()), nil
 	}
-	s, found, bad := hllAt(db, args[1])
-	if !found {
-		return orZero(bad)
+	s, err := hllAt(db, keys[0])
+	if err != nil || s == "" {
+		return 0, err
 	}
-	if n, ok := hll.Cached(s); ok {
-		return resp.IntReply(int64(n))
+	n, fresh := hll.Cached(s)
+	if !fresh {
+		if n, err = hll.Count(s); err != nil {
+			return 0, err
+		}
+		h := []byte(s)
+		hll.SetCached(h, n)
+		putHLL(db, keys[0], h)
 	}
-	n, err := hll.Count(s)
-	if err != nil {
-		return errHLLCorrupt
-	}
-	h := []byte(s)
-	hll.SetCached(h, n)
-	putHLL(db, args[1], h)
-	return resp.IntReply(int64(n))
-}
-
-// orZero is bad, or 0 for a missing key.
-func orZero(bad resp.Reply) resp.Reply {
-	if bad.IsError() {
-		return bad
-	}
-	return resp.IntReply(0)
+	return int64(n), nil
 }
 
 // pfmerge stores the union of every key it names, the destination
 // included, in the destination: dense when any of them is.
-func pfmerge(_ *Engine, db *miniredis.RedisDB, args []string) resp.Reply {
-	u := new(hll.Union)
-	dense := false
-	var dest string
-	for i, key := range args[1:] {
-		s, found, bad := hllAt(db, key)
-		switch {
-		case bad.IsError():
-			return bad
-		case !found:
-			continue
-		case u.Add(s) != nil:
-			return errHLLCorrupt
-		}
-		dense = dense || hll.IsDense(s)
-		if i == 0 {
-			dest = s
-		}
+func pfmerge(db *miniredis.RedisDB, keys []string) error {
+	u, dense, dest, err := unionOf(db, keys)
+	if err != nil {
+		return err
 	}
 	h := hll.New()
 	if dest != "" {
 		h = []byte(dest)
 	}
-	h, _ = u.Store(h, dense, hll.SparseMaxBytes) // every input was read whole
-	putHLL(db, args[1], h)
-	return resp.StatusReply("OK")
+	putHLL(db, keys[0], u.Store(h, dense, hll.SparseMaxBytes))
+	return nil
+}
+
+// unionOf merges the HyperLogLogs at keys, a missing key as an empty one;
+// dense says whether any was dense, and first is the first key's string.
+// The error is the first key's, in order.
+func unionOf(db *miniredis.RedisDB, keys []string) (u *hll.Union, dense bool, first string, err error) {
+	u = new(hll.Union)
+	for i, key := range keys {
+		s, err := hllAt(db, key)
+		if err == nil && s != "" {
+			err = u.Add(s)
+		}
+		if err != nil {
+			return nil, false, "", err
+		}
+		if s != "" {
+			dense = dense || hll.IsDense(s)
+		}
+		if i == 0 {
+			first = s
+		}
+	}
+	return u, dense, first, nil
 }
 
 // pfdebug serves PFDEBUG's GETREG, DECODE, ENCODING and TODENSE. GETREG
 // and TODENSE leave a sparse key dense, as in Redis.
-func pfdebug(_ *Engine, db *miniredis.RedisDB, args []string) resp.Reply {
-	s, found, bad := hllAt(db, args[2])
-	if !found {
-		if bad.IsError() {
-			return bad
-		}
-		return resp.ErrorReply("ERR The specified key does not exist")
+func pfdebug(db *miniredis.RedisDB, sub, key string) resp.Reply {
+	s, err := hllAt(db, key)
+	if err == nil && s == "" {
+		err = errHLLNoKey
 	}
-	switch sub := strings.ToLower(args[1]); sub {
+	if err != nil {
+		return resp.ErrorReply(err.Error())
+	}
+	dense := hll.IsDense(s)
+	switch strings.ToLower(sub) {
 	case "getreg", "todense":
-		if hll.IsDense(s) {
-			if sub == "todense" {
-				return resp.IntReply(0)
-			}
-		} else {
+		if !dense {
 			h, err := hll.ToDense([]byte(s))
 			if err != nil {
-				return errHLLCorrupt
+				return resp.ErrorReply(err.Error())
 			}
-			putHLL(db, args[2], h)
-			if sub == "todense" {
-				return resp.IntReply(1)
-			}
+			putHLL(db, key, h)
 			s = string(h)
 		}
-		regs := make([]resp.Reply, hll.Registers)
-		for i := range regs {
-			regs[i] = resp.IntReply(int64(hll.Register(s, i)))
+		if strings.EqualFold(sub, "todense") {
+			if dense {
+				return resp.IntReply(0)
+			}
+			return resp.IntReply(1)
 		}
-		return resp.ArrayReply(regs...)
+		// Written as RESP and read back: 16,384 replies built in Go take
+		// the module more code.
+		b := []byte("*16384\r\n")
+		for i := range hll.Registers {
+			b = append(strconv.AppendInt(append(b, ':'), int64(hll.Register(s, i)), 10), '\r', '\n')
+		}
+		regs, _ := resp.Parse(b)
+		return regs
 	case "decode":
-		if hll.IsDense(s) {
+		if dense {
 			return resp.ErrorReply("ERR HLL encoding is not sparse")
 		}
 		return resp.BulkReply(hll.Decode(s))
 	case "encoding":
-		if hll.IsDense(s) {
+		if dense {
 			return resp.StatusReply("dense")
 		}
 		return resp.StatusReply("sparse")
 	}
-	return resp.ErrorReply("ERR Unknown PFDEBUG subcommand '" + cut(args[1]) + "'")
-}
-
-// cut is s as C reads it: up to its first NUL byte.
-func cut(s string) string {
-	s, _, _ = strings.Cut(s, "\x00")
-	return s
-}
-
-// pfselftest runs wasm/hll's self-test: OK, or what failed.
-func pfselftest(_ *Engine, _ *miniredis.RedisDB, _ []string) resp.Reply {
-	if err := hll.SelfTest(); err != nil {
-		return resp.ErrorReply("ERR " + err.Error())
-	}
-	return resp.StatusReply("OK")
+	sub, _, _ = strings.Cut(sub, "\x00") // C reads up to a NUL
+	return resp.ErrorReply("ERR Unknown PFDEBUG subcommand '" + sub + "'")
 }

@@ -5,7 +5,7 @@ package hll
 // in one byte and end in the next.
 
 // register is register i of the dense registers r.
-func register[T ~string | ~[]byte](r T, i int) uint8 {
+func register(r string, i int) uint8 {
 	bit := i * 6
 	b, shift := bit/8, uint(bit%8)
 	v := r[b] >> shift
@@ -28,7 +28,7 @@ func setRegister(r []byte, i int, v uint8) {
 // raise sets register i of r to v if v is higher, and reports whether it
 // did.
 func raise(r []byte, i int, v uint8) bool {
-	if register(r, i) >= v {
+	if register(view(r), i) >= v {
 		return false
 	}
 	setRegister(r, i, v)

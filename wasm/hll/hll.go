@@ -26,7 +26,10 @@
 // unless that buffer was once longer; here it is always 0.
 package hll
 
-import "errors"
+import (
+	"errors"
+	"unsafe"
+)
 
 const (
 	// Registers is how many registers a HyperLogLog has: the low 14 bits
@@ -80,7 +83,7 @@ func New() []byte {
 	copy(h, "HYLL")
 	h[4] = sparse
 	h[15] = staleBit
-	return putZeros(h, Registers)
+	return putRun(h, 0, Registers)
 }
 
 // Cached is the count a PFCOUNT of this one key answers without counting,
@@ -135,8 +138,8 @@ func Add(h []byte, elems []string, maxSparse int) ([]byte, bool, error) {
 
 // Count is the estimated number of distinct elements added to a valid
 // HyperLogLog, counted from its registers (the cache is not read), or
-// ErrCorrupt for a sparse string whose opcodes do not add up to the
-// registers.
+// ErrCorrupt for a sparse string whose opcodes do not cover the registers
+// exactly.
 func Count(s string) (uint64, error) {
 	var hist histogram
 	if s[4] == dense {
@@ -145,11 +148,13 @@ func Count(s string) (uint64, error) {
 		}
 		return hist.estimate(), nil
 	}
-	set := 0
-	if !sparseEach(s, func(_, run int, v uint8) { hist[v] += run; set += run }) {
+	o := opcodes{s: s}
+	for run, v := o.next(); run > 0; run, v = o.next() {
+		hist[v] += run
+	}
+	if !o.whole() {
 		return 0, ErrCorrupt
 	}
-	hist[0] = Registers - set
 	return hist.estimate(), nil
 }
 
@@ -168,11 +173,13 @@ func (u *Union) Add(s string) error {
 		}
 		return nil
 	}
-	if !sparseEach(s, func(first, run int, v uint8) {
-		for i := first; i < first+run; i++ {
+	o := opcodes{s: s}
+	for run, v := o.next(); run > 0; run, v = o.next() {
+		for i := o.at - run; i < o.at && v > 0; i++ {
 			u[i] = max(u[i], v)
 		}
-	}) {
+	}
+	if !o.whole() {
 		return ErrCorrupt
 	}
 	return nil
@@ -191,27 +198,23 @@ func (u *Union) Count() uint64 {
 // first when toDense (PFMERGE does so when any of its inputs is dense),
 // then each register of u that is not zero raised in register order (a
 // sparse string may turn dense on the way), and the count marked stale.
-func (u *Union) Store(h []byte, toDense bool, maxSparse int) ([]byte, error) {
+// u must hold h's own registers already (PFMERGE merges its destination
+// too), so h was read whole and cannot be damaged.
+func (u *Union) Store(h []byte, toDense bool, maxSparse int) []byte {
 	if toDense {
-		var err error
-		if h, err = ToDense(h); err != nil {
-			return h, err
-		}
+		h, _ = ToDense(h)
 	}
 	for i, v := range u {
-		if v == 0 {
-			continue
-		}
-		if h[4] == dense {
+		switch {
+		case v == 0:
+		case h[4] == dense:
 			raise(h[HeaderSize:], i, v)
-		} else {
-			// u holds h's own registers already, so h was read whole:
-			// it cannot be damaged.
+		default:
 			h, _, _ = sparseRaise(h, i, v, maxSparse)
 		}
 	}
 	markStale(h)
-	return h, nil
+	return h
 }
 
 // ToDense returns h dense: h itself when it is dense already, or a new
@@ -224,11 +227,13 @@ func ToDense(h []byte) ([]byte, error) {
 	d := make([]byte, DenseSize)
 	copy(d, h[:HeaderSize])
 	d[4] = dense
-	if !sparseEach(h, func(first, run int, v uint8) {
-		for i := first; i < first+run; i++ {
+	o := opcodes{s: view(h)}
+	for run, v := o.next(); run > 0; run, v = o.next() {
+		for i := o.at - run; i < o.at && v > 0; i++ {
 			setRegister(d[HeaderSize:], i, v)
 		}
-	}) {
+	}
+	if !o.whole() {
 		return h, ErrCorrupt
 	}
 	return d, nil
@@ -236,3 +241,7 @@ func ToDense(h []byte) ([]byte, error) {
 
 // Register is register i of a dense HyperLogLog.
 func Register(s string, i int) uint8 { return register(s[HeaderSize:], i) }
+
+// view is b as a string, without a copy, for the readers: b must not
+// change while the string is in use.
+func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }

@@ -160,7 +160,7 @@ func TestValid(t *testing.T) {
 // registers exactly, and PFADD places what it can find.
 func TestDamagedSparse(t *testing.T) {
 	hdr := "HYLL\x01" + strings.Repeat("\x00", 10) + "\x80"
-	xzero := func(n int) string { return string(putZeros(nil, n)) }
+	xzero := func(n int) string { return string(putRun(nil, 0, n)) }
 	for _, tc := range []struct {
 		desc   string
 		body   string
@@ -224,10 +224,9 @@ func TestSparseMatchesPlainRegisters(t *testing.T) {
 	}
 	both := plain
 	both.Add(string(o))
-	stored, err := both.Store(o, false, SparseMaxBytes)
+	stored := both.Store(o, false, SparseMaxBytes)
 	var got Union
-	got.Add(string(stored))
-	if err != nil || got != plain2 {
+	if err := got.Add(string(stored)); err != nil || got != plain2 {
 		t.Errorf("Store of the union into a sparse string: registers differ (%v)", err)
 	}
 }

@@ -1,6 +1,9 @@
 package hll
 
-import "slices"
+import (
+	"strconv"
+	"strings"
+)
 
 // The sparse encoding: after the header, opcodes that cover the registers
 // in order, each a run of registers with one value:
@@ -25,7 +28,7 @@ const (
 // opcode reads the opcode at p of a sparse string: how many registers it
 // covers, their value (0 for ZERO and XZERO) and its length in bytes. An
 // XZERO's second byte past the end of the string reads as 0.
-func opcode[T ~string | ~[]byte](s T, p int) (run int, v uint8, size int) {
+func opcode(s string, p int) (run int, v uint8, size int) {
 	b := s[p]
 	switch {
 	case b&0x80 != 0:
@@ -42,34 +45,46 @@ func opcode[T ~string | ~[]byte](s T, p int) (run int, v uint8, size int) {
 
 func valOp(v uint8, run int) byte { return 0x80 | (v-1)<<2 | byte(run-1) }
 
-// putZeros appends the opcode for run registers at 0: a ZERO when one
-// holds them, an XZERO when not.
-func putZeros(b []byte, run int) []byte {
-	if run > maxZero {
+// putRun appends the opcode for run registers at v: a VAL, or for 0 a
+// ZERO when one holds them and an XZERO when not.
+func putRun(b []byte, v uint8, run int) []byte {
+	switch {
+	case v > 0:
+		return append(b, valOp(v, run))
+	case run > maxZero:
 		return append(b, 0x40|byte((run-1)>>8), byte(run-1))
 	}
 	return append(b, byte(run-1))
 }
 
-// sparseEach calls fn for every VAL of a sparse string, with the first
-// register it covers, and reports whether the opcodes cover the registers
-// exactly: none runs past the last register and together they reach it.
-// This is how Redis 7.0.15 (as Debian ships it) reads a sparse string
-// whole, to count it, merge it or make it dense.
-func sparseEach[T ~string | ~[]byte](s T, fn func(first, run int, v uint8)) bool {
-	i := 0
-	for p := HeaderSize; p < len(s); {
-		run, v, size := opcode(s, p)
-		if i+run > Registers {
-			return false
-		}
-		if v != 0 {
-			fn(i, run, v)
-		}
-		i, p = i+run, p+size
-	}
-	return i == Registers
+// opcodes reads a sparse string whole, as Redis 7.0.15 (as Debian ships
+// it) reads one to count it, merge it or make it dense: opcode by opcode,
+// stopping at one that runs past the last register.
+type opcodes struct {
+	s   string
+	p   int // the next opcode, past the header
+	at  int // the registers covered so far
+	bad bool
 }
+
+// next is the next opcode's run and value; a run of 0 at the end, or at an
+// opcode that runs past the last register.
+func (o *opcodes) next() (run int, v uint8) {
+	o.p = max(o.p, HeaderSize)
+	if o.p >= len(o.s) {
+		return 0, 0
+	}
+	run, v, size := opcode(o.s, o.p)
+	if o.at+run > Registers {
+		o.bad = true
+		return 0, 0
+	}
+	o.p, o.at = o.p+size, o.at+run
+	return run, v
+}
+
+// whole reports whether the opcodes read covered the registers exactly.
+func (o *opcodes) whole() bool { return !o.bad && o.at == Registers }
 
 // sparseRaise raises register i of the sparse string h to v if v is
 // higher, and returns the string and whether it changed. A value over 32,
@@ -84,7 +99,7 @@ func sparseRaise(h []byte, i int, v uint8, maxSparse int) ([]byte, bool, error) 
 	p, prev, first, run, size := HeaderSize, -1, 0, 0, 0
 	var cur uint8
 	for p < len(h) {
-		run, cur, size = opcode(h, p)
+		run, cur, size = opcode(view(h), p)
 		if i < first+run {
 			break
 		}
@@ -93,33 +108,23 @@ func sparseRaise(h []byte, i int, v uint8, maxSparse int) ([]byte, bool, error) 
 	if p >= len(h) {
 		return h, false, ErrCorrupt
 	}
-	isVal := h[p]&0x80 != 0
 	switch {
-	case isVal && cur >= v:
+	case cur >= v:
 		return h, false, nil
 	case run == 1 && size == 1:
 		// A VAL or ZERO of this register alone becomes a VAL of v.
 		h[p] = valOp(v, 1)
 	default:
-		// Split the run: the registers before i, i itself, those after.
+		// Split the run: the registers before i (at the run's value), i
+		// itself, and those after it.
 		var buf [5]byte
 		seq, last := buf[:0], first+run-1
-		if isVal {
-			if i > first {
-				seq = append(seq, valOp(cur, i-first))
-			}
-			seq = append(seq, valOp(v, 1))
-			if i < last {
-				seq = append(seq, valOp(cur, last-i))
-			}
-		} else {
-			if i > first {
-				seq = putZeros(seq, i-first)
-			}
-			seq = append(seq, valOp(v, 1))
-			if i < last {
-				seq = putZeros(seq, last-i)
-			}
+		if i > first {
+			seq = putRun(seq, cur, i-first)
+		}
+		seq = append(seq, valOp(v, 1))
+		if i < last {
+			seq = putRun(seq, cur, last-i)
 		}
 		if grow := len(seq) - size; grow > 0 && len(h)+grow > maxSparse {
 			return promote(h, i, v)
@@ -151,7 +156,7 @@ func splice(h []byte, p, size int, seq []byte) []byte {
 	n := end - size + len(seq)
 	rest := min(p+size, end)
 	if room := p + len(seq) + end - rest; room > end {
-		h = slices.Grow(h, room-end)[:room]
+		h = append(h, make([]byte, room-end)...)
 	}
 	copy(h[p+len(seq):], h[rest:end])
 	copy(h[p:], seq)
@@ -174,7 +179,7 @@ func joinVals(h []byte, prev int) []byte {
 		if p+1 < len(h) && h[p+1]&0x80 != 0 && b&0x7c == h[p+1]&0x7c {
 			if run := int(b&3) + int(h[p+1]&3) + 2; run <= maxValRun {
 				h[p] = b&0xfc | byte(run-1)
-				h = slices.Delete(h, p+1, p+2)
+				h = h[:p+1+copy(h[p+1:], h[p+2:])]
 				continue
 			}
 		}
@@ -190,26 +195,16 @@ func Decode(s string) string {
 	var b []byte
 	for p := HeaderSize; p < len(s); {
 		run, v, size := opcode(s, p)
-		if len(b) > 0 {
-			b = append(b, ' ')
-		}
 		switch {
 		case v > 0:
-			b = append(appendInt(append(b, "v:"...), int(v)), ',')
+			b = append(strconv.AppendInt(append(b, " v:"...), int64(v), 10), ',')
 		case size == 2:
-			b = append(b, "Z:"...)
+			b = append(b, " Z:"...)
 		default:
-			b = append(b, "z:"...)
+			b = append(b, " z:"...)
 		}
-		b = appendInt(b, run)
+		b = strconv.AppendInt(b, int64(run), 10)
 		p += size
 	}
-	return string(b)
-}
-
-func appendInt(b []byte, n int) []byte {
-	if n >= 10 {
-		b = appendInt(b, n/10)
-	}
-	return append(b, byte('0'+n%10))
+	return strings.TrimPrefix(string(b), " ")
 }
