@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/alicebob/miniredis/v2/server"
@@ -78,10 +79,11 @@ func hllAt(db *miniredis.RedisDB, key string) (string, error) {
 	return s, nil
 }
 
-// putHLL writes h as key's string, keeping the key's TTL.
+// putHLL writes h as key's string, keeping the key's TTL. The string is
+// h's own bytes, not a copy: h is made for the write and never used after.
 func putHLL(db *miniredis.RedisDB, key string, h []byte) {
 	ttl := db.TTL(key)
-	db.Set(key, string(h))
+	db.Set(key, unsafe.String(unsafe.SliceData(h), len(h)))
 	if ttl > 0 {
 		db.SetTTL(key, ttl)
 	}
@@ -191,7 +193,7 @@ func pfdebug(db *miniredis.RedisDB, sub, key string) resp.Reply {
 				return resp.ErrorReply(err.Error())
 			}
 			putHLL(db, key, h)
-			s = string(h)
+			s, _ = db.Get(key)
 		}
 		if strings.EqualFold(sub, "todense") {
 			if dense {

@@ -67,6 +67,22 @@ func TestCountsAreRedis(t *testing.T) {
 			t.Errorf("after %d adds: count %d (%v), %d bytes; want %d, %d bytes", tc.adds, got, err, len(h), tc.count, tc.size)
 		}
 	}
+	// A value past what a VAL holds turns the string dense at once.
+	if _, v := Position("run:3298066719"); v != 33 {
+		t.Errorf("Position(run:3298066719) gives %d, want 33 (Redis: dense after it alone)", v)
+	}
+	if h, _, _ := Add(New(), []string{"run:3298066719"}, SparseMaxBytes); !IsDense(string(h)) {
+		t.Errorf("PFADD of an element of value 33 left the string sparse")
+	}
+	// A string of exactly hll-sparse-max-bytes stays sparse: e0:0 to
+	// e0:1682 take it there, as in Redis.
+	h = New()
+	for i := 0; i <= 1682; i++ {
+		h, _, _ = Add(h, []string{fmt.Sprintf("e0:%d", i)}, SparseMaxBytes)
+	}
+	if len(h) != SparseMaxBytes || IsDense(string(h)) {
+		t.Errorf("after e0:0 to e0:1682: %d bytes, dense %v; Redis: 3000 bytes, sparse", len(h), IsDense(string(h)))
+	}
 	h = New()
 	for i := 0; ; i++ {
 		before := len(h)
@@ -244,4 +260,41 @@ func TestSelfTest(t *testing.T) {
 	if err := SelfTest(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// BenchmarkHLL is the package's own work, without the engine around it:
+// Add of one new element to a sparse string of 200 elements (started
+// again every 500) and to a dense one, and Count of each.
+func BenchmarkHLL(b *testing.B) {
+	var seed []string
+	for i := range 200 {
+		seed = append(seed, fmt.Sprintf("seed:%d", i))
+	}
+	sparse200, _, _ := Add(New(), seed, SparseMaxBytes)
+	dense, _ := ToDense(append([]byte(nil), sparse200...))
+	b.Run("Add-sparse", func(b *testing.B) {
+		h := append([]byte(nil), sparse200...)
+		for i := range b.N {
+			if i%500 == 499 {
+				h = append(h[:0], sparse200...)
+			}
+			h, _, _ = Add(h, []string{"el:" + fmt.Sprint(i)}, SparseMaxBytes)
+		}
+	})
+	b.Run("Add-dense", func(b *testing.B) {
+		for i := range b.N {
+			Add(dense, []string{"el:" + fmt.Sprint(i)}, SparseMaxBytes)
+		}
+	})
+	b.Run("Count-sparse", func(b *testing.B) {
+		for range b.N {
+			Count(string(sparse200))
+		}
+	})
+	b.Run("Count-dense", func(b *testing.B) {
+		s := string(dense)
+		for range b.N {
+			Count(s)
+		}
+	})
 }
