@@ -40,11 +40,11 @@ func hllFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	var err error
 	switch name {
 	case "PFADD":
-		n, err = pfadd(db, args[1], args[2:])
+		n, err = pfadd(db, args[1], args[2:], e.hllSparseMax)
 	case "PFCOUNT":
 		n, err = pfcount(db, args[1:])
 	case "PFMERGE":
-		err = pfmerge(db, args[1:])
+		err = pfmerge(db, args[1:], e.hllSparseMax)
 		n = -1
 	case "PFDEBUG":
 		return pfdebug(db, args[1], args[2])
@@ -92,7 +92,7 @@ func putHLL(db *miniredis.RedisDB, key string, h []byte) {
 // pfadd: 1 when the key was made or a register rose, else 0. Elements
 // added before one that a damaged string cannot place stay added, as in
 // Redis.
-func pfadd(db *miniredis.RedisDB, key string, elems []string) (int64, error) {
+func pfadd(db *miniredis.RedisDB, key string, elems []string, sparseMax int) (int64, error) {
 	s, err := hllAt(db, key)
 	if err != nil {
 		return 0, err
@@ -101,7 +101,7 @@ func pfadd(db *miniredis.RedisDB, key string, elems []string) (int64, error) {
 	if s != "" {
 		h = []byte(s)
 	}
-	h, changed, err := hll.Add(h, elems, hll.SparseMaxBytes)
+	h, changed, err := hll.Add(h, elems, sparseMax)
 	if !changed && s != "" {
 		return 0, err
 	}
@@ -138,7 +138,7 @@ func pfcount(db *miniredis.RedisDB, keys []string) (int64, error) {
 
 // pfmerge stores the union of every key it names, the destination
 // included, in the destination: dense when any of them is.
-func pfmerge(db *miniredis.RedisDB, keys []string) error {
+func pfmerge(db *miniredis.RedisDB, keys []string, sparseMax int) error {
 	u, dense, dest, err := unionOf(db, keys)
 	if err != nil {
 		return err
@@ -147,7 +147,7 @@ func pfmerge(db *miniredis.RedisDB, keys []string) error {
 	if dest != "" {
 		h = []byte(dest)
 	}
-	putHLL(db, keys[0], u.Store(h, dense, hll.SparseMaxBytes))
+	putHLL(db, keys[0], u.Store(h, dense, sparseMax))
 	return nil
 }
 
