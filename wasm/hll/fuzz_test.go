@@ -15,8 +15,9 @@ import (
 //     cover the registers exactly, and on a string that does, they count
 //     alike, dense or sparse;
 //   - PFADD (Add) and PFMERGE (Store) leave a valid string whose registers
-//     are the plain array's, raised as the elements say; a sparse string
-//     never grows past hll-sparse-max-bytes;
+//     are the plain array's, raised as the elements say (but for a string
+//     cut off in an XZERO, see below); a sparse string never grows past
+//     hll-sparse-max-bytes;
 //   - PFDEBUG DECODE's text names the bytes it read.
 //
 // The seed corpus is in testdata/fuzz/FuzzHLL; go test runs it, and
@@ -61,7 +62,11 @@ func FuzzHLL(f *testing.F) {
 		if !IsDense(string(out)) && len(out) > max(len(h), SparseMaxBytes) {
 			t.Fatalf("PFADD grew a sparse string to %d bytes, past %d", len(out), SparseMaxBytes)
 		}
-		if !covered {
+		if !covered || cutXZERO(body) {
+			// A string cut off in an XZERO is the one place Redis reads past
+			// its end, and a change there leaves a byte past the end that
+			// Redis reads next time and the engine cannot keep (see the
+			// package's doc): PFADD's result is not held to the registers.
 			return
 		}
 		want := u
