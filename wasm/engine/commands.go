@@ -31,7 +31,7 @@ type command struct {
 	refused    bool          // it is in refusedFromClient
 	redis      *redisCommand // Redis 7.0's entry for it; nil if Redis lacks it
 	registered bool          // miniredis knows it
-	readOnly   bool          // miniredis files it as read-only
+	readOnly   bool          // miniredis files it as read-only, and Redis does not count it a write
 	reuseArgs  bool          // see argsNotKept
 	quick      bool          // see quickCommands
 	tx         bool          // MULTI, EXEC, DISCARD, WATCH or UNWATCH (see multi.go)
@@ -98,7 +98,7 @@ func (e *Engine) lookupName(name string) *command {
 		fix:        rt.run,
 		shape:      rt.shape,
 		registered: e.srv.IsRegisteredCommand(up) || rt.absent,
-		readOnly:   e.srv.IsReadOnlyCommand(up) || rt.readOnly,
+		readOnly:   (e.srv.IsReadOnlyCommand(up) || rt.readOnly) && !rt.mayReplicate,
 	}
 	c.zset = zsetEffectOf(up, c.readOnly, rt.indexed)
 	c.keepsZsets = zsetKeeper(up, rt.indexed)

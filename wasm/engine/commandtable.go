@@ -64,6 +64,10 @@ type route struct {
 	absent bool
 	// readOnly: Redis flags the command read-only, where miniredis lacks it.
 	readOnly bool
+	// mayReplicate: Redis flags the command read-only and may-replicate,
+	// and counts it a write (a read-only script may not call it, and it
+	// touches the keys it changes): PFCOUNT, which writes its count back.
+	mayReplicate bool
 }
 
 var (
@@ -147,6 +151,15 @@ func buildCommands() map[string]*route {
 	t.serve("XLEN", corrected, "WRONGTYPE for a key of another type", "fixups_commands.go", xlenFixup)
 	t.serve("DUMP", own, "Redis 7.0's payload, byte for byte", "dump.go", dumpCommand)
 	t.serve("RESTORE", own, "Redis 7.0's payload checked and read", "dump.go", restoreCommand)
+	// HyperLogLogs are Redis's own, in a string (wasm/hll).
+	t.serve("PFADD", own, "Redis 7.0's HyperLogLog in a string", "hllcmds.go", hllFixup)
+	t.serve("PFCOUNT", own, "Redis 7.0's estimate, cached in the string", "hllcmds.go", hllFixup)
+	t.serve("PFMERGE", own, "the registers' union in a string", "hllcmds.go", hllFixup)
+	t.serve("PFDEBUG", own, "GETREG, DECODE, ENCODING, TODENSE", "hllcmds.go", hllFixup)
+	t.serve("PFSELFTEST", own, "wasm/hll's self-test", "hllcmds.go", hllFixup)
+	t["PFCOUNT"].mayReplicate = true
+	t["PFDEBUG"].absent = true
+	t["PFSELFTEST"].absent, t["PFSELFTEST"].readOnly = true, true
 
 	// 2. Fast paths.
 	t.serve("TIME", fast, "the server clock", "fastpath.go", timeCommand)

@@ -72,6 +72,9 @@ func describeCommands() string {
 		if r.absent {
 			parts = append(parts, "(miniredis lacks it)")
 		}
+		if r.mayReplicate {
+			parts = append(parts, "(a write to scripts and WATCH)")
+		}
 		fmt.Fprintf(&b, "%-17s %s\n", name, strings.Join(parts, " > "))
 	}
 	b.WriteString("\n# Refused to clients (engine.go), by reason\n")

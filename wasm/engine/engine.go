@@ -29,6 +29,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	"github.com/alicebob/miniredis/v2/server"
 
+	"echomq.dev/playground/wasm/hll"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -97,6 +98,10 @@ type Engine struct {
 	tx        map[*server.Peer]*transaction
 	inWatched bool
 	probe     *server.Peer
+	// hllSparseMax is hll-sparse-max-bytes, past which a sparse
+	// HyperLogLog turns dense (see hllcmds.go): Redis's default until a
+	// CONFIG SET of it is served.
+	hllSparseMax int
 }
 
 // New returns an engine with an empty keyspace, an empty script cache and
@@ -186,6 +191,7 @@ func (e *Engine) reset() {
 	e.dbs = [databases]*miniredis.RedisDB{}
 	e.zsets = nil
 	e.tx, e.probe = nil, nil // a fresh server has no transactions either
+	e.hllSparseMax = hll.SparseMaxBytes
 }
 
 // Reset empties the keyspace and the script cache and puts the clock back

@@ -6,6 +6,7 @@ import (
 
 	"github.com/alicebob/miniredis/v2/server"
 
+	"echomq.dev/playground/wasm/hll"
 	"echomq.dev/playground/wasm/rdb"
 	"echomq.dev/playground/wasm/resp"
 )
@@ -24,7 +25,9 @@ import (
 // Redis never turns a big encoding back into a small one, and a string
 // that APPEND or SETRANGE has changed is "raw" whatever its size: the
 // engine follows those histories for sorted sets only, and otherwise
-// answers from what the key holds now (FIDELITY.md says so).
+// answers from what the key holds now (FIDELITY.md says so). A string
+// that is a HyperLogLog is "raw" too, as every PF command that writes one
+// leaves it (in Redis a short one SET or RESTOREd by hand is "embstr").
 //
 // OBJECT FREQ, REFCOUNT and HELP, which miniredis lacks too, are answered
 // as Redis 7.0 answers them with its default configuration.
@@ -69,7 +72,7 @@ func objectFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 		switch {
 		case len(v) <= 20 && isLongLong(v):
 			return resp.BulkReply("int")
-		case len(v) <= embstrMax:
+		case len(v) <= embstrMax && !hll.Valid(v):
 			return resp.BulkReply("embstr")
 		}
 		return resp.BulkReply("raw")

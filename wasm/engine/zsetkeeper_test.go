@@ -19,7 +19,7 @@ func TestOtherTypeWritesRefuseASortedSet(t *testing.T) {
 		"LPUSH": {"v"}, "RPUSH": {"v"}, "LPUSHX": {"v"}, "RPUSHX": {"v"}, "LPOP": nil, "RPOP": nil,
 		"LSET": {"0", "v"}, "LREM": {"0", "v"}, "LTRIM": {"0", "1"}, "LINSERT": {"BEFORE", "a", "b"},
 		"SADD": {"v"}, "SREM": {"v"}, "SPOP": nil,
-		"XADD": {"*", "f", "v"}, "XDEL": {"1-1"}, "XTRIM": {"MAXLEN", "0"}, "PFADD": {"v"},
+		"XADD": {"*", "f", "v"}, "XDEL": {"1-1"}, "XTRIM": {"MAXLEN", "0"}, "PFADD": {"v"}, "PFMERGE": {"src"}, "PFCOUNT": nil,
 	}
 	e := MustNew()
 	for name := range otherTypeWrites {

@@ -227,13 +227,15 @@ var oneKeyWrites = map[string]bool{
 // WRONGTYPE: they never change, replace or remove a sorted set, so the
 // index has nothing to check after them. The queue scripts' HSET and
 // HINCRBY are among them, which spares each a lookup in the index.
+// (PFMERGE and PFCOUNT read the other keys they name too, and refuse a
+// sorted set there as well.)
 var otherTypeWrites = map[string]bool{
 	"GETSET": true, "GETDEL": true, "GETEX": true,
 	"APPEND": true, "SETRANGE": true, "INCR": true, "DECR": true, "INCRBY": true, "DECRBY": true, "INCRBYFLOAT": true,
 	"HSET": true, "HMSET": true, "HSETNX": true, "HDEL": true, "HINCRBY": true, "HINCRBYFLOAT": true,
 	"LPUSH": true, "RPUSH": true, "LPUSHX": true, "RPUSHX": true, "LPOP": true, "RPOP": true, "LSET": true, "LREM": true, "LTRIM": true, "LINSERT": true,
 	"SADD": true, "SREM": true, "SPOP": true,
-	"XADD": true, "XDEL": true, "XTRIM": true, "PFADD": true,
+	"XADD": true, "XDEL": true, "XTRIM": true, "PFADD": true, "PFMERGE": true, "PFCOUNT": true,
 }
 
 // zsetKeeper reports whether a command keeps every sorted set as the

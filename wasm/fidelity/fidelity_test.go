@@ -23,7 +23,7 @@ var recording = redisdiff.NewRecording("testdata/redis7.replies.gz").DigestOver(
 	"DUMP", "COMMAND", "INFO",
 	"HELLO", "KEYS", "SMEMBERS", "SINTER", "SUNION", "SDIFF", "SCAN", "SSCAN", "HGETALL", "HKEYS", "HVALS", "HSCAN", "ZSCAN")
 
-func TestMain(m *testing.M) { redisdiff.Main(m, recording) }
+func TestMain(m *testing.M) { redisdiff.Main(m, recording, hllRecording) }
 
 // docPath is FIDELITY.md at the root of the repository; go test runs in
 // the package's directory.
