@@ -184,12 +184,23 @@ func startBrowser(bin string, timeout time.Duration, probe string, f func(ctx co
 		return err
 	}
 	defer os.RemoveAll(profile)
+	return startBrowserIn(bin, profile, timeout, probe, f, opts...)
+}
+
+// startBrowserIn is startBrowser in a profile the caller keeps: a second
+// browser started in it finds what the first one left (the HTTP cache, the
+// code cache), as a learner's browser does on the next day. opts come
+// after the bench's flags, so they can override one (--headless=new).
+// The browser is closed (Browser.close, so it writes its caches out)
+// when f returns.
+func startBrowserIn(bin, profile string, timeout time.Duration, probe string, f func(ctx context.Context, profile string) error, opts ...chromedp.ExecAllocatorOption) error {
 	bounded, cancelTimeout := context.WithTimeout(context.Background(), timeout)
 	defer cancelTimeout()
-	opts = append([]chromedp.ExecAllocatorOption{chromedp.ExecPath(bin), chromedp.UserDataDir(profile)}, opts...)
+	all := []chromedp.ExecAllocatorOption{chromedp.ExecPath(bin), chromedp.UserDataDir(profile)}
 	for _, f := range chromiumFlags {
-		opts = append(opts, chromedp.Flag(f, true))
+		all = append(all, chromedp.Flag(f, true))
 	}
+	opts = append(all, opts...)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(bounded, opts...)
 	defer cancelAlloc()
 	ctx, cancel := chromedp.NewContext(allocCtx)

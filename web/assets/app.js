@@ -275,7 +275,9 @@ function engineSource() {
   return {
     workerUrl: absolute(d.workerUrl || "worker.js"),
     wasmUrl: absolute(d.wasmUrl || "echomq.wasm"),
-    wasmExecUrl: absolute(d.wasmExecUrl || "wasm_exec.js"),
+    // Go's wasm_exec.js is inside the site's worker (web/bundle); a page
+    // that names it apart has the worker import it.
+    wasmExecUrl: d.wasmExecUrl ? absolute(d.wasmExecUrl) : undefined,
     wasmBytes: Number.isSafeInteger(hint) && hint > 0 ? hint : 0,
     shared,
     // In a shared engine each embed calls in a keyspace of its own, unless
@@ -523,9 +525,37 @@ function whenNear() {
   });
 }
 
-// In this order: the engine starts first, so it downloads and compiles
-// while the widgets mount.
-const booting = whenNear().then(boot);
+/**
+ * Resolves once the page itself has arrived and been painted: its
+ * stylesheet and script have loaded (the load event) and a frame has
+ * been drawn since. The engine is 2 MB or more to download and a second
+ * of work for two cores to compile and start; begun any earlier, it
+ * shares the link with the page's own files and the cores with its first
+ * layout, and on a slow link the recorded lesson would wait behind it.
+ */
+function afterFirstPaint() {
+  const loaded =
+    document.readyState === "complete" ? Promise.resolve() : new Promise((resolve) => addEventListener("load", resolve, { once: true }));
+  return loaded.then(
+    () =>
+      new Promise((resolve) => {
+        // A frame after the load, then the task after that frame: the
+        // paint has happened. A hidden page draws no frame, so a timer
+        // stands in for it.
+        const next = () => setTimeout(resolve, 0);
+        if (document.visibilityState === "hidden") next();
+        else requestAnimationFrame(next);
+      }),
+  );
+}
+
+// The widgets mount and the recorded run is shown first; the engine
+// starts once the page has painted (and, in an embed, once its frame is
+// near the reader).
+const booting = whenNear()
+  .then(afterFirstPaint)
+  .then(() => performance.mark("echomq:boot"))
+  .then(boot);
 booting.catch(() => {}); // start() reports it
 for (const [name, mount] of Object.entries(mounts)) {
   const section = document.getElementById(name);
