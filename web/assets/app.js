@@ -28,7 +28,7 @@ import { mountEditor } from "./editor.js";
 import { mountConsole } from "./console.js";
 import { mountWorkers } from "./workers.js";
 import { mountPermalinks } from "./links.js";
-import { reportHeight } from "./embed-height.js";
+import { reportHeight, requestEnginePort } from "./embed-height.js";
 import { readRecording } from "./recorded.js";
 import { mountToc } from "./toc.js";
 import { mountCards } from "./cards.js";
@@ -263,7 +263,7 @@ const absolute = (url) => new URL(url, document.baseURI).href;
  * lesson carries the worker's text and the gzip-compressed module inside
  * itself (see web/lesson, which web/cmd/render runs).
  */
-function engineSource() {
+async function engineSource() {
   const inline = document.getElementById("engine-gzip");
   if (inline) {
     const bytes = bytesOfBase64(inline.textContent.trim());
@@ -271,9 +271,14 @@ function engineSource() {
   }
   const d = ui.loader.dataset;
   const hint = Number(d.wasmBytes);
+  const workerUrl = absolute(d.workerUrl || "echomq-worker.js");
   const shared = sharedWorkerName();
+  // Without SharedWorker, the course page's embed.js owns one engine for
+  // every embed and hands this one a port to it (null: a worker of its own).
+  const port = !shared && embedded() && typeof SharedWorker !== "function" ? await requestEnginePort(workerUrl) : null;
   return {
-    workerUrl: absolute(d.workerUrl || "worker.js"),
+    workerUrl,
+    port,
     wasmUrl: absolute(d.wasmUrl || "echomq.wasm"),
     // Go's wasm_exec.js is inside the site's worker (web/bundle); a page
     // that names it apart has the worker import it.
@@ -282,8 +287,13 @@ function engineSource() {
     shared,
     // In a shared engine each embed calls in a keyspace of its own, unless
     // the author named one for several (?keyspace=).
-    keyspace: !shared ? "" : options.keyspace ? `shared:${options.keyspace}` : `embed:${crypto.randomUUID()}`,
+    keyspace: !shared && !port ? "" : options.keyspace ? `shared:${options.keyspace}` : `embed:${crypto.randomUUID()}`,
   };
+}
+
+/** True on an embed's page inside a frame. */
+function embedded() {
+  return document.body.classList.contains("embed") && window.top !== window;
 }
 
 /**
@@ -328,7 +338,7 @@ async function boot() {
   }
   loadingStatus("Downloading the engine…");
   return startEngine({
-    ...engineSource(),
+    ...(await engineSource()),
     onProgress: showProgress,
     onCompiling: () => loadingStatus("Compiling the engine…"),
     onFailure: (message) => fail(message),

@@ -20,7 +20,8 @@
  * @typedef {object} Engine
  * @property {string} version
  * @property {object[]} scripts       echomq.scripts(), as the worker sent it
- * @property {"shared"|"dedicated"} worker  which kind of worker runs it
+ * @property {"shared"|"hosted"|"dedicated"} worker  which kind of worker runs it:
+ *   a SharedWorker, the course page's own worker (embed.js), or this page's
  * @property {(method: string, args: unknown[]) => Promise<any>} call
  *   Never rejects: once the worker has failed, every call answers
  *   {error:"js", message}.
@@ -38,6 +39,7 @@
  * @param {ArrayBuffer} [o.gzip]     or the module itself, gzip-compressed (offline)
  * @param {string} [o.shared]        the name of a SharedWorker to share with the
  *                                   other embeds of one course page, when the browser has one
+ * @param {MessagePort} [o.port]     or a port to the course page's engine worker (embed.js)
  * @param {string} [o.keyspace]      the keyspace this page calls in ("" for the engine's first)
  * @param {(keyspace: string) => void} [o.onChanged]  another page changed the keyspace
  * @param {(loaded: number, total: number) => void} [o.onProgress]
@@ -46,6 +48,7 @@
  * @returns {Promise<Engine>}
  */
 export async function startEngine(o) {
+  if (o.port) return startHosted(o.port, o);
   if (o.shared && o.workerUrl && typeof SharedWorker === "function") {
     let shared = null;
     try {
@@ -96,6 +99,21 @@ function startShared(shared, o) {
   port.postMessage({ type: "load", wasmUrl: o.wasmUrl, wasmExecUrl: o.wasmExecUrl, wasmBytes: o.wasmBytes });
   // The page is going: its keyspaces can go too, unless another page uses them.
   // (A page kept for the back button keeps its keyspaces.)
+  addEventListener("pagehide", (event) => {
+    if (!event.persisted) port.postMessage({ type: "close" });
+  });
+  return running;
+}
+
+/**
+ * Joins the engine worker the course page owns where SharedWorker is
+ * missing (embed.js), on the port it handed this embed: the same
+ * conversation as with a shared worker's port.
+ */
+function startHosted(port, o) {
+  const running = connect(port, port, o, "hosted");
+  port.start();
+  port.postMessage({ type: "load", wasmUrl: o.wasmUrl, wasmExecUrl: o.wasmExecUrl, wasmBytes: o.wasmBytes });
   addEventListener("pagehide", (event) => {
     if (!event.persisted) port.postMessage({ type: "close" });
   });

@@ -34,6 +34,9 @@
 //                    one call of the JS API in wasm/echomq.d.ts
 //                  {type:"close"}
 //                    the page is going: drop the keyspaces only it used
+//                  {type:"connect"} with a MessagePort
+//                    from the course page that owns this worker (embed.js):
+//                    one more embed, talking on that port
 //                  {type:"ping"}
 //                    are you there? (answered in turn, after the calls before it)
 //   worker → page  {type:"progress", loaded, total}  the download, for "load"
@@ -337,6 +340,16 @@ function receive(client, event) {
       state = "loading";
       load(msg).catch(startFailed);
       return;
+    case "connect": {
+      // The course page that owns this worker (embed.js, where
+      // SharedWorker is missing) hands over a port for one more embed.
+      const port = event.ports && event.ports[0];
+      if (port) {
+        connect(port);
+        port.start();
+      }
+      return;
+    }
     case "close":
       clients.delete(client);
       for (const keyspace of client.keyspaces) {

@@ -16,6 +16,7 @@
 package bundle
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -46,6 +47,22 @@ func Style(assets fs.FS, names []string) ([]byte, error) {
 		fmt.Fprintf(&imports, "@import %q;\n", "./"+n)
 	}
 	return buildStdin(assets, imports.String(), api.LoaderCSS, api.FormatDefault)
+}
+
+// Classic bundles the ES module entry and what it imports into one
+// classic script (an immediately run function, which also runs as a
+// module), minified, with each name in defines replaced by its JSON: the
+// course page's embed.js, which hosts load by a plain <script> tag.
+func Classic(assets fs.FS, entry string, defines map[string]any) ([]byte, error) {
+	d := map[string]string{}
+	for k, v := range defines {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		d[k] = string(b)
+	}
+	return run(assets, api.BuildOptions{EntryPoints: []string{entry}, Define: d}, api.LoaderJS, api.FormatIIFE)
 }
 
 // Worker is the engine's worker as one classic script: Go's wasm_exec.js,

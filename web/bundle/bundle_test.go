@@ -87,3 +87,20 @@ func TestWorkerCarriesGo(t *testing.T) {
 		t.Errorf("the worker is %q; want Go's class first", w)
 	}
 }
+
+// TestClassicTakesDefines: the course page's script is one function that
+// runs as it loads, with the build's values put in.
+func TestClassicTakesDefines(t *testing.T) {
+	fsys := fstest.MapFS{
+		"main.js": {Data: []byte("import { f } from \"./lib.js\";\nf(WIDGETS);\n")},
+		"lib.js":  {Data: []byte("export function f(w) { console.log(w.join()); }\n")},
+	}
+	js, err := Classic(fsys, "main.js", map[string]any{"WIDGETS": []string{"stepper", "beats"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(js)
+	if !strings.HasPrefix(got, "(()=>{") || strings.Contains(got, "import") || !strings.Contains(got, `"stepper","beats"`) {
+		t.Errorf("the classic bundle is %q; want one arrow function with the widgets in it", got)
+	}
+}

@@ -81,12 +81,27 @@ var ClassicScripts = map[string]bool{"worker.js": true, "embed.js": true}
 var Styles = []string{"app.css", "editor.css", "console.css", "workers.css", "course.css", "print.css"}
 
 // The files the renderer builds (web/bundle) under these plain names in
-// the site; the pages load their hashed copies.
+// the site; the pages load their hashed copies. EmbedFile is the course
+// page's script, bundled from web/assets/embed.js, which hosts link to by
+// its plain name only.
 const (
 	ScriptFile = "app.js"
 	StyleFile  = "app.css"
 	WorkerFile = "echomq-worker.js"
+	EmbedFile  = "embed.js"
 )
+
+// EmbedDefines are the values the build puts into embed.js (web/bundle's
+// Classic): the widgets the custom element knows, their titles, and the
+// iframe's sandbox and permissions.
+func EmbedDefines() map[string]any {
+	return map[string]any{
+		"__ECHOMQ_WIDGETS__": WidgetNames,
+		"__ECHOMQ_TITLES__":  widgetTitles,
+		"__ECHOMQ_SANDBOX__": EmbedSandbox,
+		"__ECHOMQ_ALLOW__":   EmbedAllow,
+	}
+}
 
 // DefaultSite is the site as build.sh renders it at its root, minus the
 // wasm size, which only the renderer can know.

@@ -201,7 +201,11 @@ func buildBundles(assets, wasmExec, out string, stdout, stderr io.Writer) (lesso
 	if b.Icon, err = os.ReadFile(filepath.Join(assets, "favicon.svg")); err != nil {
 		return b, err
 	}
-	for name, data := range map[string][]byte{page.ScriptFile: b.Script, page.StyleFile: b.Style, page.WorkerFile: b.Worker} {
+	host, err := bundle.Classic(src, page.EmbedFile, page.EmbedDefines())
+	if err != nil {
+		return b, fmt.Errorf("bundling %s: %w", page.EmbedFile, err)
+	}
+	for name, data := range map[string][]byte{page.ScriptFile: b.Script, page.StyleFile: b.Style, page.WorkerFile: b.Worker, page.EmbedFile: host} {
 		path := filepath.Join(out, name)
 		if have, err := os.ReadFile(path); err == nil && bytes.Equal(have, data) {
 			continue // unchanged: its precompressed siblings stay current
@@ -240,10 +244,9 @@ func writeLesson(b lesson.Bundles, wasm, out string, stdout, stderr io.Writer) e
 }
 
 // copyAssets copies the files of src that the site serves as they are
-// into dst and returns their names: the favicon, embed.js (which course
-// hosts link to by name) and worker.js (the plain bridge, for the Node
-// tests and benches beside static/echomq.wasm). The modules and
-// stylesheets reach the site only inside the bundles.
+// into dst and returns their names: the favicon and worker.js (the plain
+// bridge, for the Node tests and benches beside static/echomq.wasm). The
+// modules, embed.js and the stylesheets reach the site only as bundles.
 func copyAssets(src, dst string) ([]string, error) {
 	entries, err := os.ReadDir(src)
 	if err != nil {
@@ -255,7 +258,7 @@ func copyAssets(src, dst string) ([]string, error) {
 		if strings.HasPrefix(name, ".") || !e.Type().IsRegular() {
 			continue
 		}
-		if ext := filepath.Ext(name); (ext == ".js" && !page.ClassicScripts[name]) || ext == ".css" {
+		if ext := filepath.Ext(name); (ext == ".js" && (!page.ClassicScripts[name] || name == page.EmbedFile)) || ext == ".css" {
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(src, name))

@@ -221,6 +221,7 @@ func TestOEmbed(t *testing.T) {
 	}
 	filetest.Write(t, filepath.Join(assets, "worker.js"), "self.onmessage = null;\n")
 	filetest.Write(t, filepath.Join(assets, "favicon.svg"), "<svg/>\n")
+	filetest.Write(t, filepath.Join(assets, "embed.js"), "console.log(__ECHOMQ_WIDGETS__);\n")
 	for _, tc := range []struct {
 		desc, site string
 		want       bool
