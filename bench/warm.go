@@ -93,13 +93,17 @@ func measureWarm(cfg config, bin string, loads int, logf func(string, ...any)) w
 		}, extra...)
 		return got, err
 	}
+	linger := warmLinger
+	if d, err := time.ParseDuration(os.Getenv("WARM_LINGER")); err == nil {
+		linger = d // for trying how long V8 takes to write the cache
+	}
 	for i := range loads {
 		profile, err := os.MkdirTemp("", "echomq-bench-warm-")
 		if err != nil {
 			w.note = err.Error()
 			return w
 		}
-		cold, err := once(profile, warmLinger)
+		cold, err := once(profile, linger)
 		if err != nil {
 			logf("warm %d (cold visit): %v", i+1, err)
 			os.RemoveAll(profile)

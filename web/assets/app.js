@@ -49,6 +49,7 @@ const ui = {
   version: document.getElementById("engine-version"), // the index page only
 };
 
+performance.mark("echomq:module");
 const root = document.documentElement;
 root.dataset.engine = "loading";
 
