@@ -114,8 +114,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		sites = append(sites, abs)
 	}
 	cfg.static = sites[0]
-	if len(sites) > 1 && *courseOnly == 0 {
-		return fmt.Errorf("-static takes several sites only with -course")
+	if len(sites) > 1 && *courseOnly == 0 && *phone == 0 {
+		return fmt.Errorf("-static takes several sites only with -course or -phone")
 	}
 	if cfg.out, err = filepath.Abs(cfg.out); err != nil {
 		return err
@@ -135,7 +135,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return measureTrace(cfg, *trace, *traceEmbeds, stdout, stderr)
 	}
 	if *phone > 0 {
-		return measurePhoneOnly(cfg, *phone, stdout, stderr)
+		return measurePhoneOnly(cfg, sites, *phone, stdout, stderr)
 	}
 	if *warm > 0 {
 		return measureWarmOnly(cfg, *warm, stdout, stderr)

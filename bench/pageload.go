@@ -697,6 +697,14 @@ func (c *courseLoads) add(o courseLoads) {
 	c.codeCache = append(c.codeCache, o.codeCache...)
 	c.oneMiB = append(c.oneMiB, o.oneMiB...)
 	c.fourMiB = append(c.fourMiB, o.fourMiB...)
+	c.oneAsked = append(c.oneAsked, o.oneAsked...)
+	c.oneOwn = append(c.oneOwn, o.oneOwn...)
+	if len(o.onePaths) > 0 {
+		c.onePaths = o.onePaths
+	}
+	if o.twenty != nil {
+		c.twenty = o.twenty
+	}
 	if o.note != "" {
 		c.note = strings.TrimSpace(c.note + " " + o.note)
 	}
@@ -879,6 +887,12 @@ func (c courseLoads) write(p printer) {
 	}
 	if len(c.repeatAsked) > 0 {
 		p("Requests a repeat visit made to the server, per load: %v, of which answered with a body (not 304): %v. ", c.repeatAsked, c.repeatSent)
+	}
+	if t := c.twenty; t != nil {
+		p("A course page with 20 embeds, 17 of them far below the fold, once the top 3 were Ready: %d engine download(s), %d frames Ready, %d waiting to be scrolled near, the browser's workers %v. ", t.wasm, t.Ready, t.Waiting, t.workers)
+	}
+	if len(c.oneOwn) > 0 {
+		p("Requests until the 1-embed course page was Ready, per load: %v, of which the embed's own: %v (on the last load: `%s`). ", c.oneAsked, c.oneOwn, strings.Join(c.onePaths, "`, `"))
 	}
 	if len(c.codeCache) > 0 {
 		p("Chromium's cache of compiled WebAssembly in the profile, bytes on leaving the first visit and after the repeat visit, per load: %v.", c.codeCache)

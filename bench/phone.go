@@ -40,6 +40,19 @@ type phoneLoads struct {
 // measurePhone loads the full page and its two floors, loads times each,
 // in turns, every load a fresh browser with a fresh profile.
 func measurePhone(cfg config, bin string, loads int, logf func(string, ...any)) phoneLoads {
+	return measurePhoneSites(cfg, []string{cfg.static}, bin, loads, logf)[0]
+}
+
+// measurePhoneSites is measurePhone for several built sites (say, two
+// ways of starting the engine), the full page of each loaded in turn with
+// the others and with the floors, which are measured once and shared.
+func measurePhoneSites(cfg config, sites []string, bin string, loads int, logf func(string, ...any)) []phoneLoads {
+	all := make([]phoneLoads, len(sites))
+	all[0] = measurePhoneTurns(cfg, sites, bin, loads, logf, all)
+	return all
+}
+
+func measurePhoneTurns(cfg config, sites []string, bin string, loads int, logf func(string, ...any), all []phoneLoads) phoneLoads {
 	ph := phoneLoads{loadStart: loadAverage()}
 	dir, err := os.MkdirTemp("", "echomq-phone-")
 	if err != nil {
@@ -57,16 +70,19 @@ func measurePhone(cfg config, bin string, loads int, logf func(string, ...any)) 
 		return ph
 	}
 	defer floorSite.Close()
-	site, err := server.New(cfg.static, server.Options{CSP: true})
-	if err != nil {
-		ph.note = "not measured: " + err.Error()
-		return ph
-	}
-	defer site.Close()
 	link := &slowLink{rate: phoneRate, rtt: phoneRTT}
 	mux := http.NewServeMux()
 	mux.Handle("/floor/", http.StripPrefix("/floor", floorSite))
-	mux.Handle("/", site)
+	for j, dir := range sites {
+		site, err := server.New(dir, server.Options{CSP: true})
+		if err != nil {
+			ph.note = "not measured: " + err.Error()
+			return ph
+		}
+		defer site.Close()
+		prefix := fmt.Sprintf("/site%d", j)
+		mux.Handle(prefix+"/", http.StripPrefix(prefix, site))
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		ph.note = "not measured: " + err.Error()
@@ -106,16 +122,25 @@ func measurePhone(cfg config, bin string, loads int, logf func(string, ...any)) 
 		} else {
 			failures = append(failures, "floor (a): "+err.Error())
 		}
-		err := throttled(func(ctx context.Context) error {
-			got, err := visit(ctx, base+"/")
+		for j := range sites {
+			err := throttled(func(ctx context.Context) error {
+				got, err := visit(ctx, fmt.Sprintf("%s/site%d/", base, j))
+				if err != nil {
+					return err
+				}
+				if j == 0 {
+					ph.step, ph.ready = append(ph.step, got.Step), append(ph.ready, got.Ready)
+				} else {
+					all[j].step, all[j].ready = append(all[j].step, got.Step), append(all[j].ready, got.Ready)
+				}
+				if len(sites) > 1 {
+					logf("phone %d, %s: step %.0f ms, Ready %.0f ms", i+1, sites[j], got.Step, got.Ready)
+				}
+				return nil
+			})
 			if err != nil {
-				return err
+				failures = append(failures, "the full page: "+err.Error())
 			}
-			ph.step, ph.ready = append(ph.step, got.Step), append(ph.ready, got.Ready)
-			return nil
-		})
-		if err != nil {
-			failures = append(failures, "the full page: "+err.Error())
 		}
 		if t, err := floor("n"); err == nil {
 			ph.download = append(ph.download, t)
@@ -134,6 +159,9 @@ func measurePhone(cfg config, bin string, loads int, logf func(string, ...any)) 
 	ph.loadAt = loadAverage()
 	if len(failures) > 0 {
 		ph.note = fmt.Sprintf("%d loads failed and are left out; the first error: %s", len(failures), firstLine(failures[0]))
+	}
+	for j := 1; j < len(all); j++ {
+		all[j].module, all[j].download, all[j].loadStart, all[j].loadAt = ph.module, ph.download, ph.loadStart, ph.loadAt
 	}
 	return ph
 }
@@ -167,15 +195,23 @@ func (ph phoneLoads) write(p printer) {
 }
 
 // measurePhoneOnly takes only the phone-like profile's figures and prints them.
-func measurePhoneOnly(cfg config, loads int, stdout, stderr io.Writer) error {
+func measurePhoneOnly(cfg config, sites []string, loads int, stdout, stderr io.Writer) error {
 	bin, err := needChromium()
 	if err != nil {
 		return err
 	}
-	ph := measurePhone(cfg, bin, loads, stepLogger(stderr))
+	all := measurePhoneSites(cfg, sites, bin, loads, stepLogger(stderr))
 	var b strings.Builder
-	ph.write(func(format string, a ...any) { fmt.Fprintf(&b, format, a...) })
-	ph.targets(func(format string, a ...any) { fmt.Fprintf(&b, format, a...) })
+	pr := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	for j, ph := range all {
+		if len(sites) > 1 {
+			pr("## %s\n\n", sites[j])
+		}
+		ph.write(pr)
+		pr("| target | figure | floor | ratio | target | |\n|---|---:|---|---:|---|---|\n")
+		ph.targets(pr)
+		pr("\n")
+	}
 	_, err = fmt.Fprint(stdout, b.String())
 	return err
 }
