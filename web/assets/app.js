@@ -537,12 +537,12 @@ function whenNear() {
 }
 
 /**
- * Resolves once the page itself has arrived and been painted: its
- * stylesheet and script have loaded (the load event) and a frame has
- * been drawn since. The engine is 2 MB or more to download and a second
- * of work for two cores to compile and start; begun any earlier, it
- * shares the link with the page's own files and the cores with its first
- * layout, and on a slow link the recorded lesson would wait behind it.
+ * Resolves once the page itself has arrived and been painted: everything
+ * it loads has loaded (the load event) and a frame has been drawn since.
+ * The engine is 2 MB (brotli) to download and a second of work for two
+ * cores to compile and start; begun any earlier, it would share the cores
+ * with the page's first layout and paint, and the link with whatever the
+ * page still fetches. (The README says how this was chosen.)
  */
 function afterFirstPaint() {
   const loaded =
