@@ -252,7 +252,7 @@ type courseLoads struct {
 type twentyEmbeds struct {
 	Frames  int `json:"frames"`
 	Ready   int `json:"ready"`
-	Waiting int `json:"waiting"`
+	Waiting int `json:"waiting"` // frames that have not started their engine
 	wasm    int
 	workers map[string]int
 }
@@ -284,10 +284,15 @@ func courseTwenty() string {
 	return b.String()
 }
 
-// twentyCount counts the course page's frames by what their status says.
+// twentyCount counts the course page's frames: those Ready, and those
+// that have not started their engine (no echomq:boot mark; a stepper's
+// status line shows its recorded run meanwhile, not "Starts when you
+// scroll to it").
 const twentyCount = `(() => {
-  const s = [...document.querySelectorAll("iframe")].map((f) => f.contentDocument?.getElementById("status")?.textContent || "");
-  return { frames: s.length, ready: s.filter((t) => t === "Ready").length, waiting: s.filter((t) => t === "Starts when you scroll to it").length };
+  const f = [...document.querySelectorAll("iframe")];
+  const s = f.map((x) => x.contentDocument?.getElementById("status")?.textContent || "");
+  const booted = f.map((x) => { try { return x.contentWindow.performance.getEntriesByName("echomq:boot").length > 0; } catch { return false; } });
+  return { frames: f.length, ready: s.filter((t) => t === "Ready").length, waiting: booted.filter((b) => !b).length };
 })()`
 
 // twentyPoll is falsy until the first three frames are Ready.
@@ -589,7 +594,7 @@ func measureCourse(cfg config, bin string, loads int, slow bool, logf func(strin
 			}
 		}
 		c.twenty = got
-		logf("course with 20 embeds: %d frames, %d Ready, %d waiting to be scrolled near; %d engine downloads; workers %v", got.Frames, got.Ready, got.Waiting, got.wasm, got.workers)
+		logf("course with 20 embeds: %d frames, %d Ready, %d not started (no echomq:boot mark); %d engine downloads; workers %v", got.Frames, got.Ready, got.Waiting, got.wasm, got.workers)
 		return nil
 	}, chromedp.WindowSize(1280, 900))
 	if err != nil {
@@ -889,7 +894,7 @@ func (c courseLoads) write(p printer) {
 		p("Requests a repeat visit made to the server, per load: %v, of which answered with a body (not 304): %v. ", c.repeatAsked, c.repeatSent)
 	}
 	if t := c.twenty; t != nil {
-		p("A course page with 20 embeds, 17 of them far below the fold, once the top 3 were Ready: %d engine download(s), %d frames Ready, %d waiting to be scrolled near, the browser's workers %v. ", t.wasm, t.Ready, t.Waiting, t.workers)
+		p("A course page with 20 embeds, 17 of them far below the fold, once the top 3 were Ready: %d engine download(s), %d frames Ready, %d not started (no echomq:boot mark), the browser's workers %v. ", t.wasm, t.Ready, t.Waiting, t.workers)
 	}
 	if len(c.oneOwn) > 0 {
 		p("Requests until the 1-embed course page was Ready, per load: %v, of which the embed's own: %v (on the last load: `%s`). ", c.oneAsked, c.oneOwn, strings.Join(c.onePaths, "`, `"))

@@ -35,7 +35,7 @@ func (pl pageLoad) writeTargets(p printer) {
 	}
 	if t := c.twenty; t != nil {
 		p("| 20 embeds, 17 far below the fold: engine downloads | %d | | | 1 | %s |\n", t.wasm, verdict(t.wasm == 1))
-		p("| the same: embeds far below waiting to be scrolled near | %d of 17 | | | 17 of 17 | %s |\n", t.Waiting, verdict(t.Waiting == 17))
+		p("| the same: embeds far below not started (no `echomq:boot`) | %d of 17 | | | 17 of 17 | %s |\n", t.Waiting, verdict(t.Waiting == 17))
 	}
 	p("\n")
 	if len(c.onePaths) > 0 {
