@@ -124,11 +124,12 @@ templ_fresh() {
 	fi
 }
 
-# no_templ_in_wasm: the browser build must not link the page renderer.
+# no_templ_in_wasm: the browser build must not link the page renderer,
+# nor the bundler that makes the page's scripts (esbuild).
 no_templ_in_wasm() {
 	local bad
 	bad="$(GOOS=js GOARCH=wasm go list -deps ./wasm/... |
-		grep -E '^(echomq\.dev/playground/web(/|$)|github\.com/a-h/templ(/|$))' || true)"
+		grep -E '^(echomq\.dev/playground/web(/|$)|github\.com/a-h/templ(/|$)|github\.com/evanw/esbuild(/|$))' || true)"
 	if [[ -n "$bad" ]]; then
 		die "./wasm must not depend on the web side; it imports: $bad"
 	fi
@@ -141,7 +142,7 @@ do_build() {
 	section "templ generate"
 	templ_generate
 
-	section "check that ./wasm does not import web/ or templ"
+	section "check that ./wasm does not import web/, templ or esbuild"
 	no_templ_in_wasm
 
 	section "build static/echomq.wasm"
@@ -154,7 +155,10 @@ do_build() {
 	cp "$(wasm_exec_dir)/wasm_exec.js" "$STATIC/wasm_exec.js"
 
 	section "render pages"
-	go run ./web/cmd/render -out "$STATIC" -assets "$ROOT/web/assets" -wasm "$STATIC/echomq.wasm"
+	# ECHOMQ_SITE_URL (https://course.example/echomq/), where the site will
+	# be served, gives each widget an oEmbed description.
+	go run ./web/cmd/render -out "$STATIC" -assets "$ROOT/web/assets" -wasm "$STATIC/echomq.wasm" \
+		${ECHOMQ_SITE_URL:+-site-url "$ECHOMQ_SITE_URL"}
 
 	section "precompress (gzip, brotli)"
 	go run ./web/cmd/compress -dir "$STATIC"

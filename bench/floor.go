@@ -66,6 +66,10 @@ const done = (extra) => {
 };
 if (mode === "a") {
   done({});
+} else if (mode === "n") {
+  // The engine's own download, nothing else: the floor under Ready on a
+  // slow link (phone.go).
+  fetch("echomq.wasm").then((r) => r.arrayBuffer()).then((b) => done({ bytes: b.byteLength }));
 } else {
   const w = new Worker("floor-worker.js");
   w.onmessage = (e) => {
@@ -387,6 +391,7 @@ func writeFloorSite(cfg config, dir string, logf func(string, ...any)) error {
 	for _, f := range floorPages {
 		files["floor-"+f.key+".html"] = floorHTML
 	}
+	files["floor-n.html"] = floorHTML // the engine's download alone (phone.go)
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			return err

@@ -88,6 +88,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	courseOnly := fl.Int("course", 0, "measure only the course-page loads (full page, repeat visit, embeds), this many times each, and print them; BENCHMARKS.md is left alone. With -static OLD,NEW (sites built apart), each load is taken from every site in turn and the medians compared")
 	floor := fl.Int("floor", 0, "measure only the floors (a bare page, a worker, a hello-world Go module, our module alone) and the full page, this many loads each, in turns, and print them; BENCHMARKS.md is left alone")
 	trace := fl.String("trace", "", "load the full page once with a CDP trace running, write the trace to this file and print the page's marks and worker messages; BENCHMARKS.md is left alone")
+	phone := fl.Int("phone", 0, "measure only the phone-like profile (CPU 4x, 1.6 Mbit/s, 150 ms): the full page beside a one-module page and the engine's download alone, this many loads each, and print them; BENCHMARKS.md is left alone")
+	warm := fl.Int("warm", 0, "measure only the warm visits (the full page cold, then in a second browser with the same profile: V8's code cache), this many pairs, and print them; BENCHMARKS.md is left alone")
 	traceEmbeds := fl.Int("trace-embeds", 0, "with -trace: load a course page with this many embeds (1 or 4) instead of the full page")
 	if err := cmdline.Parse(fl, args); err != nil {
 		return err
@@ -112,8 +114,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		sites = append(sites, abs)
 	}
 	cfg.static = sites[0]
-	if len(sites) > 1 && *courseOnly == 0 {
-		return fmt.Errorf("-static takes several sites only with -course")
+	if len(sites) > 1 && *courseOnly == 0 && *phone == 0 {
+		return fmt.Errorf("-static takes several sites only with -course or -phone")
 	}
 	if cfg.out, err = filepath.Abs(cfg.out); err != nil {
 		return err
@@ -131,6 +133,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if *trace != "" {
 		return measureTrace(cfg, *trace, *traceEmbeds, stdout, stderr)
+	}
+	if *phone > 0 {
+		return measurePhoneOnly(cfg, sites, *phone, stdout, stderr)
+	}
+	if *warm > 0 {
+		return measureWarmOnly(cfg, *warm, stdout, stderr)
 	}
 	if *floor > 0 {
 		return measureFloors(cfg, *floor, stdout, stderr)

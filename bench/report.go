@@ -410,10 +410,13 @@ func (r *report) pageSection(p printer) {
 	if r.page.note != "" {
 		p("%s\n\n", r.page.note)
 	}
+	r.page.writeTargets(p)
 	r.page.course.write(p)
 	if r.page.floors != nil {
 		r.page.floors.write(p)
 	}
+	r.page.phone.write(p)
+	r.page.warm.write(p)
 }
 
 func (r *report) methodSection(p printer) {

@@ -28,7 +28,7 @@ import { mountEditor } from "./editor.js";
 import { mountConsole } from "./console.js";
 import { mountWorkers } from "./workers.js";
 import { mountPermalinks } from "./links.js";
-import { reportHeight } from "./embed-height.js";
+import { reportHeight, requestEnginePort } from "./embed-height.js";
 import { readRecording } from "./recorded.js";
 import { mountToc } from "./toc.js";
 import { mountCards } from "./cards.js";
@@ -49,6 +49,7 @@ const ui = {
   version: document.getElementById("engine-version"), // the index page only
 };
 
+performance.mark("echomq:module");
 const root = document.documentElement;
 root.dataset.engine = "loading";
 
@@ -263,7 +264,7 @@ const absolute = (url) => new URL(url, document.baseURI).href;
  * lesson carries the worker's text and the gzip-compressed module inside
  * itself (see web/lesson, which web/cmd/render runs).
  */
-function engineSource() {
+async function engineSource() {
   const inline = document.getElementById("engine-gzip");
   if (inline) {
     const bytes = bytesOfBase64(inline.textContent.trim());
@@ -271,17 +272,29 @@ function engineSource() {
   }
   const d = ui.loader.dataset;
   const hint = Number(d.wasmBytes);
+  const workerUrl = absolute(d.workerUrl || "echomq-worker.js");
   const shared = sharedWorkerName();
+  // Without SharedWorker, the course page's embed.js owns one engine for
+  // every embed and hands this one a port to it (null: a worker of its own).
+  const port = !shared && embedded() && typeof SharedWorker !== "function" ? await requestEnginePort(workerUrl) : null;
   return {
-    workerUrl: absolute(d.workerUrl || "worker.js"),
+    workerUrl,
+    port,
     wasmUrl: absolute(d.wasmUrl || "echomq.wasm"),
-    wasmExecUrl: absolute(d.wasmExecUrl || "wasm_exec.js"),
+    // Go's wasm_exec.js is inside the site's worker (web/bundle); a page
+    // that names it apart has the worker import it.
+    wasmExecUrl: d.wasmExecUrl ? absolute(d.wasmExecUrl) : undefined,
     wasmBytes: Number.isSafeInteger(hint) && hint > 0 ? hint : 0,
     shared,
     // In a shared engine each embed calls in a keyspace of its own, unless
     // the author named one for several (?keyspace=).
-    keyspace: !shared ? "" : options.keyspace ? `shared:${options.keyspace}` : `embed:${crypto.randomUUID()}`,
+    keyspace: !shared && !port ? "" : options.keyspace ? `shared:${options.keyspace}` : `embed:${crypto.randomUUID()}`,
   };
+}
+
+/** True on an embed's page inside a frame. */
+function embedded() {
+  return document.body.classList.contains("embed") && window.top !== window;
 }
 
 /**
@@ -326,7 +339,7 @@ async function boot() {
   }
   loadingStatus("Downloading the engine…");
   return startEngine({
-    ...engineSource(),
+    ...(await engineSource()),
     onProgress: showProgress,
     onCompiling: () => loadingStatus("Compiling the engine…"),
     onFailure: (message) => fail(message),
@@ -523,9 +536,37 @@ function whenNear() {
   });
 }
 
-// In this order: the engine starts first, so it downloads and compiles
-// while the widgets mount.
-const booting = whenNear().then(boot);
+/**
+ * Resolves once the page itself has arrived and been painted: everything
+ * it loads has loaded (the load event) and a frame has been drawn since.
+ * The engine is 2 MB (brotli) to download and a second of work for two
+ * cores to compile and start; begun any earlier, it would share the cores
+ * with the page's first layout and paint, and the link with whatever the
+ * page still fetches. (The README says how this was chosen.)
+ */
+function afterFirstPaint() {
+  const loaded =
+    document.readyState === "complete" ? Promise.resolve() : new Promise((resolve) => addEventListener("load", resolve, { once: true }));
+  return loaded.then(
+    () =>
+      new Promise((resolve) => {
+        // A frame after the load, then the task after that frame: the
+        // paint has happened. A hidden page draws no frame, so a timer
+        // stands in for it.
+        const next = () => setTimeout(resolve, 0);
+        if (document.visibilityState === "hidden") next();
+        else requestAnimationFrame(next);
+      }),
+  );
+}
+
+// The widgets mount and the recorded run is shown first; the engine
+// starts once the page has painted (and, in an embed, once its frame is
+// near the reader).
+const booting = whenNear()
+  .then(afterFirstPaint)
+  .then(() => performance.mark("echomq:boot"))
+  .then(boot);
 booting.catch(() => {}); // start() reports it
 for (const [name, mount] of Object.entries(mounts)) {
   const section = document.getElementById(name);

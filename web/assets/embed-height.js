@@ -18,12 +18,26 @@ export const COURSE = "echomq:course";
 export const LINK = "echomq:link";
 export const COURSE_LINK = "echomq:course-link";
 export const OPEN = "echomq:open";
+export const ENGINE = "echomq:engine";
+export const PORT = "echomq:port";
+
+/**
+ * The message an LMS listens for to size the frame itself (Canvas's and
+ * Sakai's lti.frameResize): a JSON text, which both read.
+ */
+export function ltiFrameResize(height) {
+  return JSON.stringify({ subject: "lti.frameResize", height });
+}
 
 /** How long "Copy link" waits for the course page's answer. */
 const ANSWER_MS = 1000;
 
 /** The course page's origin once it has said it runs embed.js, else null. */
 let courseOrigin = null;
+/** Who waits for the course page to say so (requestEnginePort). */
+const onCourse = [];
+/** Who waits for the course page's engine port, at most one. */
+let onPort = null;
 /** A permalink the course page's address handed this frame, and who waits for it. */
 let handed = null;
 let onHanded = null;
@@ -42,6 +56,11 @@ function listen() {
     if (!data || typeof data.type !== "string") return;
     if (data.type === COURSE && courseOrigin === null && typeof event.origin === "string" && event.origin !== "null") {
       courseOrigin = event.origin;
+      for (const f of onCourse.splice(0)) f();
+      return;
+    }
+    if (data.type === PORT && event.origin === courseOrigin && onPort) {
+      onPort(data.refused || !event.ports[0] ? null : event.ports[0]);
       return;
     }
     if (data.type === OPEN && event.origin === courseOrigin && typeof data.fragment === "string" && handed === null) {
@@ -69,6 +88,7 @@ export function reportHeight(widget) {
     if (height === last) return;
     last = height;
     window.parent.postMessage({ type: RESIZE, widget, height }, "*");
+    window.parent.postMessage(ltiFrameResize(height), "*");
   };
   new ResizeObserver(post).observe(document.documentElement);
   post();
@@ -100,5 +120,34 @@ export function courseLink(fragment) {
     const timer = setTimeout(() => finish(null), ANSWER_MS);
     waiting.set(id, finish);
     window.parent.postMessage({ type: LINK, id, fragment }, courseOrigin);
+  });
+}
+
+/**
+ * A MessagePort to the engine worker the course page owns (embed.js
+ * starts one where SharedWorker is missing, and gives every embed a port
+ * to it), or null when the course page does not run embed.js, is on
+ * another origin, or refuses. workerUrl is the engine's worker, which the
+ * course page starts.
+ */
+export function requestEnginePort(workerUrl) {
+  if (!framed()) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (port) => {
+      if (done) return;
+      done = true;
+      onPort = null;
+      clearTimeout(timer);
+      resolve(port);
+    };
+    const timer = setTimeout(() => finish(null), 2 * ANSWER_MS);
+    const ask = () => {
+      if (done) return;
+      onPort = finish;
+      window.parent.postMessage({ type: ENGINE, workerUrl }, courseOrigin);
+    };
+    if (courseOrigin !== null) ask();
+    else onCourse.push(ask);
   });
 }

@@ -3,12 +3,14 @@
 // SharedWorker instead, which downloads and compiles the program once for
 // all of them (startShared, below).
 //
-// The module is downloaded and compiled here, on the page, while its bytes
-// arrive (compileStreaming): the download starts from the page's
-// <link rel=preload> while the HTML is still being parsed, and a counter
-// on the way fills the progress bar. Meanwhile the worker starts and loads
-// Go's wasm_exec.js. The compiled WebAssembly.Module then goes to the
-// worker, which instantiates and runs it.
+// The worker downloads, compiles (compileStreaming of the cacheable
+// response itself, which is what lets V8 keep the compiled code for a
+// later visit: README) and runs the module, telling the page how far the
+// download got for the progress bar, in a dedicated worker as in a shared
+// one. The page calls startEngine once it has painted (app.js), so the
+// download never competes with the page's own files. Only the offline
+// lesson compiles on the page, from the module inside it, and hands it to
+// its worker.
 //
 // Every call is a message; the worker answers in order, one call at a
 // time, so a page never sees two calls interleave, just as clients of one
@@ -18,7 +20,8 @@
  * @typedef {object} Engine
  * @property {string} version
  * @property {object[]} scripts       echomq.scripts(), as the worker sent it
- * @property {"shared"|"dedicated"} worker  which kind of worker runs it
+ * @property {"shared"|"hosted"|"dedicated"} worker  which kind of worker runs it:
+ *   a SharedWorker, the course page's own worker (embed.js), or this page's
  * @property {(method: string, args: unknown[]) => Promise<any>} call
  *   Never rejects: once the worker has failed, every call answers
  *   {error:"js", message}.
@@ -36,6 +39,7 @@
  * @param {ArrayBuffer} [o.gzip]     or the module itself, gzip-compressed (offline)
  * @param {string} [o.shared]        the name of a SharedWorker to share with the
  *                                   other embeds of one course page, when the browser has one
+ * @param {MessagePort} [o.port]     or a port to the course page's engine worker (embed.js)
  * @param {string} [o.keyspace]      the keyspace this page calls in ("" for the engine's first)
  * @param {(keyspace: string) => void} [o.onChanged]  another page changed the keyspace
  * @param {(loaded: number, total: number) => void} [o.onProgress]
@@ -44,6 +48,7 @@
  * @returns {Promise<Engine>}
  */
 export async function startEngine(o) {
+  if (o.port) return startHosted(o.port, o);
   if (o.shared && o.workerUrl && typeof SharedWorker === "function") {
     let shared = null;
     try {
@@ -63,10 +68,16 @@ export async function startEngine(o) {
   }
   worker.postMessage({ type: "init", wasmExecUrl: o.wasmExecUrl });
   const running = connect(worker, worker, o, "dedicated");
+  if (!o.gzip) {
+    // The worker downloads, compiles and runs the module itself, as a
+    // shared worker does: one path, and the page's thread stays free.
+    worker.postMessage({ type: "load", wasmUrl: o.wasmUrl, wasmBytes: o.wasmBytes });
+    return running;
+  }
   running.catch(() => {}); // awaited below, after the compile; not an unhandled rejection meanwhile
   let module;
   try {
-    module = o.gzip ? await compileGzip(o.gzip, o.onCompiling) : await compileUrl(o.wasmUrl, o.wasmBytes, o.onProgress, o.onCompiling);
+    module = await compileGzip(o.gzip, o.onCompiling);
   } catch (err) {
     worker.terminate();
     throw err;
@@ -88,6 +99,21 @@ function startShared(shared, o) {
   port.postMessage({ type: "load", wasmUrl: o.wasmUrl, wasmExecUrl: o.wasmExecUrl, wasmBytes: o.wasmBytes });
   // The page is going: its keyspaces can go too, unless another page uses them.
   // (A page kept for the back button keeps its keyspaces.)
+  addEventListener("pagehide", (event) => {
+    if (!event.persisted) port.postMessage({ type: "close" });
+  });
+  return running;
+}
+
+/**
+ * Joins the engine worker the course page owns where SharedWorker is
+ * missing (embed.js), on the port it handed this embed: the same
+ * conversation as with a shared worker's port.
+ */
+function startHosted(port, o) {
+  const running = connect(port, port, o, "hosted");
+  port.start();
+  port.postMessage({ type: "load", wasmUrl: o.wasmUrl, wasmExecUrl: o.wasmExecUrl, wasmBytes: o.wasmBytes });
   addEventListener("pagehide", (event) => {
     if (!event.persisted) port.postMessage({ type: "close" });
   });
@@ -190,7 +216,7 @@ function connect(port, errors, o, kind) {
         case "ready":
           if (ready) break;
           ready = true;
-          if (kind === "shared") performance.mark("echomq:compiled");
+          markWorkerTimes(msg.timing);
           resolve({ version: msg.version, scripts: Array.isArray(msg.scripts) ? msg.scripts : [], worker: kind, call });
           break;
         case "reply": {
@@ -218,80 +244,23 @@ function connect(port, errors, o, kind) {
   });
 }
 
-// ---- download and compile -----------------------------------------------------
-
-/** The byte count the body will yield, or 0 when the headers cannot say. */
-function expectedBytes(response, hint) {
-  const encoding = (response.headers.get("Content-Encoding") || "identity").trim().toLowerCase();
-  const length = Number(response.headers.get("Content-Length"));
-  if (encoding === "identity" && Number.isSafeInteger(length) && length > 0) return length;
-  return Number.isSafeInteger(hint) && hint > 0 ? hint : 0;
-}
-
-/** Passes a stream through, reporting how many bytes went by. */
-function counted(body, total, onProgress, onDone) {
-  let loaded = 0;
-  let known = total;
-  return body.pipeThrough(
-    new TransformStream({
-      transform(chunk, controller) {
-        loaded += chunk.byteLength;
-        if (known > 0 && loaded > known) known = 0; // the hint was wrong: stop pretending
-        if (onProgress) onProgress(loaded, known);
-        controller.enqueue(chunk);
-      },
-      flush() {
-        if (onProgress) onProgress(loaded, loaded);
-        if (onDone) onDone();
-      },
-    }),
-  );
-}
-
-/** Reads a stream to its end and drops the bytes: the count is the point. */
-async function drain(stream) {
-  const reader = stream.getReader();
-  while (!(await reader.read()).done);
-}
-
-/** Fetches url; a network error names the file, since "Failed to fetch" alone says nothing. */
-async function fetchOk(url) {
-  let response;
-  try {
-    response = await fetch(url);
-  } catch (err) {
-    throw new Error(`${url} could not be downloaded (${err && err.message ? err.message : err})`);
-  }
-  if (!response.ok) throw new Error(`${url}: the server answered ${response.status} ${response.statusText}`.trim());
-  return response;
-}
-
 /**
- * Downloads and compiles the module while its bytes arrive. When the server
- * labels it application/wasm, the response itself goes to the compiler (a
- * response that keeps its URL lets the browser cache the compiled code) and
- * a clone is counted; otherwise the counted stream is handed over, typed.
- * Without streaming support it compiles the downloaded bytes.
+ * Marks on the page's clock when the worker began to fetch the module and
+ * when it had compiled it (epoch ms in msg.timing): what the bench reads
+ * to tell a compile from a code-cache hit.
  */
-async function compileUrl(url, hint, onProgress, onCompiling) {
-  const response = await fetchOk(url);
-  const total = expectedBytes(response, hint);
-  if (onProgress) onProgress(0, total);
-  if (!response.body || typeof WebAssembly.compileStreaming !== "function") {
-    const body = response.body ? counted(response.body, total, onProgress, onCompiling) : null;
-    return WebAssembly.compile(body ? await new Response(body).arrayBuffer() : await response.arrayBuffer());
+function markWorkerTimes(timing) {
+  if (!timing) return;
+  for (const [name, at] of [
+    ["echomq:fetch", timing.fetch],
+    ["echomq:compiled", timing.compiled],
+  ]) {
+    const t = Number(at) - performance.timeOrigin;
+    if (Number.isFinite(t) && t >= 0) performance.mark(name, { startTime: t });
   }
-  const type = (response.headers.get("Content-Type") || "").split(";")[0].trim().toLowerCase();
-  if (type === "application/wasm") {
-    const copy = response.clone();
-    const counting = drain(counted(copy.body, total, onProgress, onCompiling)).catch(() => {}); // the compiler reports a broken download
-    const module = await WebAssembly.compileStreaming(response);
-    await counting;
-    return module;
-  }
-  const typed = new Response(counted(response.body, total, onProgress, onCompiling), { headers: { "Content-Type": "application/wasm" } });
-  return WebAssembly.compileStreaming(typed);
 }
+
+// ---- download and compile -----------------------------------------------------
 
 /** Inflates the offline lesson's gzip-compressed module and compiles it as it inflates. */
 async function compileGzip(gzip, onCompiling) {

@@ -31,12 +31,15 @@ const MAX_ID = 64;
 /**
  * Reads the options from a query string (location.search). Returns the
  * options, defaults filled in, and the problems found, as sentences.
+ * noun names where the options came from in those sentences: "address
+ * option" for an embed's URL, "attribute" for the custom element's
+ * (embed.js), which checks them with this same function.
  */
-export function readOptions(search) {
+export function readOptions(search, noun = "address option") {
   const params = new URLSearchParams(search || "");
   const options = { ...DEFAULTS, ids: [] };
   const problems = [];
-  const bad = (name, why) => problems.push(`The address option ${name} was ignored: ${why}.`);
+  const bad = (name, why) => problems.push(`The ${noun} ${name} was ignored: ${why}.`);
 
   if (params.has("queue")) {
     const q = params.get("queue");
@@ -69,6 +72,22 @@ export function readOptions(search) {
     else bad("keyspace", "a keyspace's name is 1–64 letters, digits, - or _");
   }
   return { options, problems };
+}
+
+/**
+ * The query string that gives an embed these options ("" for the
+ * defaults, else "?queue=...&lease=..."): every option that is not its
+ * default, in a fixed order. readOptions of it gives the options back.
+ */
+export function optionsQuery(options) {
+  const params = new URLSearchParams();
+  if (options.queue !== DEFAULTS.queue) params.set("queue", options.queue);
+  if (options.ids.length > 0) params.set("ids", options.ids.join(","));
+  if (options.lease !== null) params.set("lease", options.lease);
+  if (options.theme !== DEFAULTS.theme) params.set("theme", options.theme);
+  if (options.keyspace !== null) params.set("keyspace", options.keyspace);
+  const q = params.toString();
+  return q === "" ? "" : `?${q}`;
 }
 
 /** The lease a page is rendered with when its markup names none. */

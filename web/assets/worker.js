@@ -7,16 +7,18 @@
 //
 // It runs two ways:
 //
-// - As a dedicated Worker of one page (the full page, the offline lesson,
-//   and embeds where SharedWorker is missing). The page downloads and
-//   compiles the module itself (engine.js), where the download can start
-//   from the page's <link rel=preload>, and hands the compiled
-//   WebAssembly.Module over with "start".
+// - As a dedicated Worker of one page (the full page, an embed alone). The
+//   page's "load" makes it download, compile and run the module, from the
+//   cacheable response itself (compileStreaming). The offline lesson
+//   compiles its inlined module on the page and hands it over with
+//   "start" (a blob worker has nothing to fetch from).
 // - As a SharedWorker of every embed on one course page (engine.js names it
-//   after the course page). A compiled module cannot be sent to a
-//   SharedWorker, so the first embed's "load" makes the worker download and
-//   compile it once, for every embed; each embed calls in a keyspace of
-//   its own (echomq.call), or in one its author named for several.
+//   after the course page), or as the course page's own dedicated worker
+//   where SharedWorker is missing (embed.js starts it and hands each embed
+//   a MessagePort to it, "connect"): the first embed's "load" makes it
+//   download and compile the module once, for every embed; each embed
+//   calls in a keyspace of its own (echomq.call), or in one its author
+//   named for several.
 //
 // The messages (engine.js is the other end):
 //
@@ -32,6 +34,9 @@
 //                    one call of the JS API in wasm/echomq.d.ts
 //                  {type:"close"}
 //                    the page is going: drop the keyspaces only it used
+//                  {type:"connect"} with a MessagePort
+//                    from the course page that owns this worker (embed.js):
+//                    one more embed, talking on that port
 //                  {type:"ping"}
 //                    are you there? (answered in turn, after the calls before it)
 //   worker → page  {type:"progress", loaded, total}  the download, for "load"
@@ -62,6 +67,8 @@ const clients = new Set();
 let state = "idle";
 let readyMessage = null;
 let failure = null;
+/** When "load" began to fetch the module and had compiled it, epoch ms, for the pages' marks. */
+const timing = {};
 
 function broadcast(msg) {
   for (const c of clients) c.port.postMessage(msg);
@@ -111,7 +118,7 @@ async function run(module) {
   // (api.Start); it never serves scripts without their limits.
   if (typeof echomq.failed === "string") throw new Error(echomq.failed);
   state = "ready";
-  readyMessage = { type: "ready", version: String(echomq.version ?? "unknown"), scripts: echomq.scripts() };
+  readyMessage = { type: "ready", version: String(echomq.version ?? "unknown"), scripts: echomq.scripts(), timing };
   broadcast(readyMessage);
 }
 
@@ -267,6 +274,8 @@ function publish(go, instance) {
 /** Downloads and compiles the module, telling every page how far it got. */
 async function load(msg) {
   init(msg);
+  const epoch = () => performance.timeOrigin + performance.now();
+  timing.fetch = epoch();
   let response;
   try {
     response = await fetch(msg.wasmUrl);
@@ -291,6 +300,7 @@ async function load(msg) {
     const bytes = response.body ? await new Response(countedStream(response.body, total)).arrayBuffer() : await response.arrayBuffer();
     module = await WebAssembly.compile(bytes);
   }
+  timing.compiled = epoch();
   await run(module);
 }
 
@@ -344,6 +354,16 @@ function receive(client, event) {
       state = "loading";
       load(msg).catch(startFailed);
       return;
+    case "connect": {
+      // The course page that owns this worker (embed.js, where
+      // SharedWorker is missing) hands over a port for one more embed.
+      const port = event.ports && event.ports[0];
+      if (port) {
+        connect(port);
+        port.start();
+      }
+      return;
+    }
     case "close":
       clients.delete(client);
       for (const keyspace of client.keyspaces) {

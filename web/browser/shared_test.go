@@ -37,7 +37,7 @@ func (c *countedCourse) count(kind string) int {
 // The engine's files, under their plain or content-hashed names.
 var (
 	engineFile = regexp.MustCompile(`^echomq(\.[0-9a-f]+)?\.wasm$`)
-	workerFile = regexp.MustCompile(`^worker(\.[0-9a-f]+)?\.js$`)
+	workerFile = regexp.MustCompile(`^(echomq-)?worker(\.[0-9a-f]+)?\.js$`)
 )
 
 func newCountedCourse(t *testing.T, body string) *countedCourse {

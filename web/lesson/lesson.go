@@ -6,18 +6,20 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	"io/fs"
 	"regexp"
 	"strings"
 
 	"echomq.dev/playground/web/page"
 )
 
-// Inputs are the files the lesson is made of.
-type Inputs struct {
-	Assets   fs.FS  // web/assets: the stylesheets, the modules, worker.js, favicon.svg
-	Wasm     []byte // static/echomq.wasm
-	WasmExec []byte // Go's wasm_exec.js
+// Bundles are the files the lesson is made of: the site's own bundles
+// (web/bundle), the favicon, and the engine.
+type Bundles struct {
+	Script []byte // app.js: every module of the page, one ES module
+	Style  []byte // app.css: every stylesheet, in cascade order
+	Worker []byte // echomq-worker.js: Go's wasm_exec.js and the engine's worker
+	Icon   []byte // favicon.svg
+	Wasm   []byte // static/echomq.wasm
 }
 
 // closers are the end tags that would end an inline element early: inline
@@ -25,35 +27,16 @@ type Inputs struct {
 var closers = regexp.MustCompile(`(?i)</(script|style)`)
 
 // Render returns static/lesson.html.
-func Render(in Inputs) ([]byte, error) {
-	var css strings.Builder
-	for _, name := range page.Styles {
-		b, err := fs.ReadFile(in.Assets, name)
-		if err != nil {
-			return nil, err
-		}
-		fmt.Fprintf(&css, "/* ---- %s ---- */\n%s\n", name, b)
-	}
-	js, err := Bundle(in.Assets, "app.js")
-	if err != nil {
-		return nil, err
-	}
-	worker, err := fs.ReadFile(in.Assets, "worker.js")
-	if err != nil {
-		return nil, err
-	}
-	icon, err := fs.ReadFile(in.Assets, "favicon.svg")
-	if err != nil {
-		return nil, err
-	}
+func Render(in Bundles) ([]byte, error) {
+	css, js, icon := string(in.Style), string(in.Script), in.Icon
 	packed, err := gzipped(in.Wasm)
 	if err != nil {
 		return nil, err
 	}
-	// The worker runs from a blob: Go's runtime first, then the worker, so
-	// it never needs importScripts (a blob worker has no directory to fetch from).
-	workerText := string(in.WasmExec) + "\n;\n" + string(worker)
-	for what, text := range map[string]string{"the stylesheets": css.String(), "the modules": js, "the worker": workerText} {
+	// The worker runs from a blob, with Go's runtime inside it, so it
+	// never needs importScripts (a blob worker has no directory to fetch from).
+	workerText := string(in.Worker)
+	for what, text := range map[string]string{"the stylesheets": css, "the modules": js, "the worker": workerText} {
 		if loc := closers.FindStringIndex(text); loc != nil {
 			return nil, fmt.Errorf("%s contain %q, which would end the inline element early", what, text[loc[0]:loc[1]])
 		}
@@ -61,7 +44,7 @@ func Render(in Inputs) ([]byte, error) {
 
 	var head, payload strings.Builder
 	fmt.Fprintf(&head, `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml;base64,%s">`, base64.StdEncoding.EncodeToString(icon))
-	fmt.Fprintf(&head, "<style>\n%s</style>", css.String())
+	fmt.Fprintf(&head, "<style>\n%s</style>", css)
 	fmt.Fprintf(&head, "<script type=\"module\">\n%s</script>", js)
 	fmt.Fprintf(&payload, "<script type=\"text/plain\" id=\"engine-worker\">\n%s</script>", workerText)
 	fmt.Fprintf(&payload, "<script type=\"application/octet-stream\" id=\"engine-gzip\" data-bytes=\"%d\">\n%s\n</script>",

@@ -38,36 +38,41 @@ var WidgetNames = []string{WidgetStepper, WidgetBeats, WidgetVerdicts, WidgetRou
 
 // Site is what every page loads: the URLs of its files, relative to the page
 // itself so the site can be copied anywhere (a course, a file server, a
-// sub-path), and the size of the Go program.
+// sub-path), and the size of the Go program. A page loads one stylesheet
+// and one script, both bundles of web/assets (web/bundle), so an embed is
+// Ready after its document, those two, the favicon, the engine's worker
+// and the Go program.
 type Site struct {
 	Title string
 
-	IconURL     string   // the favicon (without one, browsers ask for /favicon.ico and log a 404)
-	StyleURLs   []string // the stylesheets, in cascade order
-	WasmExecURL string   // Go's wasm_exec.js, which the engine's worker imports
-	WorkerURL   string   // the engine's worker, a classic script
-	ScriptURL   string   // the page's ES module
-	ModuleURLs  []string // the modules ScriptURL imports, preloaded so they arrive together
-	WasmURL     string   // the Go program, also preloaded so its download starts with the HTML
+	IconURL   string // the favicon (without one, browsers ask for /favicon.ico and log a 404)
+	StyleURL  string // the stylesheet: every sheet in Styles, in cascade order
+	WorkerURL string // the engine's worker, a classic script with Go's wasm_exec.js inside it
+	ScriptURL string // the page's one ES module: app.js and everything it imports
+	WasmURL   string // the Go program
 
 	// Embedded pages start the engine late and often share it: an embed
 	// waits until its frame is near the viewport, and embeds of one course
-	// page share one worker that downloads the Go program itself. Such a
-	// page does not preload the program, which would download it again.
+	// page share one worker that downloads the Go program itself.
 	Embedded bool
 
 	// WasmBytes is the size of the uncompressed WebAssembly file when it is
 	// known at render time, or 0. The page uses it as the progress bar's
 	// total when the server's Content-Length describes compressed bytes.
 	WasmBytes int64
+
+	// OEmbedURL is the page's oEmbed description (embed/<widget>.json), for
+	// a platform that embeds by URL; "" for none.
+	OEmbedURL string
 }
 
-// Modules are the ES modules in web/assets that app.js imports.
-var Modules = []string{"dom.js", "format.js", "keyspace.js", "code.js", "engine.js", "recorded.js", "embed-height.js", "links.js", "permalink.js", "options.js", "traceview.js", "diff.js", "tableorder.js", "stepper.js", "beats.js", "verdicts.js", "roundtrip.js", "editor.js", "console.js", "workers.js", "toc.js", "cards.js", "resume.js", "widget.js", "errors.js", "wire.js", "round.js", "editing.js"}
+// Entry is the page's module in web/assets: the bundle starts there.
+const Entry = "app.js"
 
 // ClassicScripts are the scripts in web/assets that are not modules of the
-// page: worker.js runs the engine in a Web Worker (engine.js starts it),
-// and embed.js runs in a course page around an embed's iframe.
+// page: worker.js runs the engine in a Web Worker (engine.js starts it;
+// the site's copy is bundled with Go's wasm_exec.js), and embed.js runs in
+// a course page around an embed's iframe.
 var ClassicScripts = map[string]bool{"worker.js": true, "embed.js": true}
 
 // Styles are the stylesheets in web/assets, in cascade order: the page's
@@ -75,18 +80,39 @@ var ClassicScripts = map[string]bool{"worker.js": true, "embed.js": true}
 // contents, then the handout's print rules last, so they win.
 var Styles = []string{"app.css", "editor.css", "console.css", "workers.css", "course.css", "print.css"}
 
+// The files the renderer builds (web/bundle) under these plain names in
+// the site; the pages load their hashed copies. EmbedFile is the course
+// page's script, bundled from web/assets/embed.js, which hosts link to by
+// its plain name only.
+const (
+	ScriptFile = "app.js"
+	StyleFile  = "app.css"
+	WorkerFile = "echomq-worker.js"
+	EmbedFile  = "embed.js"
+)
+
+// EmbedDefines are the values the build puts into embed.js (web/bundle's
+// Classic): the widgets the custom element knows, their titles, and the
+// iframe's sandbox and permissions.
+func EmbedDefines() map[string]any {
+	return map[string]any{
+		"__ECHOMQ_WIDGETS__": WidgetNames,
+		"__ECHOMQ_TITLES__":  widgetTitles,
+		"__ECHOMQ_SANDBOX__": EmbedSandbox,
+		"__ECHOMQ_ALLOW__":   EmbedAllow,
+	}
+}
+
 // DefaultSite is the site as build.sh renders it at its root, minus the
 // wasm size, which only the renderer can know.
 func DefaultSite() Site {
 	return Site{
-		Title:       Title,
-		IconURL:     "favicon.svg",
-		StyleURLs:   Styles,
-		WasmExecURL: "wasm_exec.js",
-		WorkerURL:   "worker.js",
-		ScriptURL:   "app.js",
-		ModuleURLs:  Modules,
-		WasmURL:     "echomq.wasm",
+		Title:     Title,
+		IconURL:   "favicon.svg",
+		StyleURL:  StyleFile,
+		WorkerURL: WorkerFile,
+		ScriptURL: ScriptFile,
+		WasmURL:   "echomq.wasm",
 	}
 }
 
@@ -95,18 +121,10 @@ func DefaultSite() Site {
 func (s Site) Under(prefix string) Site {
 	out := s
 	out.IconURL = prefix + s.IconURL
-	out.StyleURLs = make([]string, len(s.StyleURLs))
-	for i, u := range s.StyleURLs {
-		out.StyleURLs[i] = prefix + u
-	}
-	out.WasmExecURL = prefix + s.WasmExecURL
+	out.StyleURL = prefix + s.StyleURL
 	out.WorkerURL = prefix + s.WorkerURL
 	out.ScriptURL = prefix + s.ScriptURL
 	out.WasmURL = prefix + s.WasmURL
-	out.ModuleURLs = make([]string, len(s.ModuleURLs))
-	for i, m := range s.ModuleURLs {
-		out.ModuleURLs[i] = prefix + m
-	}
 	return out
 }
 
@@ -121,20 +139,11 @@ func (s Site) Renamed(names map[string]string) Site {
 		}
 		return u
 	}
-	renameAll := func(us []string) []string {
-		out := make([]string, len(us))
-		for i, u := range us {
-			out[i] = rename(u)
-		}
-		return out
-	}
 	out := s
 	out.IconURL = rename(s.IconURL)
-	out.StyleURLs = renameAll(s.StyleURLs)
-	out.WasmExecURL = rename(s.WasmExecURL)
+	out.StyleURL = rename(s.StyleURL)
 	out.WorkerURL = rename(s.WorkerURL)
 	out.ScriptURL = rename(s.ScriptURL)
-	out.ModuleURLs = renameAll(s.ModuleURLs)
 	out.WasmURL = rename(s.WasmURL)
 	return out
 }
@@ -299,3 +308,18 @@ type Lesson struct {
 	// compressed module as base64, in inert <script> elements.
 	Payload string
 }
+
+// WidgetTitle is the title of a widget's embed page and of its iframe in
+// the README's snippet ("Step the @enqueue moves"), "" for no widget.
+func WidgetTitle(widget string) string { return widgetTitles[widget] }
+
+// EmbedSandbox is the sandbox every embed's iframe gets (the custom
+// element's, the oEmbed snippet's, the README's): scripts, and its own
+// origin, which its shared worker and its storage need; popups, so a
+// card's official page opens outside the frame. No top navigation, no
+// forms, no modals.
+const EmbedSandbox = "allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox"
+
+// EmbedAllow is the permissions policy of an embed's iframe: "Copy link"
+// writes to the clipboard.
+const EmbedAllow = "clipboard-write"

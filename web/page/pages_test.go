@@ -151,12 +151,12 @@ func TestEscapesViewModel(t *testing.T) {
 
 func TestSiteUnder(t *testing.T) {
 	s := DefaultSite().Under("../")
-	for _, u := range append([]string{s.IconURL, s.WasmExecURL, s.WorkerURL, s.ScriptURL, s.WasmURL}, append(s.StyleURLs, s.ModuleURLs...)...) {
+	for _, u := range []string{s.IconURL, s.StyleURL, s.WorkerURL, s.ScriptURL, s.WasmURL} {
 		if !strings.HasPrefix(u, "../") {
 			t.Errorf("%q does not climb out of embed/", u)
 		}
 	}
-	if got := DefaultSite().ModuleURLs[0]; strings.HasPrefix(got, "../") {
+	if got := DefaultSite().ScriptURL; strings.HasPrefix(got, "../") {
 		t.Errorf("Under changed the site it was called on: %q", got)
 	}
 }
@@ -340,8 +340,8 @@ func checkRules(t *testing.T, p renderedPage) {
 	if got := attr(byID("loader"), "data-wasm-url"); got != p.prefix+"echomq.wasm" {
 		t.Errorf("data-wasm-url = %q, want %sechomq.wasm", got, p.prefix)
 	}
-	if got := attr(byID("loader"), "data-worker-url"); got != p.prefix+"worker.js" {
-		t.Errorf("data-worker-url = %q, want %sworker.js", got, p.prefix)
+	if got := attr(byID("loader"), "data-worker-url"); got != p.prefix+WorkerFile {
+		t.Errorf("data-worker-url = %q, want %s%s", got, p.prefix, WorkerFile)
 	}
 
 	widgets := WidgetNames

@@ -1,7 +1,7 @@
 // The embed options a course author puts in the iframe's URL.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { readOptions, DEFAULTS, leaseOf } from "../options.js";
+import { readOptions, optionsQuery, DEFAULTS, leaseOf } from "../options.js";
 
 test("no options give the defaults", () => {
   assert.deepEqual(readOptions(""), { options: { ...DEFAULTS, ids: [] }, problems: [] });
@@ -53,4 +53,19 @@ test("a widget's lease: the address's, else the one its markup was rendered with
   // Markup that names a lease Redis's claim would refuse falls back too.
   assert.equal(leaseOf(root("1e3"), without), "30000");
   assert.equal(leaseOf(root("12000")), "12000");
+});
+
+test("optionsQuery gives an embed the options back, defaults left out", () => {
+  for (const search of ["", "?queue=emails&ids=JOB-1,JOB-2&lease=5000&theme=dark&keyspace=dive-1", "?theme=light", "?queue=a%2Bb"]) {
+    const { options } = readOptions(search);
+    const { options: again, problems } = readOptions(optionsQuery(options));
+    assert.deepEqual(problems, []);
+    assert.deepEqual(again, options, search);
+  }
+  assert.equal(optionsQuery(readOptions("?lease=abc&theme=dark").options), "?theme=dark");
+});
+
+test("the custom element's attributes are named as attributes", () => {
+  const { problems } = readOptions("?lease=abc", "attribute");
+  assert.match(problems[0], /^The attribute lease was ignored: /);
 });

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -94,30 +95,43 @@ func TestRender(t *testing.T) {
 					}
 				}
 			}
-			if !strings.Contains(index, `data-wasm-url="`+wasmName+`"`) || !regexp.MustCompile(`data-worker-url="worker\.[0-9a-f]{12}\.js"`).MatchString(index) {
-				t.Errorf("index.html does not load the hashed engine files (%s, worker.<hash>.js)", wasmName)
+			if !strings.Contains(index, `data-wasm-url="`+wasmName+`"`) || !regexp.MustCompile(`data-worker-url="echomq-worker\.[0-9a-f]{12}\.js"`).MatchString(index) {
+				t.Errorf("index.html does not load the hashed engine files (%s, echomq-worker.<hash>.js)", wasmName)
 			}
-			if got := filetest.Read(t, filepath.Join(out, "app.js")); got != appJS {
-				t.Errorf("app.js = %q, want %q", got, appJS)
+			// The page's script is one bundle: dom.js's code is inside it,
+			// and nothing is imported.
+			if got := filetest.Read(t, filepath.Join(out, "app.js")); strings.Contains(got, "import") || !strings.Contains(got, "console.log(") {
+				t.Errorf("app.js = %q, want the bundle of app.js and dom.js", got)
 			}
-			// Every file the pages load has a hashed name, but embed.js,
-			// which course hosts link to by name; a module imports the
-			// hashed names of its dependencies.
-			for _, plain := range append([]string{"app.js", "dom.js", "worker.js", "favicon.svg"}, page.Styles...) {
+			if tc.wasm != "" && !strings.Contains(filetest.Read(t, filepath.Join(out, page.WorkerFile)), "globalThis.Go") {
+				t.Errorf("%s does not carry Go's wasm_exec.js", page.WorkerFile)
+			}
+			// Every file the pages load has a hashed name; embed.js, which
+			// course hosts link to by name, and worker.js, the plain bridge
+			// for Node, have only theirs; the modules and stylesheets are
+			// only in the bundles.
+			for _, plain := range []string{"app.js", "app.css", page.WorkerFile, "favicon.svg"} {
 				if names[plain] == "" {
 					t.Errorf("%s has no hashed copy (hashed: %v)", plain, names)
 				}
 			}
-			if n := names["embed.js"]; n != "" {
-				t.Errorf("embed.js has a hashed copy %s; course hosts link to its plain name", n)
+			for _, plain := range []string{"embed.js", "worker.js"} {
+				if n := names[plain]; n != "" {
+					t.Errorf("%s has a hashed copy %s; want only its plain name", plain, n)
+				}
+				if _, err := os.Stat(filepath.Join(out, plain)); err != nil {
+					t.Errorf("%s was not copied: %v", plain, err)
+				}
+			}
+			for _, gone := range []string{"dom.js", "console.css"} {
+				if _, err := os.Stat(filepath.Join(out, gone)); err == nil {
+					t.Errorf("%s was copied; it belongs in a bundle only", gone)
+				}
 			}
 			for _, want := range []string{`src="` + names["app.js"] + `"`, `href="` + names["app.css"] + `"`, `href="` + names["favicon.svg"] + `"`} {
 				if !strings.Contains(index, want) {
 					t.Errorf("index.html lacks %s", want)
 				}
-			}
-			if app := filetest.Read(t, filepath.Join(out, names["app.js"])); !strings.Contains(app, `from "./`+names["dom.js"]+`"`) {
-				t.Errorf("%s = %q; want it to import %s", names["app.js"], app, names["dom.js"])
 			}
 			// The offline lesson needs the engine, so it comes with it.
 			lesson, err := os.ReadFile(filepath.Join(out, "lesson.html"))
@@ -159,41 +173,102 @@ func hashedFiles(t *testing.T, dir string) map[string]string {
 	return names
 }
 
-// TestHashedNamesFollowImports: a change in a module that another imports
-// renames both, so a page never loads a new module beside an old one.
-func TestHashedNamesFollowImports(t *testing.T) {
-	assets, out := t.TempDir(), t.TempDir()
-	filetest.Write(t, filepath.Join(assets, "app.js"), "import { h } from \"./dom.js\";\n")
-	filetest.Write(t, filepath.Join(assets, "dom.js"), "export const h = 1;\n")
-	filetest.Write(t, filepath.Join(assets, "other.js"), "export const o = 1;\n")
-	before, err := hashNames(assets, filepath.Join(out, "none.wasm"), filepath.Join(out, "none.js"), out, io.Discard)
+// TestHashedNamesFollowBytes: a changed file gets a new name and its old
+// copy goes; an unchanged one is left as it is, so its precompressed
+// siblings stay current.
+func TestHashedNamesFollowBytes(t *testing.T) {
+	src, out := t.TempDir(), t.TempDir()
+	filetest.Write(t, filepath.Join(src, "app.js"), "console.log(1);\n")
+	filetest.Write(t, filepath.Join(src, "app.css"), "body{}\n")
+	files := []hashedAsset{{filepath.Join(src, "app.js"), "app.js"}, {filepath.Join(src, "app.css"), "app.css"}, {filepath.Join(src, "none.wasm"), "echomq.wasm"}}
+	before, err := hashNames(files, out, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Unchanged files are left alone, so their precompressed siblings stay current.
-	kept, err := os.Stat(filepath.Join(out, before["other.js"]))
+	if _, ok := before["echomq.wasm"]; ok {
+		t.Errorf("a file not built yet got a name: %v", before)
+	}
+	kept, err := os.Stat(filepath.Join(out, before["app.css"]))
 	if err != nil {
 		t.Fatal(err)
 	}
-	filetest.Write(t, filepath.Join(assets, "dom.js"), "export const h = 2;\n")
-	after, err := hashNames(assets, filepath.Join(out, "none.wasm"), filepath.Join(out, "none.js"), out, io.Discard)
+	filetest.Write(t, filepath.Join(src, "app.js"), "console.log(2);\n")
+	after, err := hashNames(files, out, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, changed := range map[string]bool{"dom.js": true, "app.js": true, "other.js": false} {
+	for name, changed := range map[string]bool{"app.js": true, "app.css": false} {
 		if got := before[name] != after[name]; got != changed {
-			t.Errorf("%s: %s before, %s after the change in dom.js; want renamed %v", name, before[name], after[name], changed)
+			t.Errorf("%s: %s before, %s after the change in app.js; want renamed %v", name, before[name], after[name], changed)
 		}
 	}
-	if now, err := os.Stat(filepath.Join(out, after["other.js"])); err != nil || !now.ModTime().Equal(kept.ModTime()) {
-		t.Errorf("%s was rewritten (%v) though its bytes did not change", after["other.js"], err)
+	if now, err := os.Stat(filepath.Join(out, after["app.css"])); err != nil || !now.ModTime().Equal(kept.ModTime()) {
+		t.Errorf("%s was rewritten (%v) though its bytes did not change", after["app.css"], err)
 	}
-	if got := hashedFiles(t, out); got["dom.js"] != after["dom.js"] || got["app.js"] != after["app.js"] {
+	if got := hashedFiles(t, out); got["app.js"] != after["app.js"] {
 		t.Errorf("the directory holds %v; want only the new copies %v", got, after)
 	}
-	filetest.Write(t, filepath.Join(assets, "dom.js"), "import { h } from \"./app.js\";\n")
-	if _, err := hashNames(assets, filepath.Join(out, "none.wasm"), filepath.Join(out, "none.js"), out, io.Discard); err == nil || !strings.Contains(err.Error(), "imports itself") {
-		t.Errorf("modules that import each other: err = %v; want one that says so", err)
+}
+
+// TestOEmbed: with the site's URL, each widget has an oEmbed description
+// whose iframe names the embed by its full address, sandboxed, and the
+// embed page links to it; without one, neither is written.
+func TestOEmbed(t *testing.T) {
+	assets := t.TempDir()
+	filetest.Write(t, filepath.Join(assets, "app.js"), "console.log(1);\n")
+	for _, css := range page.Styles {
+		filetest.Write(t, filepath.Join(assets, css), "body{}\n")
+	}
+	filetest.Write(t, filepath.Join(assets, "worker.js"), "self.onmessage = null;\n")
+	filetest.Write(t, filepath.Join(assets, "favicon.svg"), "<svg/>\n")
+	filetest.Write(t, filepath.Join(assets, "embed.js"), "console.log(__ECHOMQ_WIDGETS__);\n")
+	for _, tc := range []struct {
+		desc, site string
+		want       bool
+	}{
+		{"no site URL", "", false},
+		{"a site URL", "https://course.example/echomq/", true},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			out := t.TempDir()
+			args := []string{"-out", out, "-assets", assets}
+			if tc.site != "" {
+				args = append(args, "-site-url", tc.site)
+			}
+			if err := run(args, io.Discard, io.Discard); err != nil {
+				t.Fatal(err)
+			}
+			embed := filetest.Read(t, filepath.Join(out, "embed", "stepper.html"))
+			link := `<link rel="alternate" type="application/json+oembed" href="https://course.example/echomq/embed/stepper.json"`
+			if got := strings.Contains(embed, link); got != tc.want {
+				t.Errorf("the stepper's page has the oEmbed link: %v, want %v", got, tc.want)
+			}
+			data, err := os.ReadFile(filepath.Join(out, "embed", "stepper.json"))
+			if !tc.want {
+				if err == nil {
+					t.Error("embed/stepper.json was written without a site URL")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got oEmbed
+			if err := json.Unmarshal(data, &got); err != nil {
+				t.Fatal(err)
+			}
+			if got.Version != "1.0" || got.Type != "rich" || got.Width <= 0 || got.Height <= 0 || got.Title != page.WidgetTitle("stepper") {
+				t.Errorf("embed/stepper.json = %+v; want a rich oEmbed 1.0 with a title and a size", got)
+			}
+			for _, want := range []string{`src="https://course.example/echomq/embed/stepper.html"`, `sandbox="` + page.EmbedSandbox + `"`, `title="Step the @enqueue moves"`} {
+				if !strings.Contains(got.HTML, want) {
+					t.Errorf("the oEmbed html %q lacks %s", got.HTML, want)
+				}
+			}
+		})
+	}
+	if err := run([]string{"-out", t.TempDir(), "-assets", assets, "-site-url", "/echomq/"}, io.Discard, io.Discard); err == nil {
+		t.Error("a relative -site-url was taken")
 	}
 }
 
