@@ -257,6 +257,8 @@ var methods = []method{
 		p.highest = nil
 		return Object{"reset": true, "now": p.engine.Now()}, nil
 	}},
+	{"review", "ops", 1, (*Playground).review},
+	{"replay", "op, allowed", 2, (*Playground).replay},
 }
 
 // served is every name a request may call, in Hello's order: the
@@ -402,7 +404,7 @@ func (p *Playground) cli(line string) Object {
 	if len(args) == 0 {
 		return Object{"args": []string{}, "text": ""}
 	}
-	if strings.EqualFold(args[0], "help") {
+	if isHelp(args) {
 		return help(args[1:])
 	}
 	start := time.Now()
@@ -419,6 +421,10 @@ func (p *Playground) cli(line string) Object {
 	}
 	return out
 }
+
+// isHelp reports whether a console line's arguments are redis-cli's help,
+// which it answers itself and sends nothing for.
+func isHelp(args []string) bool { return strings.EqualFold(args[0], "help") }
 
 // help answers redis-cli's `help <command>` for the lesson's commands, as
 // redis-cli does: on the client, sending nothing (so args is empty and no
@@ -473,10 +479,7 @@ func (p *Playground) trace(a *params) (any, error) {
 		return nil, a.err
 	}
 	var err error
-	src := script
-	if s, ok := lua.Get(script); ok {
-		src = s.Source
-	}
+	src := traceSource(script)
 	t := p.engine.Trace(src, keys, argv)
 	steps := make([]Object, len(t.Steps))
 	for i, s := range t.Steps {
@@ -513,6 +516,15 @@ func (p *Playground) trace(a *params) (any, error) {
 		out["verdict"] = verdictJSON(emq.ClaimVerdict(t.Reply, nil))
 	}
 	return out, nil
+}
+
+// traceSource is the Lua trace(script) runs: the lesson's script of that
+// name, or script itself as source text.
+func traceSource(script string) string {
+	if s, ok := lua.Get(script); ok {
+		return s.Source
+	}
+	return script
 }
 
 // verdictJSON is an outcome, or the refusal, as enqueue and claim return them.

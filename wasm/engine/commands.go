@@ -37,6 +37,7 @@ type command struct {
 	tx         bool          // MULTI, EXEC, DISCARD, WATCH or UNWATCH (see multi.go)
 	keepsZsets bool          // see zsetKeeper
 	zset       zsetEffect
+	lua        luaKind // see route.lua
 }
 
 // plainRoute is the path of a command the table does not name: miniredis.
@@ -97,6 +98,7 @@ func (e *Engine) lookupName(name string) *command {
 		session:    rt.session,
 		fix:        rt.run,
 		shape:      rt.shape,
+		lua:        rt.lua,
 		registered: e.srv.IsRegisteredCommand(up) || rt.absent,
 		readOnly:   e.srv.IsReadOnlyCommand(up) || rt.readOnly,
 	}

@@ -64,6 +64,10 @@ type route struct {
 	absent bool
 	// readOnly: Redis flags the command read-only, where miniredis lacks it.
 	readOnly bool
+	// lua: what the command does with Lua, for a link's review (see
+	// luagate.go). The commands that run a script are the ones whose
+	// session is the runner's.
+	lua luaKind
 }
 
 var (
@@ -105,6 +109,7 @@ func buildCommands() map[string]*route {
 		t.session(name, "the engine's Lua runner", "runner.go", func(e *Engine, peer *server.Peer, args []string) (resp.Reply, bool) {
 			return e.runner.eval(peer, name, args[1:]), true
 		})
+		t[name].lua = luaEval
 	}
 	t.session("HELLO", "the connection's protocol", "hello.go", func(_ *Engine, peer *server.Peer, args []string) (resp.Reply, bool) {
 		return hello(peer, args), true
@@ -112,6 +117,7 @@ func buildCommands() map[string]*route {
 	t.session("SCRIPT", "the runner's script cache", "runner.go", func(e *Engine, _ *server.Peer, args []string) (resp.Reply, bool) {
 		return e.runner.scriptCommand(args[1:]), true
 	})
+	t["SCRIPT"].lua = luaScript
 	t.session("COMMAND", "DOCS from the engine's docs, the rest dispatched", "commanddocs.go", func(_ *Engine, peer *server.Peer, args []string) (resp.Reply, bool) {
 		if len(args) >= 2 && strings.EqualFold(args[1], "DOCS") {
 			return commandDocs(peer, args[2:]), true
