@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"echomq.dev/playground/lua"
+	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/cli"
 	"echomq.dev/playground/wasm/docs"
 	"echomq.dev/playground/wasm/emq"
@@ -424,7 +425,7 @@ func (p *Playground) cli(line string) Object {
 
 // isHelp reports whether a console line's arguments are redis-cli's help,
 // which it answers itself and sends nothing for.
-func isHelp(args []string) bool { return strings.EqualFold(args[0], "help") }
+func isHelp(args []string) bool { return ascii.EqualFold(args[0], "help") }
 
 // help answers redis-cli's `help <command>` for the lesson's commands, as
 // redis-cli does: on the client, sending nothing (so args is empty and no
@@ -454,7 +455,7 @@ var stoppedNote = "The playground stopped this script after " + strconv.FormatIn
 // the same words itself, but it cannot return them after running for the
 // whole budget and then being stopped.
 func stoppedByBudget(args []string, r resp.Reply, took time.Duration) bool {
-	switch strings.ToUpper(args[0]) {
+	switch ascii.Upper(args[0]) {
 	case "EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO":
 	default:
 		return false

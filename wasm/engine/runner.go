@@ -16,6 +16,7 @@ import (
 	"github.com/yuin/gopher-lua/parse"
 
 	emqlua "echomq.dev/playground/lua"
+	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/lualib"
 	"echomq.dev/playground/wasm/luasyntax"
 	"echomq.dev/playground/wasm/resp"
@@ -252,7 +253,7 @@ func (r *runner) eval(caller *server.Peer, cmd string, args []string) resp.Reply
 func evalArgs(cmd string, args []string) (keys, argv []string, bad *resp.Reply) {
 	fail := func(r resp.Reply) ([]string, []string, *resp.Reply) { return nil, nil, &r }
 	if len(args) < 2 {
-		return fail(resp.Errorf("ERR wrong number of arguments for '%s' command", strings.ToLower(cmd)))
+		return fail(resp.Errorf("ERR wrong number of arguments for '%s' command", ascii.Lower(cmd)))
 	}
 	n, ok := smallCount(args[1])
 	if !ok {
@@ -328,7 +329,7 @@ func (r *runner) scriptCommand(args []string) resp.Reply {
 	case sub == "FLUSH" && len(args) >= 2:
 		return resp.ErrorReply("ERR SCRIPT FLUSH only support SYNC|ASYNC option")
 	case sub == "LOAD" || sub == "EXISTS" || sub == "FLUSH" || sub == "KILL":
-		return resp.Errorf("ERR wrong number of arguments for 'script|%s' command", strings.ToLower(sub))
+		return resp.Errorf("ERR wrong number of arguments for 'script|%s' command", ascii.Lower(sub))
 	}
 	return resp.Errorf("ERR unknown subcommand '%s'. Try SCRIPT HELP.", args[0])
 }
@@ -339,15 +340,15 @@ func scriptSubcommand(args []string) (sub string, rest []string) {
 	if len(args) == 0 {
 		return "", nil
 	}
-	return strings.ToUpper(args[0]), args[1:]
+	return ascii.Upper(args[0]), args[1:]
 }
 
 // scriptKey is a SHA1 as the script cache files it: in lower case, as
 // Redis reads EVALSHA's and SCRIPT EXISTS's.
-func scriptKey(sha string) string { return strings.ToLower(sha) }
+func scriptKey(sha string) string { return ascii.Lower(sha) }
 
 func isFlushMode(s string) bool {
-	s = strings.ToUpper(s)
+	s = ascii.Upper(s)
 	return s == "SYNC" || s == "ASYNC"
 }
 
