@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"strconv"
 	"strings"
+	"sync"
 
 	"echomq.dev/playground/wasm/ascii"
 )
@@ -27,9 +29,11 @@ import (
 // optionSpec is where one command's options stand, as Redis and miniredis
 // read them: from start on, each a word of words followed by its values.
 type optionSpec struct {
-	// start is the index of the first option, from the arguments; -1 when
-	// the command has none here.
-	start func(args []string) int
+	// startAt is the index of the first option (see start); -1 when the
+	// command has none here. startAfterKeys: the options start after the
+	// keys (see keysAt); startAfterIDs: after the stream IDs from startAt.
+	startAt                       int
+	startAfterKeys, startAfterIDs bool
 	// words are the options, upper case, each with how many values follow
 	// it: a count, or one of the kinds below.
 	words map[string]int
@@ -67,29 +71,120 @@ const (
 	valuesRest    = -3 // the rest of the arguments, which are no options (STREAMS)
 )
 
-// from is a start at a fixed place.
-func from(i int) func([]string) int { return func([]string) int { return i } }
+// optionTable is miniredisOptions as text, one command a line, read on
+// first use (as Go map literals the table cost 80 KB of the module, and
+// ran at every page load):
+//
+//	NAME[|SUB] START WORD:VALUES[=KEYWORD|KEYWORD@AT] ... [#AT=KEYWORD|...]
+//
+// START is the index of the first option, kN the place after the keys
+// whose count is at N, iN the place after the stream IDs from N on, or "-"
+// for none. VALUES is a count, "w" (one per key), "t" (an optional = or ~
+// and a threshold) or "r" (the rest are no options). =...@AT lists the
+// keywords the option's value at AT (1 for the first) may be; #AT=... the
+// keywords at a fixed place.
+const optionTable = `GETEX 2 EX:1 PX:1 EXAT:1 PXAT:1 PERSIST:0
+SCAN 2 MATCH:1 COUNT:1 TYPE:1=STRING|LIST|SET|ZSET|HASH|STREAM@1
+HRANDFIELD 3 WITHVALUES:0
+ZRANDMEMBER 3 WITHSCORES:0
+ZUNION k1 WEIGHTS:w AGGREGATE:1=SUM|MIN|MAX@1 WITHSCORES:0
+ZINTER k1 WEIGHTS:w AGGREGATE:1=SUM|MIN|MAX@1 WITHSCORES:0
+ZUNIONSTORE k2 WEIGHTS:w AGGREGATE:1=SUM|MIN|MAX@1
+ZINTERSTORE k2 WEIGHTS:w AGGREGATE:1=SUM|MIN|MAX@1
+LPOS 3 RANK:1 COUNT:1 MAXLEN:1
+LMPOP k1 LEFT:0 RIGHT:0 COUNT:1
+ZMPOP k1 MIN:0 MAX:0 COUNT:1
+SINTERCARD k1 LIMIT:1
+FLUSHALL 1 ASYNC:0 SYNC:0
+FLUSHDB 1 ASYNC:0 SYNC:0
+XADD 2 NOMKSTREAM:0 MAXLEN:t MINID:t LIMIT:1
+XTRIM 2 MAXLEN:t MINID:t LIMIT:1
+XREAD 1 COUNT:1 BLOCK:1 STREAMS:r
+XREADGROUP 1 GROUP:2 COUNT:1 BLOCK:1 NOACK:0 STREAMS:r
+XGROUP|CREATE 5 MKSTREAM:0 ENTRIESREAD:1
+XGROUP|SETID 5 ENTRIESREAD:1
+XCLAIM i5 IDLE:1 TIME:1 RETRYCOUNT:1 FORCE:0 JUSTID:0 LASTID:1
+XAUTOCLAIM 6 COUNT:1 JUSTID:0
+XPENDING 3 IDLE:1
+XINFO|STREAM 3 FULL:0 COUNT:1
+GEODIST - #4=M|KM|FT|MI
+GEORADIUS 6 WITHCOORD:0 WITHDIST:0 WITHHASH:0 COUNT:1 ANY:0 ASC:0 DESC:0 STORE:1 STOREDIST:1 #5=M|KM|FT|MI
+GEORADIUS_RO 6 WITHCOORD:0 WITHDIST:0 WITHHASH:0 COUNT:1 ANY:0 ASC:0 DESC:0 #5=M|KM|FT|MI
+GEORADIUSBYMEMBER 5 WITHCOORD:0 WITHDIST:0 WITHHASH:0 COUNT:1 ANY:0 ASC:0 DESC:0 STORE:1 STOREDIST:1 #4=M|KM|FT|MI
+GEORADIUSBYMEMBER_RO 5 WITHCOORD:0 WITHDIST:0 WITHHASH:0 COUNT:1 ANY:0 ASC:0 DESC:0 #4=M|KM|FT|MI
+GEOSEARCH 2 FROMMEMBER:1 FROMLONLAT:2 BYRADIUS:2=M|KM|FT|MI@2 BYBOX:3=M|KM|FT|MI@3 ASC:0 DESC:0 COUNT:1 ANY:0 WITHCOORD:0 WITHDIST:0 WITHHASH:0
+MEMORY|USAGE 3 SAMPLES:1`
 
-// afterKeys is the start after the keys of a command whose key count is at
-// args[at].
-func afterKeys(at int) func([]string) int {
-	return func(args []string) int {
-		n, ok := parseRedisInt(args[at])
+// miniredisOptions are the commands miniredis serves whose options hold a
+// letter Go folds (S, I or K), by upper-case name, or name and subcommand
+// ("XGROUP CREATE"). The engine's own commands (SET, SORT, the sorted
+// sets, OBJECT...) read their options in ASCII themselves.
+var miniredisOptions = sync.OnceValue(func() map[string]optionSpec {
+	out := map[string]optionSpec{}
+	for line := range strings.SplitSeq(optionTable, "\n") {
+		f := strings.Fields(line)
+		spec := optionSpec{words: map[string]int{}, keywords: map[string]keywordsAt{}, fixed: map[int][]string{}}
+		switch start := f[1]; {
+		case start == "-":
+			spec.startAt = -1
+		case start[0] == 'k':
+			spec.keysAt, _ = strconv.Atoi(start[1:])
+			spec.startAfterKeys = true
+		case start[0] == 'i':
+			spec.startAt, _ = strconv.Atoi(start[1:])
+			spec.startAfterIDs = true
+		default:
+			spec.startAt, _ = strconv.Atoi(start)
+		}
+		for _, w := range f[2:] {
+			if at, words, ok := strings.Cut(w, "="); ok && at[0] == '#' {
+				n, _ := strconv.Atoi(at[1:])
+				spec.fixed[n] = strings.Split(words, "|")
+				continue
+			}
+			word, rest, _ := strings.Cut(w, ":")
+			values, kw, hasKw := strings.Cut(rest, "=")
+			switch values {
+			case "w":
+				spec.words[word] = valuesNumkeys
+			case "t":
+				spec.words[word] = valuesTrim
+			case "r":
+				spec.words[word] = valuesRest
+			default:
+				spec.words[word], _ = strconv.Atoi(values)
+			}
+			if hasKw {
+				list, at, _ := strings.Cut(kw, "@")
+				n, _ := strconv.Atoi(at)
+				spec.keywords[word] = keywordsAt{n, strings.Split(list, "|")}
+			}
+		}
+		out[strings.ReplaceAll(f[0], "|", " ")] = spec
+	}
+	return out
+})
+
+// start is the index of the first option in args, -1 for none.
+func (s optionSpec) start(args []string) int {
+	switch {
+	case s.startAfterKeys:
+		if s.keysAt >= len(args) {
+			return -1
+		}
+		n, ok := parseRedisInt(args[s.keysAt])
 		if !ok || n < 0 || n > int64(len(args)) {
 			return -1
 		}
-		return at + 1 + int(n)
-	}
-}
-
-// afterIDs is the start after the stream IDs from index i on (XCLAIM's).
-func afterIDs(i int) func([]string) int {
-	return func(args []string) int {
+		return s.keysAt + 1 + int(n)
+	case s.startAfterIDs:
+		i := s.startAt
 		for i < len(args) && streamIDLike(args[i]) {
 			i++
 		}
 		return i
 	}
+	return s.startAt
 }
 
 // streamIDLike reports whether s has only the bytes of a stream ID.
@@ -100,55 +195,6 @@ func streamIDLike(s string) bool {
 		}
 	}
 	return s != ""
-}
-
-var (
-	geoUnits    = []string{"M", "KM", "FT", "MI"}
-	geoOptions  = map[string]int{"WITHCOORD": 0, "WITHDIST": 0, "WITHHASH": 0, "COUNT": 1, "ANY": 0, "ASC": 0, "DESC": 0, "STORE": 1, "STOREDIST": 1}
-	geoSearch   = map[string]int{"FROMMEMBER": 1, "FROMLONLAT": 2, "BYRADIUS": 2, "BYBOX": 3, "ASC": 0, "DESC": 0, "COUNT": 1, "ANY": 0, "WITHCOORD": 0, "WITHDIST": 0, "WITHHASH": 0}
-	geoKeywords = map[string]keywordsAt{"BYRADIUS": {2, geoUnits}, "BYBOX": {3, geoUnits}}
-	trimWords   = map[string]int{"NOMKSTREAM": 0, "MAXLEN": valuesTrim, "MINID": valuesTrim, "LIMIT": 1}
-	unionWords  = map[string]int{"WEIGHTS": valuesNumkeys, "AGGREGATE": 1, "WITHSCORES": 0}
-	aggregate   = map[string]keywordsAt{"AGGREGATE": {1, []string{"SUM", "MIN", "MAX"}}}
-)
-
-// miniredisOptions are the commands miniredis serves whose options hold a
-// letter Go folds (S, I or K), by upper-case name, or name and subcommand.
-// The engine's own commands (SET, SORT, the sorted sets, OBJECT...) read
-// their options in ASCII themselves.
-var miniredisOptions = map[string]optionSpec{
-	"GETEX":                {start: from(2), words: map[string]int{"EX": 1, "PX": 1, "EXAT": 1, "PXAT": 1, "PERSIST": 0}},
-	"SCAN":                 {start: from(2), words: map[string]int{"MATCH": 1, "COUNT": 1, "TYPE": 1}, keywords: map[string]keywordsAt{"TYPE": {1, []string{"STRING", "LIST", "SET", "ZSET", "HASH", "STREAM"}}}},
-	"HRANDFIELD":           {start: from(3), words: map[string]int{"WITHVALUES": 0}},
-	"ZRANDMEMBER":          {start: from(3), words: map[string]int{"WITHSCORES": 0}},
-	"ZUNION":               {start: afterKeys(1), words: unionWords, keywords: aggregate, keysAt: 1},
-	"ZINTER":               {start: afterKeys(1), words: unionWords, keywords: aggregate, keysAt: 1},
-	"ZUNIONSTORE":          {start: afterKeys(2), words: unionWords, keywords: aggregate, keysAt: 2},
-	"ZINTERSTORE":          {start: afterKeys(2), words: unionWords, keywords: aggregate, keysAt: 2},
-	"LPOS":                 {start: from(3), words: map[string]int{"RANK": 1, "COUNT": 1, "MAXLEN": 1}},
-	"LMPOP":                {start: afterKeys(1), words: map[string]int{"LEFT": 0, "RIGHT": 0, "COUNT": 1}},
-	"ZMPOP":                {start: afterKeys(1), words: map[string]int{"MIN": 0, "MAX": 0, "COUNT": 1}},
-	"LMOVE":                {start: from(-1), fixed: map[int][]string{3: {"LEFT", "RIGHT"}, 4: {"LEFT", "RIGHT"}}},
-	"SINTERCARD":           {start: afterKeys(1), words: map[string]int{"LIMIT": 1}},
-	"FLUSHALL":             {start: from(1), words: map[string]int{"ASYNC": 0, "SYNC": 0}},
-	"FLUSHDB":              {start: from(1), words: map[string]int{"ASYNC": 0, "SYNC": 0}},
-	"XADD":                 {start: from(2), words: trimWords},
-	"XTRIM":                {start: from(2), words: trimWords},
-	"XREAD":                {start: from(1), words: map[string]int{"COUNT": 1, "BLOCK": 1, "STREAMS": valuesRest}},
-	"XREADGROUP":           {start: from(1), words: map[string]int{"GROUP": 2, "COUNT": 1, "BLOCK": 1, "NOACK": 0, "STREAMS": valuesRest}},
-	"XGROUP CREATE":        {start: from(5), words: map[string]int{"MKSTREAM": 0, "ENTRIESREAD": 1}},
-	"XGROUP SETID":         {start: from(5), words: map[string]int{"ENTRIESREAD": 1}},
-	"XCLAIM":               {start: afterIDs(5), words: map[string]int{"IDLE": 1, "TIME": 1, "RETRYCOUNT": 1, "FORCE": 0, "JUSTID": 0, "LASTID": 1}},
-	"XAUTOCLAIM":           {start: from(6), words: map[string]int{"COUNT": 1, "JUSTID": 0}},
-	"XPENDING":             {start: from(3), words: map[string]int{"IDLE": 1}},
-	"XINFO STREAM":         {start: from(3), words: map[string]int{"FULL": 0, "COUNT": 1}},
-	"GEODIST":              {start: from(-1), fixed: map[int][]string{4: geoUnits}},
-	"GEORADIUS":            {start: from(6), words: geoOptions, fixed: map[int][]string{5: geoUnits}},
-	"GEORADIUS_RO":         {start: from(6), words: geoOptions, fixed: map[int][]string{5: geoUnits}},
-	"GEORADIUSBYMEMBER":    {start: from(5), words: geoOptions, fixed: map[int][]string{4: geoUnits}},
-	"GEORADIUSBYMEMBER_RO": {start: from(5), words: geoOptions, fixed: map[int][]string{4: geoUnits}},
-	"GEOSEARCH":            {start: from(2), words: geoSearch, keywords: geoKeywords},
-	"MEMORY USAGE":         {start: from(3), words: map[string]int{"SAMPLES": 1}},
 }
 
 // mayFold reports whether an argument after the name is short enough to
@@ -177,9 +223,10 @@ func unfoldOptions(args []string) []string {
 		return args
 	}
 	name := ascii.Upper(args[0])
-	spec, ok := miniredisOptions[name]
+	specs := miniredisOptions()
+	spec, ok := specs[name]
 	if !ok {
-		spec, ok = miniredisOptions[name+" "+ascii.Upper(args[1])]
+		spec, ok = specs[name+" "+ascii.Upper(args[1])]
 	}
 	if !ok {
 		return args
