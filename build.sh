@@ -2,7 +2,7 @@
 # build.sh: the one entry point of the EchoMQ Playground.
 #
 #   ./build.sh [build]                  build the site into static/
-#   ./build.sh serve [-port N | -addr HOST:PORT] [-csp]
+#   ./build.sh serve [-port N | -addr HOST:PORT] [-csp=false]
 #                                       build, then serve static/ (default 127.0.0.1:8080)
 #   ./build.sh test                     build, then run every check and test suite
 #   ./build.sh bench [ARGS...]          build, then run the benchmarks (go run ./bench)
@@ -245,7 +245,7 @@ do_serve() {
 			shift
 			;;
 		*)
-			args+=("$1") # -addr, -csp, -quiet: the server checks them
+			args+=("$1") # -addr, -csp=false, -quiet: the server checks them
 			shift
 			;;
 		esac

@@ -269,6 +269,18 @@ export interface ClaimMany {
   ms: number;
 }
 
+/** One script a permalink's calls would run or load (see review). */
+export interface LinkScript {
+  /** Lower-case hex SHA1 of source: what replay's allowed takes. */
+  sha: string;
+  /** The exact text that would run. */
+  source: string;
+  /** How each call names it, as the engine reads it: "EVAL", "EVALSHA_RO", "SCRIPT LOAD", or "trace". */
+  commands: string[];
+  /** Those calls' places in ops, from 0, in step with commands. */
+  ops: number[];
+}
+
 export interface EchoMQ {
   /** This build, and the miniredis and gopher-lua versions inside it. */
   readonly version: string;
@@ -376,6 +388,29 @@ export interface EchoMQ {
 
   /** Empty keyspace, empty script cache, clock back at its start. */
   reset(): { reset: true; now: number } | ArgsError;
+
+  /**
+   * The Lua a permalink's calls (ops, each [method, ...args] as the link
+   * holds it) would run, or load for a later EVALSHA, other than the
+   * lesson's own scripts: each script once, in the order the calls first
+   * name it. Each call is read as it will run: a console line split as
+   * redis-cli splits it (its \xHH escapes undone), a command's name read
+   * as the engine reads it, EVAL's arguments checked as the runner checks
+   * them, an EVALSHA matched with what the calls before it load (or the
+   * engine holds). Nothing runs. A call with arguments the method does not
+   * take is passed over: replayed, it fails with an ArgsError.
+   */
+  review(ops: unknown[]): { lua: LinkScript[] } | ArgsError | InternalError;
+
+  /**
+   * Runs op, one call of a permalink ([method, ...args]), as that method
+   * would run it, with the engine refusing every script but the lesson's
+   * and those whose SHA1 allowed holds (what review found and the learner
+   * chose to run). A refused script runs none of its code; its command
+   * answers the error "ERR the playground refused to run this script: …
+   * (script <sha>)", queued in MULTI too. The result is the method's.
+   */
+  replay(op: unknown[], allowed: string[]): unknown;
 
   /**
    * One of the methods above, run in the named keyspace: a separate engine

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"echomq.dev/playground/lua"
+	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/cli"
 	"echomq.dev/playground/wasm/docs"
 	"echomq.dev/playground/wasm/emq"
@@ -272,6 +273,8 @@ var methods = []method{
 		p.highest = nil
 		return Object{"reset": true, "now": p.engine.Now()}, nil
 	}},
+	{"review", "ops", 1, (*Playground).review},
+	{"replay", "op, allowed", 2, (*Playground).replay},
 }
 
 // served is every name a request may call, in Hello's order: the
@@ -417,7 +420,7 @@ func (p *Playground) cli(line string) Object {
 	if len(args) == 0 {
 		return Object{"args": []string{}, "text": ""}
 	}
-	if strings.EqualFold(args[0], "help") {
+	if isHelp(args) {
 		return help(args[1:])
 	}
 	start := time.Now()
@@ -434,6 +437,10 @@ func (p *Playground) cli(line string) Object {
 	}
 	return out
 }
+
+// isHelp reports whether a console line's arguments are redis-cli's help,
+// which it answers itself and sends nothing for.
+func isHelp(args []string) bool { return ascii.EqualFold(args[0], "help") }
 
 // help answers redis-cli's `help <command>` for the lesson's commands, as
 // redis-cli does: on the client, sending nothing (so args is empty and no
@@ -463,7 +470,7 @@ var stoppedNote = "The playground stopped this script after " + strconv.FormatIn
 // the same words itself, but it cannot return them after running for the
 // whole budget and then being stopped.
 func stoppedByBudget(args []string, r resp.Reply, took time.Duration) bool {
-	switch strings.ToUpper(args[0]) {
+	switch ascii.Upper(args[0]) {
 	case "EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO":
 	default:
 		return false
@@ -488,10 +495,7 @@ func (p *Playground) trace(a *params) (any, error) {
 		return nil, a.err
 	}
 	var err error
-	src := script
-	if s, ok := lua.Get(script); ok {
-		src = s.Source
-	}
+	src := traceSource(script)
 	t := p.engine.Trace(src, keys, argv)
 	steps := make([]Object, len(t.Steps))
 	for i, s := range t.Steps {
@@ -532,6 +536,15 @@ func (p *Playground) trace(a *params) (any, error) {
 		out["verdict"] = p.verdictJSON(emq.ClaimVerdict(t.Reply, nil))
 	}
 	return out, nil
+}
+
+// traceSource is the Lua trace(script) runs: the lesson's script of that
+// name, or script itself as source text.
+func traceSource(script string) string {
+	if s, ok := lua.Get(script); ok {
+		return s.Source
+	}
+	return script
 }
 
 // verdictJSON is an outcome, or the refusal, as enqueue and claim return them.

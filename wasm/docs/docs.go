@@ -16,6 +16,8 @@ import (
 	"encoding/hex"
 	"sort"
 	"strings"
+
+	"echomq.dev/playground/wasm/ascii"
 )
 
 // sha1Of is the SHA1 Redis names a script by, for examples that call a
@@ -71,12 +73,12 @@ type Example struct {
 // DocName is the command's name in COMMAND DOCS: lower case, a
 // subcommand joined to its container with "|" ("script|load").
 func (c Command) DocName() string {
-	return strings.ReplaceAll(strings.ToLower(c.Name), " ", "|")
+	return strings.ReplaceAll(ascii.Lower(c.Name), " ", "|")
 }
 
 // ID is the command's name as an HTML id part: "script-load".
 func (c Command) ID() string {
-	return strings.ReplaceAll(strings.ToLower(c.Name), " ", "-")
+	return strings.ReplaceAll(ascii.Lower(c.Name), " ", "-")
 }
 
 func key(name string) Arg     { return Arg{Name: name, Type: "key", KeySpec: 0} }
@@ -326,9 +328,9 @@ var Commands = []Command{
 // Lookup finds a command by the name a learner types: "hset", "SCRIPT
 // LOAD", or COMMAND DOCS's "script|load".
 func Lookup(name string) (Command, bool) {
-	n := strings.Join(strings.Fields(strings.ToLower(strings.ReplaceAll(name, "|", " "))), " ")
+	n := strings.Join(strings.Fields(ascii.Lower(strings.ReplaceAll(name, "|", " "))), " ")
 	for _, c := range Commands {
-		if strings.ToLower(c.Name) == n {
+		if ascii.Lower(c.Name) == n {
 			return c, true
 		}
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/alicebob/miniredis/v2/server"
 
+	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -60,7 +61,7 @@ var crcTable = func() (t [256]uint16) {
 // clusterFixup answers CLUSTER KEYSLOT as a cluster node does, and leaves
 // the other subcommands to miniredis.
 func clusterFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
-	if len(args) < 2 || !strings.EqualFold(args[1], "KEYSLOT") {
+	if len(args) < 2 || !ascii.EqualFold(args[1], "KEYSLOT") {
 		return e.raw(peer, args)
 	}
 	if len(args) != 3 {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/alicebob/miniredis/v2/server"
 
+	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/docs"
 	"echomq.dev/playground/wasm/resp"
 )
@@ -29,7 +30,7 @@ func commandDocs(peer *server.Peer, names []string) resp.Reply {
 		}
 	}
 	for _, n := range names {
-		c, ok := docs.Lookup(strings.ToLower(n))
+		c, ok := docs.Lookup(ascii.Lower(n))
 		// Redis looks a name up as given: "script load" (one argument
 		// with a space) is no command; only "script|load" is.
 		if !ok || strings.ContainsAny(n, " \t") {

@@ -9,6 +9,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	"github.com/alicebob/miniredis/v2/server"
 
+	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -37,6 +38,7 @@ type command struct {
 	tx         bool          // MULTI, EXEC, DISCARD, WATCH or UNWATCH (see multi.go)
 	keepsZsets bool          // see zsetKeeper
 	zset       zsetEffect
+	lua        luaKind // see route.lua
 }
 
 // plainRoute is the path of a command the table does not name: miniredis.
@@ -87,7 +89,11 @@ func (e *Engine) lookupName(name string) *command {
 	if c := e.cmds[name]; c != nil {
 		return c
 	}
-	up := strings.ToUpper(name)
+	// Redis reads a name in ASCII: "ſet" (a long s) is no command.
+	// miniredis upper-cases names with Go's Unicode rules, to which it is
+	// SET, so it is asked only about a name those rules leave as it is.
+	up := ascii.Upper(name)
+	known := strings.ToUpper(up) == up
 	rt := commandRoutes()[up]
 	if rt == nil {
 		rt = &plainRoute
@@ -97,8 +103,9 @@ func (e *Engine) lookupName(name string) *command {
 		session:    rt.session,
 		fix:        rt.run,
 		shape:      rt.shape,
-		registered: e.srv.IsRegisteredCommand(up) || rt.absent,
-		readOnly:   (e.srv.IsReadOnlyCommand(up) || rt.readOnly) && !rt.mayReplicate,
+		lua:        rt.lua,
+		registered: known && e.srv.IsRegisteredCommand(up) || rt.absent,
+		readOnly:   (known && e.srv.IsReadOnlyCommand(up) || rt.readOnly) && !rt.mayReplicate,
 	}
 	c.zset = zsetEffectOf(up, c.readOnly, rt.indexed)
 	c.keepsZsets = zsetKeeper(up, rt.indexed)

@@ -2,11 +2,11 @@ package engine
 
 import (
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/alicebob/miniredis/v2/server"
 
+	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -68,6 +68,10 @@ type route struct {
 	// and counts it a write (a read-only script may not call it, and it
 	// touches the keys it changes): PFCOUNT, which writes its count back.
 	mayReplicate bool
+	// lua: what the command does with Lua, for a link's review (see
+	// luagate.go). The commands that run a script are the ones whose
+	// session is the runner's.
+	lua luaKind
 }
 
 var (
@@ -109,6 +113,7 @@ func buildCommands() map[string]*route {
 		t.session(name, "the engine's Lua runner", "runner.go", func(e *Engine, peer *server.Peer, args []string) (resp.Reply, bool) {
 			return e.runner.eval(peer, name, args[1:]), true
 		})
+		t[name].lua = luaEval
 	}
 	t.session("HELLO", "the connection's protocol", "hello.go", func(_ *Engine, peer *server.Peer, args []string) (resp.Reply, bool) {
 		return hello(peer, args), true
@@ -116,8 +121,9 @@ func buildCommands() map[string]*route {
 	t.session("SCRIPT", "the runner's script cache", "runner.go", func(e *Engine, _ *server.Peer, args []string) (resp.Reply, bool) {
 		return e.runner.scriptCommand(args[1:]), true
 	})
+	t["SCRIPT"].lua = luaScript
 	t.session("COMMAND", "DOCS from the engine's docs, the rest dispatched", "commanddocs.go", func(_ *Engine, peer *server.Peer, args []string) (resp.Reply, bool) {
-		if len(args) >= 2 && strings.EqualFold(args[1], "DOCS") {
+		if len(args) >= 2 && ascii.EqualFold(args[1], "DOCS") {
 			return commandDocs(peer, args[2:]), true
 		}
 		return resp.Reply{}, false
@@ -148,6 +154,7 @@ func buildCommands() map[string]*route {
 	t.serve("SET", corrected, "options read as Redis 7.0 does", "fixups_set.go", setOptionsFixup)
 	t.serve("OBJECT", corrected, "ENCODING, FREQ, REFCOUNT and HELP, which miniredis lacks", "object.go", objectFixup)
 	t.serve("INFO", corrected, "a section Redis lacks answers empty", "fixups_commands.go", infoFixup)
+	t.serve("LMOVE", corrected, "both ends read before anything moves", "fixups_commands.go", lmoveFixup)
 	t.serve("XLEN", corrected, "WRONGTYPE for a key of another type", "fixups_commands.go", xlenFixup)
 	t.serve("DUMP", own, "Redis 7.0's payload, byte for byte", "dump.go", dumpCommand)
 	t.serve("RESTORE", own, "Redis 7.0's payload checked and read", "dump.go", restoreCommand)
@@ -183,9 +190,10 @@ func buildCommands() map[string]*route {
 	t["ZDIFF"].readOnly = true
 	t.serve("ZSCORE", corrected, "scores printed as %.17g", "fixups_zset.go", scoresAt(everyElement))
 	t.serve("ZMSCORE", corrected, "scores printed as %.17g", "fixups_zset.go", scoresAt(everyElement))
-	for _, name := range []string{"ZRANDMEMBER", "ZUNION", "ZINTER"} {
+	for _, name := range []string{"ZUNION", "ZINTER"} {
 		t.serve(name, corrected, "scores printed as %.17g", "fixups_zset.go", withScores)
 	}
+	t.serve("ZRANDMEMBER", corrected, "scores printed as %.17g, a syntax error past WITHSCORES", "fixups_zset.go", zrandmemberFixup)
 
 	// 4. Wrappers.
 	for _, name := range []string{"HSET", "HMSET", "HSETNX", "HINCRBY", "HINCRBYFLOAT", "HDEL"} {

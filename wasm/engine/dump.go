@@ -2,10 +2,10 @@ package engine
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/alicebob/miniredis/v2/server"
 
+	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/rdb"
 	"echomq.dev/playground/wasm/resp"
 )
@@ -80,7 +80,7 @@ func restoreCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 func restore(e *Engine, peer *server.Peer, args []string) string {
 	replace, absttl, tuned := false, false, ""
 	for j := 4; j < len(args); j++ {
-		opt := strings.ToUpper(args[j])
+		opt := ascii.Upper(args[j])
 		switch {
 		case opt == "REPLACE":
 			replace = true

@@ -29,6 +29,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	"github.com/alicebob/miniredis/v2/server"
 
+	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/hll"
 	"echomq.dev/playground/wasm/resp"
 )
@@ -268,6 +269,13 @@ func (e *Engine) do(peer *server.Peer, args []string) resp.Reply {
 			return r
 		}
 	}
+	// Redis refuses a container's unknown subcommand, and a call with the
+	// wrong number of arguments, before the command sees it.
+	if rc := c.redis; rc != nil && (rc.subs != nil || !rc.arityOK(len(args))) {
+		if msg := arityError(c.upper, args); msg != "" {
+			return resp.ErrorReply(msg)
+		}
+	}
 	if c.session != nil {
 		if r, ok := c.session(e, peer, args); ok {
 			return r
@@ -292,26 +300,48 @@ func (e *Engine) raw(peer *server.Peer, args []string) (r resp.Reply) {
 			e.m.Unlock()
 			peer.Flush() // drop whatever half-reply was written
 			e.out.Reset()
-			r = resp.Errorf("ERR the playground's engine failed on %s: %v", strings.ToUpper(args[0]), v)
+			r = resp.Errorf("ERR the playground's engine failed on %s: %v", ascii.Upper(args[0]), v)
 		}
 	}()
+	if miniredisScripting(args[0]) {
+		return unknownCommand(args)
+	}
 	e.out.Reset()
-	e.srv.Dispatch(peer, args)
+	sent := unfoldOptions(args)
+	e.srv.Dispatch(peer, sent)
 	peer.Flush()
 	r, err := resp.Parse(e.out.Bytes())
 	if err != nil {
 		return resp.ErrorReply("ERR engine: unreadable reply from miniredis: " + err.Error())
 	}
+	if r.Kind == resp.Error && &sent[0] != &args[0] {
+		r.Str = refold(r.Str, args, sent) // an error that quotes the word quotes it as sent
+	}
 	return r
+}
+
+// miniredisScripting reports whether miniredis would take name for one of
+// its own scripting commands, reading it as it does (with Go's Unicode
+// upper case). Those run Lua in miniredis's interpreter, with none of the
+// runner's limits and past its guard (GuardScripts). The engine serves
+// every spelling Redis knows of them itself (commandtable.go), so raw
+// never hands one on: a name that reached here spelt some other way
+// ("EVALſHA") is one Redis does not know.
+func miniredisScripting(name string) bool {
+	switch strings.ToUpper(name) {
+	case "EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO", "SCRIPT", "FUNCTION", "FCALL", "FCALL_RO":
+		return true
+	}
+	return false
 }
 
 // hasBlockOption reports whether an XREAD or XREADGROUP asks to block.
 func hasBlockOption(args []string) bool {
 	for _, a := range args[1:] {
-		if strings.EqualFold(a, "STREAMS") {
+		if ascii.EqualFold(a, "STREAMS") {
 			return false
 		}
-		if strings.EqualFold(a, "BLOCK") {
+		if ascii.EqualFold(a, "BLOCK") {
 			return true
 		}
 	}
@@ -334,7 +364,7 @@ var refusedFromClient = func() map[string]string {
 		m[c] = pubsub
 	}
 	for _, c := range []string{"SHUTDOWN", "QUIT", "RESET", "DEBUG", "FUNCTION", "FCALL", "FCALL_RO"} {
-		m[c] = "ERR " + strings.ToLower(c) + " is not available in the playground"
+		m[c] = "ERR " + ascii.Lower(c) + " is not available in the playground"
 	}
 	return m
 }()

@@ -3,10 +3,10 @@ package engine
 import (
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/alicebob/miniredis/v2/server"
 
+	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/rdb"
 	"echomq.dev/playground/wasm/resp"
 )
@@ -49,7 +49,7 @@ func scanFixup(first, stride int) fixup {
 		rest := make([]string, 0, len(args))
 		rest = append(rest, args[:min(first, len(args))]...)
 		for i := first; i < len(args); i++ {
-			if strings.EqualFold(args[i], "MATCH") && i+1 < len(args) {
+			if ascii.EqualFold(args[i], "MATCH") && i+1 < len(args) {
 				pattern, hasMatch = args[i+1], true
 				i++
 				continue

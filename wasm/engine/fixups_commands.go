@@ -7,6 +7,7 @@ import (
 
 	"github.com/alicebob/miniredis/v2/server"
 
+	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -26,9 +27,9 @@ func copyFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	to, replace := db, false
 	for i := 3; i < len(args); i++ {
 		switch {
-		case strings.EqualFold(args[i], "REPLACE"):
+		case ascii.EqualFold(args[i], "REPLACE"):
 			replace = true
-		case strings.EqualFold(args[i], "DB") && i+1 < len(args):
+		case ascii.EqualFold(args[i], "DB") && i+1 < len(args):
 			n, ok := parseDB(args, i+1)
 			if !ok {
 				return e.raw(peer, args)
@@ -165,7 +166,7 @@ var infoSections = map[string]bool{
 // miniredis's, whose sections are its own.
 func infoFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	for _, s := range args[1:] {
-		if infoSections[strings.ToLower(s)] {
+		if infoSections[ascii.Lower(s)] {
 			return e.raw(peer, args)
 		}
 	}
@@ -194,4 +195,19 @@ func asVerbatim(_ []string, r resp.Reply) resp.Reply {
 		return resp.Reply{Kind: resp.Verbatim, Format: "txt", Str: r.Str}
 	}
 	return r
+}
+
+// lmoveFixup refuses an LMOVE whose ends are not LEFT or RIGHT (read in
+// ASCII) with Redis's syntax error, before anything moves: miniredis
+// pops the element first and only then looks at where it goes, so it
+// lost it for LMOVE src dst LEFT sideways.
+func lmoveFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
+	if len(args) == 5 {
+		for _, end := range args[3:] {
+			if !ascii.EqualFold(end, "LEFT") && !ascii.EqualFold(end, "RIGHT") {
+				return resp.ErrorReply("ERR syntax error")
+			}
+		}
+	}
+	return e.raw(peer, args)
 }

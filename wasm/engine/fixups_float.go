@@ -6,6 +6,7 @@ import (
 
 	"github.com/alicebob/miniredis/v2/server"
 
+	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/lualib"
 	"echomq.dev/playground/wasm/resp"
 )
@@ -27,7 +28,7 @@ func parseLongDouble(s string) (*big.Float, bool) {
 	if s == "" || lualib.IsSpace(s[0]) {
 		return nil, false
 	}
-	low := strings.ToLower(s)
+	low := ascii.Lower(s)
 	if strings.Contains(low, "nan") || strings.ContainsRune(s, '_') {
 		return nil, false
 	}

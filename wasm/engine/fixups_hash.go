@@ -3,10 +3,10 @@ package engine
 import (
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/alicebob/miniredis/v2/server"
 
+	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -398,7 +398,7 @@ func copyTarget(args []string, db int) (int, bool) {
 		return 0, false
 	}
 	for i := 3; i < len(args); i++ {
-		if strings.EqualFold(args[i], "DB") && i+1 < len(args) {
+		if ascii.EqualFold(args[i], "DB") && i+1 < len(args) {
 			n, err := strconv.Atoi(args[i+1])
 			return n, err == nil
 		}

@@ -1,8 +1,7 @@
 package engine
 
 import (
-	"strings"
-
+	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -42,7 +41,7 @@ func eachDouble(args []string, r resp.Reply) resp.Reply {
 // zaddShape: ZADD answers a score only with INCR.
 func zaddShape(args []string, r resp.Reply) resp.Reply {
 	for _, a := range args[2:] {
-		if strings.EqualFold(a, "INCR") {
+		if ascii.EqualFold(a, "INCR") {
 			return asDouble(args, r)
 		}
 	}
@@ -63,7 +62,7 @@ func popShape(args []string, r resp.Reply) resp.Reply {
 
 func pairsWithScores(args []string, r resp.Reply) resp.Reply {
 	for _, a := range args[2:] {
-		if strings.EqualFold(a, "WITHSCORES") {
+		if ascii.EqualFold(a, "WITHSCORES") {
 			return pairs(r)
 		}
 	}

@@ -1,10 +1,9 @@
 package engine
 
 import (
-	"strings"
-
 	"github.com/alicebob/miniredis/v2/server"
 
+	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -34,7 +33,7 @@ func setOptionsFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	get := false
 	syntax := resp.ErrorReply("ERR syntax error")
 	for i := 3; i < len(args); i++ {
-		switch opt := strings.ToUpper(args[i]); opt {
+		switch opt := ascii.Upper(args[i]); opt {
 		case "NX", "XX":
 			if cond != "" && cond != opt {
 				return syntax

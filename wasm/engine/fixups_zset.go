@@ -7,6 +7,7 @@ import (
 
 	"github.com/alicebob/miniredis/v2/server"
 
+	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/lualib"
 	"echomq.dev/playground/wasm/resp"
 )
@@ -51,7 +52,7 @@ func parseScore(s string) (float64, bool) {
 // isInfSpelling reports whether s spells infinity, which strtod reads
 // without ERANGE, as opposed to a finite number too big for a double.
 func isInfSpelling(s string) bool {
-	s = strings.ToLower(strings.TrimLeft(s, "+-"))
+	s = ascii.Lower(strings.TrimLeft(s, "+-"))
 	return s == "inf" || s == "infinity"
 }
 
@@ -73,11 +74,23 @@ func scoresAt(stride int) fixup {
 func withScores(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	r := e.raw(peer, args)
 	for _, a := range args[2:] {
-		if strings.EqualFold(a, "WITHSCORES") {
+		if ascii.EqualFold(a, "WITHSCORES") {
 			return reprintScores(r, everySecond)
 		}
 	}
 	return r
+}
+
+// zrandmemberFixup answers ZRANDMEMBER key count followed by anything but
+// one WITHSCORES as Redis does, with a syntax error once the count reads,
+// where miniredis counts the arguments wrong; then it is withScores.
+func zrandmemberFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
+	if len(args) >= 4 && (len(args) > 4 || !ascii.EqualFold(args[3], "WITHSCORES")) {
+		if _, ok := parseRedisInt(args[2]); ok {
+			return resp.ErrorReply("ERR syntax error")
+		}
+	}
+	return withScores(e, peer, args)
 }
 
 // reprintScores rewrites the score elements of r (all of them, or every

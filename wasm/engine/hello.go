@@ -2,10 +2,10 @@ package engine
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/alicebob/miniredis/v2/server"
 
+	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -29,9 +29,9 @@ func hello(peer *server.Peer, args []string) resp.Reply {
 		// AUTH as the default user, who has no password in the playground.
 		for opt := args[2:]; len(opt) > 0; {
 			switch {
-			case strings.EqualFold(opt[0], "SETNAME") && len(opt) >= 2:
+			case ascii.EqualFold(opt[0], "SETNAME") && len(opt) >= 2:
 				opt = opt[2:]
-			case strings.EqualFold(opt[0], "AUTH") && len(opt) >= 3:
+			case ascii.EqualFold(opt[0], "AUTH") && len(opt) >= 3:
 				if opt[1] != "default" {
 					return resp.ErrorReply("WRONGPASS invalid username-password pair or user is disabled.")
 				}

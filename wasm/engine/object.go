@@ -2,10 +2,10 @@ package engine
 
 import (
 	"math"
-	"strings"
 
 	"github.com/alicebob/miniredis/v2/server"
 
+	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/hll"
 	"echomq.dev/playground/wasm/rdb"
 	"echomq.dev/playground/wasm/resp"
@@ -40,7 +40,7 @@ func objectFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	if len(args) < 2 {
 		return e.raw(peer, args)
 	}
-	sub := strings.ToUpper(args[1])
+	sub := ascii.Upper(args[1])
 	switch sub {
 	case "ENCODING", "FREQ", "HELP", "REFCOUNT":
 	default:

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"echomq.dev/playground/wasm/ascii"
 )
 
 // Redis 7.0's own command table, as far as the engine needs it to refuse
@@ -49,7 +51,7 @@ func (c *redisCommand) entryFor(args []string) *redisCommand {
 	if c == nil || c.subs == nil || len(args) < 2 {
 		return c
 	}
-	return c.subs[strings.ToUpper(args[1])]
+	return c.subs[ascii.Upper(args[1])]
 }
 
 // redisTable is arityText's table by upper-case command name, read on
@@ -61,7 +63,7 @@ func readRedisTable(text string) map[string]*redisCommand {
 	table := map[string]*redisCommand{}
 	entry := func(upper string) *redisCommand {
 		if table[upper] == nil {
-			table[upper] = &redisCommand{name: strings.ToLower(upper)}
+			table[upper] = &redisCommand{name: ascii.Lower(upper)}
 		}
 		return table[upper]
 	}
@@ -78,13 +80,13 @@ func readRedisTable(text string) map[string]*redisCommand {
 		if len(f) < 2 || len(f) > 3 || err != nil || len(f) == 3 && f[2] != "noscript" {
 			panic("engine: arity.txt: a line is not \"name arity [noscript]\": " + line)
 		}
-		base, sub, isSub := strings.Cut(strings.ToUpper(f[0]), "|")
+		base, sub, isSub := strings.Cut(ascii.Upper(f[0]), "|")
 		c := entry(base)
 		if isSub {
 			if c.subs == nil {
 				c.subs = map[string]*redisCommand{}
 			}
-			c = &redisCommand{name: strings.ToLower(f[0])}
+			c = &redisCommand{name: ascii.Lower(f[0])}
 			table[base].subs[sub] = c
 		}
 		c.arity, c.noscript = n, len(f) == 3
@@ -119,7 +121,7 @@ func arityError(upper string, args []string) string {
 // it, and whether Redis knows it. It is there so a test can hold the table
 // to a real server.
 func CommandArity(name string) (arity int, noscript, known bool) {
-	base, sub, isSub := strings.Cut(strings.ToUpper(name), "|")
+	base, sub, isSub := strings.Cut(ascii.Upper(name), "|")
 	c := redisTable()[base]
 	if c != nil && isSub {
 		c = c.subs[sub]

@@ -16,6 +16,7 @@ import (
 	"github.com/yuin/gopher-lua/parse"
 
 	emqlua "echomq.dev/playground/lua"
+	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/lualib"
 	"echomq.dev/playground/wasm/luasyntax"
 	"echomq.dev/playground/wasm/resp"
@@ -82,6 +83,10 @@ type runner struct {
 	// callFns are redis.call and redis.pcall as the script sees them, so
 	// that call knows itself in the budget's mark (see unusedResult).
 	callFns [2]*glua.LFunction
+
+	// allow, when set, holds the SHA1s of the only scripts that may run
+	// (see GuardScripts).
+	allow map[string]bool
 }
 
 // compiled is one script as the cache holds it.
@@ -218,23 +223,10 @@ func (r *runner) newState() *glua.LState {
 // connection, whose protocol the reply is shaped for and whose database the
 // script starts in.
 func (r *runner) eval(caller *server.Peer, cmd string, args []string) resp.Reply {
-	if len(args) < 2 {
-		return resp.Errorf("ERR wrong number of arguments for '%s' command", strings.ToLower(cmd))
+	keys, argv, bad := evalArgs(cmd, args)
+	if bad != nil {
+		return *bad
 	}
-	n, ok := smallCount(args[1])
-	if !ok {
-		n, ok = parseRedisInt(args[1])
-	}
-	switch {
-	case !ok:
-		return resp.ErrorReply("ERR value is not an integer or out of range")
-	case n < 0:
-		return resp.ErrorReply("ERR Number of keys can't be negative")
-	case n > int64(len(args)-2):
-		return resp.ErrorReply("ERR Number of keys can't be greater than number of args")
-	}
-	keys, argv := args[2:2+n], args[2+n:]
-
 	var c *compiled
 	if strings.HasPrefix(cmd, "EVALSHA") {
 		if c = r.byHash(args[0]); c == nil {
@@ -251,6 +243,31 @@ func (r *runner) eval(caller *server.Peer, cmd string, args []string) resp.Reply
 		return resp.ErrorReply("ERR Can not execute a script with write flag using *_ro command.")
 	}
 	return forProtocol(r.run(c, r.e.dbOf[caller], keys, argv, ro || c.flags.noWrites, nil), caller.Resp3)
+}
+
+// evalArgs checks EVAL's arguments after its name (the script or its SHA1,
+// numkeys, then the keys and the arguments) as Redis does before it looks
+// for the script, and cuts out KEYS and ARGV; bad is the error reply of
+// arguments that do not pass, and then no script runs. The review of a
+// link (ScriptReview) asks it too.
+func evalArgs(cmd string, args []string) (keys, argv []string, bad *resp.Reply) {
+	fail := func(r resp.Reply) ([]string, []string, *resp.Reply) { return nil, nil, &r }
+	if len(args) < 2 {
+		return fail(resp.Errorf("ERR wrong number of arguments for '%s' command", ascii.Lower(cmd)))
+	}
+	n, ok := smallCount(args[1])
+	if !ok {
+		n, ok = parseRedisInt(args[1])
+	}
+	switch {
+	case !ok:
+		return fail(resp.ErrorReply("ERR value is not an integer or out of range"))
+	case n < 0:
+		return fail(resp.ErrorReply("ERR Number of keys can't be negative"))
+	case n > int64(len(args)-2):
+		return fail(resp.ErrorReply("ERR Number of keys can't be greater than number of args"))
+	}
+	return args[2 : 2+n], args[2+n:], nil
 }
 
 // smallCount reads a numkeys of one digit, which is what a script is
@@ -272,7 +289,7 @@ func (r *runner) byHash(sha string) *compiled {
 			return c
 		}
 	}
-	c := r.cache[strings.ToLower(sha)]
+	c := r.cache[scriptKey(sha)]
 	if c != nil {
 		r.recent = [2]*compiled{c, r.recent[0]}
 	}
@@ -284,7 +301,7 @@ func (r *runner) scriptCommand(args []string) resp.Reply {
 	if len(args) == 0 {
 		return resp.ErrorReply("ERR wrong number of arguments for 'script' command")
 	}
-	sub := strings.ToUpper(args[0])
+	sub, _ := scriptSubcommand(args)
 	switch {
 	case sub == "LOAD" && len(args) == 2:
 		c, errRep := r.load(args[1])
@@ -295,7 +312,7 @@ func (r *runner) scriptCommand(args []string) resp.Reply {
 	case sub == "EXISTS" && len(args) >= 2:
 		out := make([]resp.Reply, len(args)-1)
 		for i, sha := range args[1:] {
-			if r.cache[strings.ToLower(sha)] != nil {
+			if r.cache[scriptKey(sha)] != nil {
 				out[i] = resp.IntReply(1)
 			} else {
 				out[i] = resp.IntReply(0)
@@ -312,13 +329,26 @@ func (r *runner) scriptCommand(args []string) resp.Reply {
 	case sub == "FLUSH" && len(args) >= 2:
 		return resp.ErrorReply("ERR SCRIPT FLUSH only support SYNC|ASYNC option")
 	case sub == "LOAD" || sub == "EXISTS" || sub == "FLUSH" || sub == "KILL":
-		return resp.Errorf("ERR wrong number of arguments for 'script|%s' command", strings.ToLower(sub))
+		return resp.Errorf("ERR wrong number of arguments for 'script|%s' command", ascii.Lower(sub))
 	}
 	return resp.Errorf("ERR unknown subcommand '%s'. Try SCRIPT HELP.", args[0])
 }
 
+// scriptSubcommand is SCRIPT's subcommand as the runner reads it, in
+// upper case, and the arguments after it ("" and none for a bare SCRIPT).
+func scriptSubcommand(args []string) (sub string, rest []string) {
+	if len(args) == 0 {
+		return "", nil
+	}
+	return ascii.Upper(args[0]), args[1:]
+}
+
+// scriptKey is a SHA1 as the script cache files it: in lower case, as
+// Redis reads EVALSHA's and SCRIPT EXISTS's.
+func scriptKey(sha string) string { return ascii.Lower(sha) }
+
 func isFlushMode(s string) bool {
-	s = strings.ToUpper(s)
+	s = ascii.Upper(s)
 	return s == "SYNC" || s == "ASYNC"
 }
 
@@ -464,6 +494,9 @@ func describeSyntaxError(err error, src string) string {
 // only the script's own connection, and the next script starts in its
 // caller's database again, as in Redis 7.
 func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t *tracer) resp.Reply {
+	if rep, no := r.refused(c); no {
+		return rep
+	}
 	L := r.L
 	r.e.useDB(r.e.script, db)
 	// Redis 7.0 gives each run new KEYS and ARGV tables. A script that

@@ -2,8 +2,8 @@ package engine
 
 import (
 	"math/big"
-	"strings"
 
+	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -92,21 +92,21 @@ func xreadScriptError(group bool, args []string) string {
 	for i := 1; i < len(args); i++ {
 		more := len(args) - i - 1
 		switch o := args[i]; {
-		case strings.EqualFold(o, "BLOCK") && more > 0:
+		case ascii.EqualFold(o, "BLOCK") && more > 0:
 			return "ERR " + args[0] + " command is not allowed with BLOCK option from scripts"
-		case strings.EqualFold(o, "COUNT") && more > 0:
+		case ascii.EqualFold(o, "COUNT") && more > 0:
 			if _, ok := parseRedisInt(args[i+1]); !ok {
 				return "ERR value is not an integer or out of range"
 			}
 			i++
-		case strings.EqualFold(o, "STREAMS") && more > 0:
+		case ascii.EqualFold(o, "STREAMS") && more > 0:
 			return ""
-		case strings.EqualFold(o, "GROUP") && more >= 2:
+		case ascii.EqualFold(o, "GROUP") && more >= 2:
 			if !group {
 				return "ERR The GROUP option is only supported by XREADGROUP. You called XREAD instead."
 			}
 			i += 2
-		case strings.EqualFold(o, "NOACK"):
+		case ascii.EqualFold(o, "NOACK"):
 			if !group {
 				return "ERR The NOACK option is only supported by XREADGROUP. You called XREAD instead."
 			}

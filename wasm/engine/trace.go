@@ -10,6 +10,7 @@ import (
 	glua "github.com/yuin/gopher-lua"
 
 	emqlua "echomq.dev/playground/lua"
+	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -231,7 +232,7 @@ func (t *tracer) finish() { t.closeMove() }
 func (t *tracer) read(args []string) []Entry {
 	all := false
 	if len(args) > 0 {
-		switch strings.ToUpper(args[0]) {
+		switch ascii.Upper(args[0]) {
 		case "FLUSHDB", "FLUSHALL", "SWAPDB":
 			all = true
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	"github.com/alicebob/miniredis/v2/server"
 
+	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/lualib"
 	"echomq.dev/playground/wasm/resp"
 	"echomq.dev/playground/wasm/zset"
@@ -87,7 +88,7 @@ flags:
 		if a == "" || a[0] < 'A' {
 			break // a digit, sign or point: the first score (no flag starts so)
 		}
-		switch strings.ToUpper(a) {
+		switch ascii.Upper(a) {
 		case "NX":
 			o.nx = true
 		case "XX":
@@ -641,9 +642,9 @@ func (sp *zspan) nodes(ent *zentry, rev bool, offset, limit int64) []*zset.Node 
 // (ZRANGESTORE, ZDIFFSTORE), after the destination key too.
 func storeForm(args []string, store bool) (string, int) {
 	if store {
-		return strings.ToLower(args[0]), 2
+		return ascii.Lower(args[0]), 2
 	}
-	return strings.ToLower(args[0]), 1
+	return ascii.Lower(args[0]), 1
 }
 
 // zrangeCommand serves ZRANGE (by byAuto) and its older forms, and
@@ -661,7 +662,7 @@ func zrangeCommand(by int, rev, store bool) fixup {
 		withScores := false
 		offset, limit := int64(0), int64(-1)
 		for j := first + 3; j < len(args); j++ {
-			switch opt := strings.ToUpper(args[j]); {
+			switch opt := ascii.Upper(args[j]); {
 			case !store && opt == "WITHSCORES":
 				withScores = true
 			case opt == "LIMIT" && len(args)-j-1 >= 2:
@@ -878,7 +879,7 @@ func zdiffCommand(store bool) fixup {
 		}
 		withScores := false
 		for _, opt := range args[at+1+int(n):] {
-			if store || !strings.EqualFold(opt, "WITHSCORES") {
+			if store || !ascii.EqualFold(opt, "WITHSCORES") {
 				return resp.ErrorReply(errSyntax)
 			}
 			withScores = true

@@ -3,6 +3,7 @@ package extracmds
 import (
 	"strings"
 
+	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -30,7 +31,7 @@ func Bitfield(ks Keyspace, args []string, readOnly bool, maxBytes int, tooBig re
 	var end uint64 // one past the farthest bit written
 	for j := 2; j < len(args); j++ {
 		b := bitOp{overflow: overflow}
-		switch o, rem := strings.ToLower(args[j]), len(args)-j-1; {
+		switch o, rem := ascii.Lower(args[j]), len(args)-j-1; {
 		case o == "get" && rem >= 2:
 			b.op = 'g'
 		case o == "set" && rem >= 3:
@@ -38,7 +39,7 @@ func Bitfield(ks Keyspace, args []string, readOnly bool, maxBytes int, tooBig re
 		case o == "incrby" && rem >= 3:
 			b.op = 'i'
 		case o == "overflow" && rem >= 1:
-			switch strings.ToLower(args[j+1]) {
+			switch ascii.Lower(args[j+1]) {
 			case "wrap", "sat", "fail":
 				overflow = args[j+1][0] | 0x20
 			default:

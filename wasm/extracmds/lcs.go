@@ -2,8 +2,8 @@ package extracmds
 
 import (
 	"slices"
-	"strings"
 
+	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -36,7 +36,7 @@ func LCS(ks Keyspace, args []string) resp.Reply {
 	var flags [3]bool // IDX, LEN, WITHMATCHLEN
 	var minLen int64
 	for j := 3; j < len(args); j++ {
-		o := strings.ToLower(args[j])
+		o := ascii.Lower(args[j])
 		if f := slices.Index([]string{"idx", "len", "withmatchlen"}, o); f >= 0 {
 			flags[f] = true
 			continue

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/lualib"
 	"echomq.dev/playground/wasm/resp"
 )
@@ -25,7 +26,7 @@ func Sort(ks Keyspace, args []string, readOnly, script bool) resp.Reply {
 	)
 	for j := 2; j < len(args); j++ {
 		left := len(args) - j - 1
-		switch o := strings.ToLower(args[j]); {
+		switch o := ascii.Lower(args[j]); {
 		case o == "asc":
 			desc = false
 		case o == "desc":

@@ -52,7 +52,7 @@ func denseOf(reg func(i int) int) string {
 }
 
 func init() {
-	known["hll/object-encoding-by-hand"] = "A short HyperLogLog that SET (or RESTORE) wrote is embstr in Redis, and the " +
+	known["commands/object-encoding-hll"] = "A short HyperLogLog that SET (or RESTORE) wrote is embstr in Redis, and the " +
 		"PF commands leave it raw; the engine does not follow a string's history, and answers raw for any string that " +
 		"is a HyperLogLog, as every PF command leaves one."
 }
@@ -166,7 +166,7 @@ func hllCases() []fcase {
 				{[][]string{{"PFADD", "k", "a"}, {"PFCOUNT", "k"}}, []string{"PFCOUNT", "k", "nokey"}},
 				{nil, []string{"PFADD", "k"}},
 			})...)},
-		{id: "hll/object-encoding-by-hand", desc: "OBJECT ENCODING of a short HyperLogLog written with SET",
+		{id: "commands/object-encoding-hll", desc: "OBJECT ENCODING of a short HyperLogLog written with SET",
 			cmds: [][]string{{"SET", "h", staleSparse + allZeros}, {"OBJECT", "ENCODING", "h"}}},
 		{id: "hll/elements", desc: "Elements of every shape land where Redis puts them: empty, binary, multi-byte, long, numbers, and hash tails of every length",
 			cmds: [][]string{{"PFADD", "e", "", "\x00", "\xff\xfe\xfd", "队列", strings.Repeat("long", 100), "1", "-1", "3.14", "abcdefg", "abcdefgh", "abcdefghi"},

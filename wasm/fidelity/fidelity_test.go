@@ -110,7 +110,7 @@ func TestFidelity(t *testing.T) {
 		protos = append(protos, resp3)
 	}
 
-	all := append(append(cases(), luaCases()...), gridCases()...)
+	all := append(append(append(cases(), luaCases()...), gridCases()...), foldCases()...)
 	checkIDs(t, all)
 	var results []result
 	for _, c := range all {

@@ -3,7 +3,8 @@ package lualib
 import (
 	"math"
 	"strconv"
-	"strings"
+
+	"echomq.dev/playground/wasm/ascii"
 )
 
 // The NaNs C code on x86-64 meets: 0/0 yields the negative one (glibc
@@ -107,7 +108,7 @@ func isHexDigit(c byte) bool {
 }
 
 func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+	return len(s) >= len(prefix) && ascii.EqualFold(s[:len(prefix)], prefix)
 }
 
 // strtod parses the longest prefix of s that C's strtod accepts (without

@@ -126,6 +126,19 @@ const ctx = {
     return { at, result: await engine.call(method, args) };
   },
 
+  /**
+   * Replays one call of a link, op ([method, ...args]), with the engine
+   * running no script but the lesson's and those whose SHA1 allowed holds
+   * (echomq.replay). The journal keeps op itself, as if the page had made
+   * the call, so a link copied after it holds the same calls.
+   */
+  async replay(op, allowed) {
+    if (failed || !engine) return { error: "js", message: "the engine is not running" };
+    const [method, ...args] = op;
+    ctx.journal.record(method, args);
+    return engine.call("replay", [op, allowed]);
+  },
+
   /** True while the page steps the recorded run and the engine loads. */
   recorded: false,
 

@@ -6,8 +6,13 @@
 // widgets, then hands each widget its saved view. When the operations
 // carry Lua that is not one of the lesson's scripts, nothing runs until
 // the learner has read that Lua in the review panel and chosen to run it.
+// Which Lua that is, the engine says (echomq.review): it reads each call
+// as it will run it, after the console's escapes and its own reading of
+// command names, so no spelling of EVAL hides from the review. And each
+// call is replayed through echomq.replay, with the engine refusing every
+// script but the lesson's and the ones the learner chose to run.
 
-import { decode, encode, luaOf, LIMITS } from "./permalink.js";
+import { decode, encode, LIMITS } from "./permalink.js";
 import { h } from "./dom.js";
 import { courseLink, framed, handedLink } from "./embed-height.js";
 import { failedToRun } from "./errors.js";
@@ -99,7 +104,11 @@ export function mountPermalinks({ ctx, widgets, startWidgets, notice, reviewing 
   function askToRun(lua) {
     if (!review) return Promise.resolve(false);
     const list = document.getElementById("link-review-code");
-    list.replaceChildren(...lua.map((op) => h("li", null, h("pre", { class: "code" }, h("code", { text: luaOf(op) })))));
+    list.replaceChildren(
+      ...lua.map((script) =>
+        h("li", null, h("p", { class: "link-review-calls", text: callsOf(script) }), h("pre", { class: "code" }, h("code", { text: script.source }))),
+      ),
+    );
     review.hidden = false;
     reviewing();
     const run = document.getElementById("link-review-run");
@@ -142,12 +151,23 @@ export function mountPermalinks({ ctx, widgets, startWidgets, notice, reviewing 
     return watch;
   }
 
-  /** Runs the link's operations, keeping what trace() widgets need to rebuild their runs. */
-  async function replay(ops) {
+  /** Which calls of the link run or load a script, for the review panel: "Call 2 (EVAL), call 5 (EVALSHA)". */
+  function callsOf(script) {
+    const calls = script.ops.map((at, i) => `call ${at + 1} (${script.commands[i] === "trace" ? "a traced run" : script.commands[i]})`).join(", ");
+    return calls.charAt(0).toUpperCase() + calls.slice(1) + ":";
+  }
+
+  /**
+   * Runs the link's operations, keeping what trace() widgets need to
+   * rebuild their runs. The engine runs no script but the lesson's and
+   * those of allowed (SHA1s), whatever the calls are.
+   */
+  async function replay(ops, allowed) {
     const replayed = [];
-    for (const [method, ...args] of ops) {
+    for (const op of ops) {
+      const [method, ...args] = op;
       // A trace's result carries its keys before the run and after each step.
-      const result = await ctx.call(method, ...args);
+      const result = await ctx.replay(op, allowed);
       replayed.push({ method, args, result });
     }
     return replayed;
@@ -179,15 +199,20 @@ export function mountPermalinks({ ctx, widgets, startWidgets, notice, reviewing 
   async function open(given) {
     const wanted = given === undefined ? fragment() : given;
     opened = true;
-    const link = await decode(wanted, [...widgets.keys()], new Set(ctx.scripts.keys()));
+    const link = await decode(wanted, [...widgets.keys()]);
     if (link.problem) notice(link.problem);
     if (!link.state) return false;
     const { state } = link;
-    if (link.lua.length > 0 && !(await askToRun(link.lua))) {
+    const found = await ctx.call("review", state.ops);
+    if (!found || !Array.isArray(found.lua)) {
+      notice(`The link's operations could not be checked for Lua (${found && found.message ? found.message : "no answer"}), so none of them ran. The playground starts from its default state.`);
+      return false;
+    }
+    if (found.lua.length > 0 && !(await askToRun(found.lua))) {
       notice("The link's operations were not run. The playground starts from its default state.");
       return false;
     }
-    const replayed = await replay(state.ops);
+    const replayed = await replay(state.ops, found.lua.map((script) => script.sha));
     const failedOps = replayed.filter((r) => failedToRun(r.result));
     if (failedOps.length > 0) notice(`${failedOps.length} of the link's operations could not run: ${failedOps[0].result.message}.`);
     // Each widget gets its view back as soon as it starts, before the next

@@ -10,10 +10,13 @@
 //    "views":{"stepper":{...}}, "now":1767225600000}
 //
 // A fragment never reaches a server, and this module trusts nothing in it:
-// every size is capped before it is read, every operation must be one of
-// the calls below with arguments of the right types, and a link whose
-// operations carry Lua (an edited script, an EVAL typed in the console) is
-// flagged so the page shows that code before running any of it.
+// every size is capped before it is read, and every operation must be one
+// of the calls below with arguments of the right types. Which Lua the
+// operations would run (an edited script, an EVAL typed at the console,
+// however it is spelt) is not judged here, from the link's text: the page
+// asks the engine (review), which reads each call as it will run it, shows
+// that Lua, and replays each call with every other script refused
+// (replay; see links.js).
 
 export const PREFIX = "#v1.";
 export const VERSION = 1;
@@ -56,8 +59,11 @@ const METHODS = {
   advance: (a) => a.length === 1 && ms(a[0]),
 };
 
-/** Methods that only read: never recorded. */
-const READS = new Set(["scripts", "snapshot", "now", "changed", "entries"]);
+/**
+ * Methods never recorded: the ones that only read, and a link's review
+ * and replay (the journal keeps the call a replay runs, not the replay).
+ */
+const READS = new Set(["scripts", "snapshot", "now", "changed", "entries", "review", "replay"]);
 
 /**
  * The journal of one page: every call that can change the keyspace, in
@@ -78,24 +84,6 @@ export class Journal {
     }
     return this.ops.push([method, ...args]) - 1;
   }
-}
-
-/** True when an operation runs Lua that is not one of the page's own scripts. */
-export function carriesLua(op, scriptNames) {
-  const [method, ...args] = op;
-  if (method === "trace") return !scriptNames.has(args[0]);
-  if (method === "exec") return /^(EVAL|EVAL_RO|EVALSHA|EVALSHA_RO|SCRIPT|FUNCTION|FCALL|FCALL_RO)$/i.test(args[0][0]);
-  // A console line is split by the engine, so any mention counts.
-  if (method === "cli") return /eval|script|function|fcall/i.test(args[0]);
-  return false;
-}
-
-/** The Lua an operation would run, as the learner should read it before it does. */
-export function luaOf(op) {
-  const [method, ...args] = op;
-  if (method === "trace") return args[0];
-  if (method === "exec") return args[0].join(" ");
-  return String(args[0]);
 }
 
 // ---- encoding ---------------------------------------------------------------
@@ -156,9 +144,8 @@ export async function encode(state) {
 /**
  * Reads a fragment. Returns {state} for a good link, {problem} for a bad
  * one (a sentence for the learner), or {} when there is no link at all.
- * scriptNames are the names trace() accepts instead of Lua text.
  */
-export async function decode(fragment, widgetNames, scriptNames) {
+export async function decode(fragment, widgetNames) {
   if (!fragment || fragment === "#") return {};
   const damaged = (why) => ({ problem: `This link could not be opened: ${why}. The playground starts from its default state instead.` });
   if (!fragment.startsWith(PREFIX)) return damaged("it is not a playground link (it should start with #v1.)");
@@ -173,8 +160,7 @@ export async function decode(fragment, widgetNames, scriptNames) {
   }
   const why = check(value, widgetNames);
   if (why) return damaged(why);
-  const lua = value.ops.filter((op) => carriesLua(op, scriptNames));
-  return { state: value, lua };
+  return { state: value };
 }
 
 /**

@@ -55,7 +55,7 @@
 "use strict";
 
 /** Calls that only read, which tell no other page anything. */
-const READS = new Set(["scripts", "snapshot", "now"]);
+const READS = new Set(["scripts", "snapshot", "now", "review"]);
 
 /**
  * The pages talking to this worker: {port, keyspaces}. A dedicated worker

@@ -3,7 +3,9 @@ package browser
 import (
 	"bytes"
 	"compress/flate"
+	"crypto/sha1"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -149,6 +151,67 @@ func TestPermalinkWithLua(t *testing.T) {
 			tb.in("#roundtrip").wantRows(pendingKey, tc.pending)
 		})
 	}
+}
+
+// TestPermalinkLuaAnySpelling opens links whose Lua is spelt the ways that
+// once got past the page's review, each of which wrote a key on open: the
+// console's "\x65val", "\x53CRIPT" LOAD then "\x45VALSHA", an EVAL queued
+// in MULTI on a named connection and run by EXEC. Each shows its script
+// for review, and with the learner declining nothing has been written;
+// run, the script's member is in the pending set. ſcript LOAD then
+// EVALſHA (the long s, which Go's case mapping takes for S) are no
+// commands to Redis and none to the engine: the link opens with no review
+// and writes nothing.
+func TestPermalinkLuaAnySpelling(t *testing.T) {
+	script := "redis.call('ZADD', KEYS[1], 0, 'JOB-LUA') return 1"
+	sum := sha1.Sum([]byte(script))
+	sha := hex.EncodeToString(sum[:])
+	link := func(ops ...[]any) string {
+		return "/" + linkFragment(t, map[string]any{"v": 1, "widget": "roundtrip", "ops": ops, "views": map[string]any{}})
+	}
+	quoted := `"` + strings.ReplaceAll(script, "'", `\x27`) + `"`
+	for _, tc := range []struct {
+		name string
+		url  string
+		run  bool // accept the review
+	}{
+		{"escaped eval", link([]any{"cli", `"\x65val" ` + quoted + ` 1 ` + pendingKey}), false},
+		{"escaped script load and evalsha", link([]any{"cli", `"\x53CRIPT" LOAD ` + quoted}, []any{"cli", `"\x45VALSHA" ` + sha + ` 1 ` + pendingKey}), false},
+		{"escaped script load and evalsha, run", link([]any{"cli", `"\x53CRIPT" LOAD ` + quoted}, []any{"cli", `"\x45VALSHA" ` + sha + ` 1 ` + pendingKey}), true},
+		{"queued in multi on a named connection", link(
+			[]any{"exec", []string{"MULTI"}, "worker-A"},
+			[]any{"exec", []string{"EvAl", script, "1", pendingKey}, "worker-A"},
+			[]any{"exec", []string{"EXEC"}, "worker-A"}), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tb := newTab(t)
+			tb.open(tc.url)
+			review := tb.in("#link-review")
+			review.wantText("pre", script)
+			if tc.run {
+				review.click("Run it and open the link")
+			} else {
+				review.click("Start without it")
+			}
+			ready(tb)
+			var want [][]string
+			if tc.run {
+				want = [][]string{{"JOB-LUA", "0"}}
+			} else {
+				tb.whole().wantText("#notice", "were not run")
+			}
+			tb.in("#roundtrip").wantRows(pendingKey, want)
+		})
+	}
+	t.Run("long s", func(t *testing.T) {
+		tb := newTab(t)
+		tb.open(link([]any{"exec", []string{"\u017fcript", "LOAD", script}}, []any{"exec", []string{"EVAL\u017fHA", sha, "1", pendingKey}}))
+		ready(tb)
+		if hidden, err := eval[bool](tb, `document.getElementById("link-review").hidden`); err != nil || !hidden {
+			t.Errorf("the review is shown (%v) for a link that runs no Lua", err)
+		}
+		tb.in("#roundtrip").wantRows(pendingKey, nil)
+	})
 }
 
 // TestPermalinkReadouts: a learner enqueues and claims in the round trip,

@@ -2,10 +2,9 @@
 // damaged or hostile fragment is refused with a sentence, never trusted.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { decode, encode, Journal, carriesLua, LIMITS, PREFIX } from "../permalink.js";
+import { decode, encode, Journal, LIMITS, PREFIX } from "../permalink.js";
 
 const widgets = ["stepper", "beats", "verdicts", "roundtrip", "editor", "console", "workers"];
-const scripts = new Set(["enqueue", "claim"]);
 
 function state(over = {}) {
   return {
@@ -35,22 +34,21 @@ test("a link carries the state back unchanged", async () => {
   const fragment = await encode(s);
   assert.ok(fragment.startsWith(PREFIX));
   assert.match(fragment.slice(PREFIX.length), /^[A-Za-z0-9_-]+$/, "only URL-safe characters");
-  const got = await decode(fragment, widgets, scripts);
+  const got = await decode(fragment, widgets);
   assert.equal(got.problem, undefined);
   assert.deepEqual(got.state, s);
-  assert.deepEqual(got.lua, [], "the lesson's own scripts need no review");
 });
 
 test("a 1 MiB payload still makes a link, which compresses it", async () => {
   const s = state({ ops: [["enqueue", "q", "JOB-1", "x".repeat(1024 * 1024)]] });
   const fragment = await encode(s);
   assert.ok(fragment.length < 8 * 1024, `a repetitive MiB packs small, got ${fragment.length}`);
-  assert.deepEqual((await decode(fragment, widgets, scripts)).state, s);
+  assert.deepEqual((await decode(fragment, widgets)).state, s);
 });
 
 test("no fragment is no link and no problem", async () => {
-  assert.deepEqual(await decode("", widgets, scripts), {});
-  assert.deepEqual(await decode("#", widgets, scripts), {});
+  assert.deepEqual(await decode("", widgets), {});
+  assert.deepEqual(await decode("#", widgets), {});
 });
 
 test("damaged links are refused with a reason, and the default state follows", async () => {
@@ -81,7 +79,7 @@ test("damaged links are refused with a reason, and the default state follows", a
     [await packed(JSON.stringify(state({ views: { stepper: { id: "JOB-2", index: 3, deep: JSON.parse("[".repeat(40) + "]".repeat(40)) } } }))), "nests more than 32 levels"],
   ];
   for (const [fragment, why] of cases) {
-    const got = await decode(fragment, widgets, scripts);
+    const got = await decode(fragment, widgets);
     assert.equal(got.state, undefined, `${fragment.slice(0, 40)} must not open`);
     assert.match(got.problem, /could not be opened/);
     assert.match(got.problem, new RegExp(why), `${fragment.slice(0, 40)}: ${got.problem}`);
@@ -92,7 +90,7 @@ test("damaged links are refused with a reason, and the default state follows", a
 test("a bulk control is one operation of a link, and a link may not enqueue without end", async () => {
   const ops = [...new Array(10).fill(["enqueueMany", "q", 1000, "{}"]), ["claimMany", "q", 30000, 1000]];
   const s = state({ widget: "roundtrip", ops, views: {} });
-  assert.deepEqual((await decode(await encode(s), widgets, scripts)).state, s);
+  assert.deepEqual((await decode(await encode(s), widgets)).state, s);
   for (const [bad, why] of [
     [[["enqueueMany", "q", 0, "{}"]], "wrong kind"],
     [[["enqueueMany", "q", 10001, "{}"]], "wrong kind"],
@@ -100,7 +98,7 @@ test("a bulk control is one operation of a link, and a link may not enqueue with
     [[["claimMany", "q", 30000, 1.5]], "wrong kind"],
     [new Array(11).fill(["enqueueMany", "q", 10000, "{}"]), "more than the 100000"],
   ]) {
-    const got = await decode(await packed(JSON.stringify(state({ ops: bad }))), widgets, scripts);
+    const got = await decode(await packed(JSON.stringify(state({ ops: bad }))), widgets);
     assert.equal(got.state, undefined);
     assert.match(got.problem, new RegExp(why), got.problem);
   }
@@ -108,28 +106,18 @@ test("a bulk control is one operation of a link, and a link may not enqueue with
 
 test("a link that inflates past the cap is cut off, not unpacked", async () => {
   const bomb = await packed(JSON.stringify(state({ ops: [["enqueue", "q", "JOB-1", "y".repeat(LIMITS.json + 10)]] })));
-  const got = await decode(bomb, widgets, scripts);
+  const got = await decode(bomb, widgets);
   assert.match(got.problem, /unpacks to more than/);
 });
 
-test("Lua the learner has not seen is flagged for review", async () => {
+test("a link with Lua decodes as any other: the engine, not the link's text, says what runs", async () => {
   const ops = [
     ["trace", "return redis.call('FLUSHALL')", [], []],
-    ["exec", ["EVAL", "return 1", "0"]],
-    ["exec", ["evalsha", "abc", "0"]],
-    ["cli", 'eval "return 1" 0'],
-    ["cli", "SCRIPT LOAD x"],
-    ["exec", ["SET", "k", "v"]],
+    ["cli", '"\\x65val" "return 1" 0'],
     ["exec", ["EVAL", "return 2", "0"], "worker-A"],
-    ["cli", "GET k"],
-    ["trace", "claim", ["a"], ["1"]],
   ];
-  assert.deepEqual(
-    ops.map((op) => carriesLua(op, scripts)),
-    [true, true, true, true, true, false, true, false, false],
-  );
-  const got = await decode(await encode(state({ ops })), widgets, scripts);
-  assert.equal(got.lua.length, 6);
+  const got = await decode(await encode(state({ ops })), widgets);
+  assert.deepEqual(got, { state: state({ ops }) });
 });
 
 test("the journal records writes, skips reads, and forgets what a reset wiped", () => {

@@ -2,11 +2,14 @@
 // site directory on a loopback address, with the headers the playground
 // needs (see package echomq.dev/playground/web/server).
 //
-//	go run ./web/cmd/serve -dir /abs/static [-addr 127.0.0.1:8080] [-csp]
+//	go run ./web/cmd/serve -dir /abs/static [-addr 127.0.0.1:8080] [-csp=false]
 //
 // It prints the URL it serves on, then one line per request, and stops on
 // Ctrl-C or SIGTERM. Only loopback addresses are accepted: this is a tool
-// for one machine, not a host.
+// for one machine, not a host. Every response carries the playground's
+// Content-Security-Policy, as a course host should send it; -csp=false
+// leaves it out (to try an inline script while debugging a page, say).
+// Each connection is held to server.DefaultLimits.
 package main
 
 import (
@@ -39,7 +42,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	fl := cmdline.Flags("serve", stderr)
 	addr := fl.String("addr", "127.0.0.1:8080", "loopback `host:port` to listen on (port 0 picks a free one)")
 	dir := fl.String("dir", "", "site `directory` to serve (required)")
-	csp := fl.Bool("csp", false, "send the playground's Content-Security-Policy header")
+	csp := fl.Bool("csp", true, "send the playground's Content-Security-Policy header (-csp=false to leave it out)")
 	quiet := fl.Bool("quiet", false, "do not log requests")
 	if err := cmdline.Parse(fl, args, "dir"); err != nil {
 		return err
@@ -68,10 +71,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	if !*quiet {
 		handler = logRequests(h, log.New(stdout, "", log.Ltime))
 	}
-	srv := &http.Server{
-		Handler:           handler,
-		ReadHeaderTimeout: 10 * time.Second,
-	}
+	srv := server.HTTPServer(handler, server.DefaultLimits)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	if ready != nil {

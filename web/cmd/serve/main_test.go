@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"echomq.dev/playground/web/server"
 )
 
 func TestServeEndToEnd(t *testing.T) {
@@ -21,7 +23,7 @@ func TestServeEndToEnd(t *testing.T) {
 	done := make(chan error, 1)
 	var out strings.Builder
 	go func() {
-		done <- run(ctx, []string{"-dir", dir, "-addr", "127.0.0.1:0", "-csp", "-quiet"}, &out, io.Discard, ready)
+		done <- run(ctx, []string{"-dir", dir, "-addr", "127.0.0.1:0", "-quiet"}, &out, io.Discard, ready)
 	}()
 	var url string
 	select {
@@ -43,8 +45,8 @@ func TestServeEndToEnd(t *testing.T) {
 	if res.StatusCode != 200 || string(b) != "<!doctype html>hi" {
 		t.Errorf("GET / = %d %q", res.StatusCode, b)
 	}
-	if res.Header.Get("Content-Security-Policy") == "" {
-		t.Errorf("-csp did not add the header")
+	if got, want := res.Header.Get("Content-Security-Policy"), server.CSP; got != want {
+		t.Errorf("Content-Security-Policy = %q, want %q: the server sends it unless told -csp=false", got, want)
 	}
 	cancel()
 	select {
@@ -101,5 +103,40 @@ func TestCheckLoopback(t *testing.T) {
 		if err := checkLoopback(tc.addr); (err == nil) != tc.ok {
 			t.Errorf("checkLoopback(%q) = %v, want ok=%v", tc.addr, err, tc.ok)
 		}
+	}
+}
+
+// TestServeWithoutCSP: -csp=false leaves the header out, for a developer
+// who needs to.
+func TestServeWithoutCSP(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "index.html"), []byte("hi"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-dir", dir, "-addr", "127.0.0.1:0", "-quiet", "-csp=false"}, io.Discard, io.Discard, ready)
+	}()
+	var url string
+	select {
+	case url = <-ready:
+	case err := <-done:
+		t.Fatalf("server stopped early: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("server did not start")
+	}
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if got := res.Header.Get("Content-Security-Policy"); got != "" {
+		t.Errorf("with -csp=false, Content-Security-Policy = %q; want none", got)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("run: %v", err)
 	}
 }
