@@ -54,7 +54,7 @@ func (e *Engine) lookup(name string) *command {
 	// up lately is found by where they are, without hashing it (in
 	// WebAssembly, Go hashes a string without the CPU's help). The slot
 	// holds the string, so those bytes cannot be reused for another name.
-	if len(name) == 0 {
+	if len(name) == 0 || e.plain(NameSlots) {
 		return e.lookupName(name)
 	}
 	// Each call site is its own constant (a round trip names eleven), and
@@ -84,7 +84,7 @@ type recentName struct {
 }
 
 func (e *Engine) lookupName(name string) *command {
-	if c := e.cmds[name]; c != nil {
+	if c := e.cmds[name]; c != nil && !e.plain(NameCache) {
 		return c
 	}
 	up := strings.ToUpper(name)
@@ -113,7 +113,7 @@ func (e *Engine) lookupName(name string) *command {
 	if e.cmds == nil {
 		e.cmds = map[string]*command{}
 	}
-	if len(e.cmds) < maxCommandCache {
+	if len(e.cmds) < maxCommandCache && !e.plain(NameCache) {
 		e.cmds[name] = c
 	}
 	return c
@@ -142,7 +142,7 @@ func (e *Engine) dispatch(peer *server.Peer, c *command, args []string) resp.Rep
 	if !c.registered {
 		return unknownCommand(args)
 	}
-	if len(e.tx) > 0 {
+	if len(e.tx) > 0 || e.plain(TxGuard) {
 		if r, ok := e.watchedWrite(peer, c, args); ok {
 			return r
 		}

@@ -20,7 +20,6 @@ package engine
 import (
 	"bufio"
 	"bytes"
-	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -97,6 +96,9 @@ type Engine struct {
 	tx        map[*server.Peer]*transaction
 	inWatched bool
 	probe     *server.Peer
+
+	// off is the shortcuts this engine does without (see Options).
+	off Shortcut
 }
 
 // New returns an engine with an empty keyspace, an empty script cache and
@@ -104,16 +106,7 @@ type Engine struct {
 // cannot be installed, rather than run scripts without the limits and the
 // behaviour it promises: the caller that has a page says why there (see
 // api.Start), instead of the module crashing.
-func New() (*Engine, error) {
-	if err := Ready(); err != nil {
-		return nil, fmt.Errorf("engine: refusing to start: %w", err)
-	}
-	e := &Engine{}
-	e.runner = newRunner(e)
-	e.Client = e.NewClient()
-	e.reset()
-	return e, nil
-}
+func New() (*Engine, error) { return NewWith(Options{}) }
 
 // MustNew is New for tests, benchmarks and build tools, where an engine
 // that cannot start has nobody to explain it to and the run must stop: it
@@ -236,7 +229,7 @@ func (e *Engine) setClock(ms int64) {
 // first m.DB after a move expires keys, in every database) or SWAPDB
 // trades two databases' places, and both empty this cache.
 func (e *Engine) db(n int) *miniredis.RedisDB {
-	if n < 0 || n >= databases {
+	if n < 0 || n >= databases || e.plain(DBCache) {
 		return e.m.DB(n)
 	}
 	if d := e.dbs[n]; d != nil {
@@ -257,7 +250,7 @@ func (e *Engine) do(peer *server.Peer, args []string) resp.Reply {
 	c := e.lookup(args[0])
 	// Only a transaction command, or a connection in a transaction or
 	// watching keys, has anything for transaction to do.
-	if c.tx || len(e.tx) > 0 {
+	if c.tx || len(e.tx) > 0 || e.plain(TxGuard) {
 		if r, ok := e.transaction(peer, c, args); ok {
 			return r
 		}

@@ -22,7 +22,7 @@ func timeCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	if len(args) != 1 {
 		return e.raw(peer, args)
 	}
-	if t := &e.time; t.reply.Elems == nil || t.at != e.now {
+	if t := &e.time; t.reply.Elems == nil || t.at != e.now || e.plain(TimeReply) {
 		sec, ms := e.now/1000, e.now%1000
 		if ms < 0 {
 			sec, ms = sec-1, ms+1000
@@ -38,6 +38,9 @@ func timeCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 // back) made a script's PING slower than its EXISTS. Any other arity is
 // miniredis's to refuse.
 func pingCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
+	if e.plain(DirectCommands) {
+		return e.raw(peer, args)
+	}
 	switch len(args) {
 	case 1:
 		return resp.StatusReply("PONG")
@@ -49,7 +52,7 @@ func pingCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 
 // existsCommand counts the keys that exist, a key named twice twice.
 func existsCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
-	if len(args) < 2 {
+	if len(args) < 2 || e.plain(DirectCommands) {
 		return e.raw(peer, args)
 	}
 	mdb := e.db(e.dbOf[peer])
@@ -63,7 +66,7 @@ func existsCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 }
 
 func hgetCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
-	if len(args) != 3 {
+	if len(args) != 3 || e.plain(DirectCommands) {
 		return e.raw(peer, args)
 	}
 	return e.hget(peer, args[1], args[2])
@@ -77,7 +80,7 @@ func hgetCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 // row's state. An HSET with more fields than are worth reading one by one
 // goes to miniredis.
 func hsetCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
-	if len(args) < 4 || len(args)%2 != 0 || len(args) > 2+2*maxDirectFields {
+	if len(args) < 4 || len(args)%2 != 0 || len(args) > 2+2*maxDirectFields || e.plain(DirectCommands) {
 		return e.raw(peer, args)
 	}
 	db := e.dbOf[peer]

@@ -267,6 +267,9 @@ func smallCount(s string) (int64, bool) {
 // first: a hit is a comparison of the strings, where the cache's is a
 // scan for upper case and a hash of forty bytes, slow in WebAssembly.
 func (r *runner) byHash(sha string) *compiled {
+	if r.e.plain(RecentScripts) {
+		return r.cache[strings.ToLower(sha)]
+	}
 	for _, c := range r.recent {
 		if c != nil && c.sha == sha {
 			return c
@@ -329,7 +332,13 @@ func (r *runner) load(src string) (*compiled, resp.Reply) {
 	if c := r.cache[sha]; c != nil {
 		return c, resp.Reply{}
 	}
-	c, errRep := compileShared(src, sha)
+	var c *compiled
+	var errRep resp.Reply
+	if r.e.plain(SharedProtos) {
+		c, errRep = compile(src)
+	} else {
+		c, errRep = compileShared(src, sha)
+	}
 	if c == nil {
 		return nil, errRep
 	}
@@ -477,11 +486,14 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 	// written at all from one run to the next.
 	r.argsMayStay = r.argsMayStay || !c.argsStayPut
 	var keysT, argvT *glua.LTable
-	if !r.argsMayStay && t == nil {
+	lastKeys, lastArgv := &c.lastKeys, &c.lastArgv
+	if r.e.plain(ArgTables) {
+		lastKeys, lastArgv = new([]glua.LValue), new([]glua.LValue)
+	} else if !r.argsMayStay && t == nil {
 		keysT, argvT = r.argTables[0], r.argTables[1]
 	}
-	r.setArgs(0, "KEYS", stringTable(L, keys, &c.lastKeys, keysT))
-	r.setArgs(1, "ARGV", stringTable(L, argv, &c.lastArgv, argvT))
+	r.setArgs(0, "KEYS", stringTable(L, keys, lastKeys, keysT))
+	r.setArgs(1, "ARGV", stringTable(L, argv, lastArgv, argvT))
 	r.running, r.readOnly, r.callErr, r.errLine, r.threw, r.trace = c, readOnly, "", 0, false, t
 	r.setResp(false)
 	if t != nil {
