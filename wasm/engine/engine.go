@@ -31,6 +31,13 @@ import (
 	"echomq.dev/playground/wasm/resp"
 )
 
+// seamMiniredis is the miniredis release the engine's seams into it were
+// written against: the state it reads directly (a sorted set's live map, a
+// kept *RedisDB, Peer.Ctx) and the direct API its fast paths write through.
+// README's "Seams" lists each with its test (seams_test.go), and a test
+// fails when go.mod names another release.
+const seamMiniredis = "v2.40.0"
+
 // Start is where the server clock stands when an engine is made or reset:
 // 2026-01-01T00:00:00Z, in Unix milliseconds. A fixed start makes every
 // trace, deadline and permalink repeatable; the page moves the clock on
@@ -97,8 +104,10 @@ type Engine struct {
 	inWatched bool
 	probe     *server.Peer
 
-	// off is the shortcuts this engine does without (see Options).
-	off Shortcut
+	// off is the shortcuts this engine does without, and lastResort how
+	// long a script may run whatever its work (see Options).
+	off        Shortcut
+	lastResort time.Duration
 }
 
 // New returns an engine with an empty keyspace, an empty script cache and
@@ -127,6 +136,9 @@ func MustNew() *Engine {
 type Client struct {
 	e    *Engine
 	peer *server.Peer
+	// lastStop is why the engine stopped the last script this connection's
+	// last command ran, if it did (see LastStop).
+	lastStop Stop
 }
 
 // NewClient opens another connection to the engine.
@@ -146,7 +158,19 @@ func (e *Engine) NewClient() *Client {
 func (c *Client) Do(args ...string) (resp.Reply, error) {
 	c.e.mu.Lock()
 	defer c.e.mu.Unlock()
-	return c.e.do(c.peer, args), nil
+	r := c.e.do(c.peer, args)
+	c.lastStop = c.e.runner.takeStop()
+	return r, nil
+}
+
+// LastStop says whether the engine stopped a script that the last command
+// Do sent on this connection ran (an EVAL, or an EXEC with one queued), and
+// why: NotStopped when it did not. A script's reply cannot tell, since a
+// script may return the budget's words itself.
+func (c *Client) LastStop() Stop {
+	c.e.mu.Lock()
+	defer c.e.mu.Unlock()
+	return c.lastStop
 }
 
 func (e *Engine) reset() {

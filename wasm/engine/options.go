@@ -1,6 +1,9 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // Options choose how an engine runs. The zero value is New's engine, with
 // every shortcut on.
@@ -17,6 +20,13 @@ type Options struct {
 	// for the benchmark's "each shortcut alone" rows and for a test that
 	// narrows a difference down to the shortcut that makes it.
 	Without Shortcut
+	// LastResort, when it is not 0, stops a script that is still running
+	// that long after it started, whatever work it has done: the guard of
+	// a host that must answer in bounded time (the page: see LastResort)
+	// against a machine too slow or too busy to reach WorkBudget soon, and
+	// against work the count does not see. Without it a script's verdict is
+	// its work's alone, on every machine and under any load.
+	LastResort time.Duration
 }
 
 // Shortcut names one of the engine's caches or fast paths: each is a way
@@ -131,7 +141,7 @@ func NewWith(o Options) (*Engine, error) {
 	if err := Ready(); err != nil {
 		return nil, fmt.Errorf("engine: refusing to start: %w", err)
 	}
-	e := &Engine{off: o.off()}
+	e := &Engine{off: o.off(), lastResort: o.LastResort}
 	e.runner = newRunner(e)
 	e.Client = e.NewClient()
 	e.reset()

@@ -21,13 +21,13 @@ import (
 	"echomq.dev/playground/wasm/resp"
 )
 
-// Budget is how long one script may run before the engine stops it, the way
-// SCRIPT KILL would. Redis itself lets a script run on (it only starts
-// answering BUSY after lua-time-limit); a browser tab cannot afford that.
-const Budget = 900 * time.Millisecond
-
-// scriptBudget is the Budget a run is given; tests shorten it.
-var scriptBudget = Budget
+// scriptWork is the work a run may do: WorkBudget, which tests shorten.
+// scriptLastResort, when tests set it, is the last resort of every engine
+// in place of its own (Options.LastResort).
+var (
+	scriptWork       uint64 = WorkBudget
+	scriptLastResort time.Duration
+)
 
 // RedisVersion is the Redis release the runner answers for, in
 // redis.REDIS_VERSION and wherever a script can ask.
@@ -82,6 +82,18 @@ type runner struct {
 	// callFns are redis.call and redis.pcall as the script sees them, so
 	// that call knows itself in the budget's mark (see unusedResult).
 	callFns [2]*glua.LFunction
+
+	// stopped is why the budget stopped a script since takeStop last
+	// looked (see Client.LastStop).
+	stopped Stop
+}
+
+// takeStop is why the budget stopped a script since the last takeStop,
+// or NotStopped.
+func (r *runner) takeStop() Stop {
+	s := r.stopped
+	r.stopped = NotStopped
+	return s
 }
 
 // compiled is one script as the cache holds it.
@@ -499,8 +511,15 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 	if t != nil {
 		r.budget.onTick = func() { t.tick(L) }
 	}
-	r.budget.arm(scriptBudget)
+	last := r.e.lastResort
+	if scriptLastResort != 0 {
+		last = scriptLastResort
+	}
+	r.budget.arm(scriptWork, last)
 	defer func() {
+		if r.budget.expired {
+			r.stopped = r.budget.why
+		}
 		r.budget.disarm()
 		r.setResp(false)
 		r.running, r.trace, r.budget.onTick = nil, nil, nil
@@ -606,10 +625,10 @@ func scriptLine(L *glua.LState) int {
 // "script: <sha>, on @user_script:<line>.".
 func (r *runner) errorReply(c *compiled, err error) resp.Reply {
 	var msg string
-	if r.budget.expired && r.budget.why == stoppedMemory {
+	if r.budget.expired && r.budget.why == StoppedByMemory {
 		msg = fmt.Sprintf("ERR Script used more than %d MiB of memory; the playground stopped it, as it stops a script that runs too long", MemoryBudget>>20)
 	} else if r.budget.expired {
-		msg = "ERR Script killed by user with SCRIPT KILL..."
+		msg = KilledError
 	} else {
 		var ae *glua.ApiError
 		if errors.As(err, &ae) {
