@@ -60,10 +60,11 @@ const (
 	// RecentScripts: EVALSHA compares the last two scripts it found
 	// before it looks in the script cache (runner.byHash).
 	RecentScripts
-	// DirectCommands: SET (plain), HSET, EXISTS, HGET, PING and HINCRBY's
-	// write are answered through miniredis's direct API, and the fixups'
-	// HGET is read so, without a trip through its command table
-	// (fastpath.go, fixups_set.go, fixups.go).
+	// DirectCommands: SET (plain), HSET, EXISTS, HGET and HINCRBY's write
+	// are answered through miniredis's direct API, and the fixups' HGET is
+	// read so, without a trip through its command table (fastpath.go,
+	// fixups_set.go, fixups.go). PING is answered directly either way: its
+	// answer is a fixup too (see pingCommand).
 	DirectCommands
 	// DBCache: miniredis's *RedisDB is kept until the clock moves or
 	// SWAPDB runs (Engine.dbs).
