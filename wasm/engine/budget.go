@@ -95,8 +95,7 @@ func (b *budget) unusedResult(fn *glua.LFunction) bool {
 var clockBase = time.Now()
 
 // arm starts a script's budget: work units of work, and lastResort of
-// time.
-// A lastResort of 0 is none: the script runs until its work is done.
+// time (0 for none: the script then runs until its work is done).
 func (b *budget) arm(work uint64, lastResort time.Duration) {
 	b.deadline = math.MaxInt64
 	if lastResort > 0 {
