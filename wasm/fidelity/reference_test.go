@@ -153,6 +153,7 @@ func sendsRandom(c fcase) bool {
 // TestReferenceEngineAgrees holds the fast engine to the reference engine
 // over the randomized runs and the suite's cases.
 func TestReferenceEngineAgrees(t *testing.T) {
+	t.Run("commands", referenceCommands)
 	t.Run("queue-scripts", referenceQueueScripts)
 	t.Run("sorted-sets", referenceSortedSets)
 	t.Run("cases", referenceCases)
@@ -320,5 +321,110 @@ func referenceSortedSets(t *testing.T) {
 	}
 	if ds := p.keyspaceDiff(t); len(ds) > 0 {
 		t.Fatalf("at the end the keyspaces differ:\n  %s", strings.Join(ds, "\n  "))
+	}
+}
+
+// referenceCommands is a randomized run of the commands the shortcuts
+// serve, over a few keys of every type: several keys per EXISTS and DEL
+// (a key named twice among them), hash writes that add, rewrite and
+// remove fields, plain and optioned SETs, TTLs that the clock then passes
+// (with a direct read the first to look), TIME, scripts that call the
+// same commands by the same constants, and transactions, on two
+// connections. Replies are compared after every command, the keyspace
+// every few.
+func referenceCommands(t *testing.T) {
+	ops := 3000
+	if lighter() {
+		ops = 800
+	}
+	p := newEnginePair(t)
+	r := redisdiff.NewRandPCG(23, 32)
+	pick := func(xs ...string) string { return redisdiff.Pick(r, xs...) }
+	key := func() string { return pick("k1", "k2", "h1", "h2", "z1", "s1", "l1", "k1") }
+	field := func() string { return pick("state", "attempts", "payload", "f1", "f2", "f3") }
+	script := "local out = {} " +
+		"out[1] = redis.call('EXISTS', KEYS[1], KEYS[2], KEYS[1]) " +
+		"out[2] = redis.call('HSET', KEYS[2], ARGV[1], ARGV[2]) " +
+		"out[3] = redis.call('HGET', KEYS[2], ARGV[1]) or false " +
+		"redis.call('SET', KEYS[1], ARGV[2]) " +
+		"out[4] = redis.call('TIME')[1] " +
+		"return out"
+	var history []string
+	for i := range ops {
+		conn := pick("main", "main", "main", "second")
+		var cmd []string
+		switch n := r.IntN(100); {
+		case n < 10:
+			cmd = []string{"EXISTS", key(), key(), key()}[:2+r.IntN(3)]
+		case n < 16:
+			cmd = []string{pick("DEL", "UNLINK"), key(), key()}[:2+r.IntN(2)]
+		case n < 26:
+			cmd = []string{"HSET", pick("h1", "h2", "k1"), field(), strconv.Itoa(r.IntN(9))}
+			if r.IntN(3) == 0 {
+				cmd = append(cmd, field(), "x", field(), "y")
+			}
+		case n < 32:
+			cmd = []string{"HGET", pick("h1", "h2", "k1", "missing"), field()}
+		case n < 36:
+			cmd = []string{"HINCRBY", pick("h1", "h2"), field(), pick("1", "-2", "x", "9223372036854775807")}
+		case n < 39:
+			cmd = []string{"HDEL", pick("h1", "h2"), field(), field()}
+		case n < 42:
+			cmd = []string{pick("HGETALL", "HKEYS", "HVALS"), pick("h1", "h2")}
+		case n < 50:
+			cmd = []string{"SET", pick("k1", "k2", "h1"), strconv.Itoa(r.IntN(100))}
+			if r.IntN(3) == 0 {
+				cmd = append(cmd, pick("PX", "EX", "NX", "XX", "KEEPTTL", "GET"))
+				if cmd[len(cmd)-1] == "PX" || cmd[len(cmd)-1] == "EX" {
+					cmd = append(cmd, pick("50", "1", "200"))
+				}
+			}
+		case n < 54:
+			cmd = []string{"GET", key()}
+		case n < 58:
+			cmd = []string{pick("PEXPIRE", "EXPIRE"), key(), pick("30", "1", "100")}
+		case n < 62:
+			p.advance(int64(r.IntN(3) * 40))
+			cmd = []string{pick("EXISTS", "HGET", "GET", "TTL", "TIME"), key(), "state"}[:2+r.IntN(2)]
+			if cmd[0] == "TIME" {
+				cmd = cmd[:1]
+			}
+		case n < 66:
+			cmd = []string{"ZADD", "z1", strconv.Itoa(r.IntN(9)), pick("a", "b", "c")}
+		case n < 69:
+			cmd = []string{pick("ZRANGE", "ZPOPMIN"), "z1", "0", "-1"}[:2+r.IntN(3)]
+			if cmd[0] == "ZPOPMIN" {
+				cmd = cmd[:2]
+			}
+		case n < 72:
+			cmd = []string{pick("SADD", "RPUSH"), pick("s1", "l1"), pick("a", "b")}
+		case n < 82:
+			cmd = []string{"EVAL", script, "2", key(), pick("h1", "h2"), field(), strconv.Itoa(r.IntN(5))}
+		case n < 86:
+			cmd = []string{pick("MULTI", "EXEC", "DISCARD", "WATCH", "UNWATCH")}
+			if cmd[0] == "WATCH" {
+				cmd = append(cmd, key())
+			}
+		case n < 88:
+			cmd = []string{"SWAPDB", "0", "1"}
+		case n < 90:
+			cmd = []string{"SELECT", pick("0", "0", "1")}
+		case n < 91:
+			cmd = []string{"FLUSHALL"}
+		default:
+			cmd = []string{"TYPE", key()}
+		}
+		history = append(history, conn+": "+redisdiff.Short(redisdiff.ShowCommand(cmd)))
+		if len(history) > 20 {
+			history = history[1:]
+		}
+		if _, d := p.do(t, conn, cmd); d != "" {
+			t.Fatalf("operation %d, %s\nlast commands:\n  %s", i, d, strings.Join(history, "\n  "))
+		}
+		if i%10 == 9 {
+			if ds := p.keyspaceDiff(t); len(ds) > 0 {
+				t.Fatalf("after operation %d the keyspaces differ:\n  %s\nlast commands:\n  %s", i, strings.Join(ds, "\n  "), strings.Join(history, "\n  "))
+			}
+		}
 	}
 }
