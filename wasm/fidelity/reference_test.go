@@ -384,10 +384,19 @@ func referenceCommands(t *testing.T) {
 		case n < 58:
 			cmd = []string{pick("PEXPIRE", "EXPIRE"), key(), pick("30", "1", "100")}
 		case n < 62:
-			p.advance(int64(r.IntN(3) * 40))
-			cmd = []string{pick("EXISTS", "HGET", "GET", "TTL", "TIME"), key(), "state"}[:2+r.IntN(2)]
-			if cmd[0] == "TIME" {
-				cmd = cmd[:1]
+			// A TTL the clock passes, and a read the first to look.
+			k := key()
+			if _, d := p.do(t, conn, []string{"PEXPIRE", k, "30"}); d != "" {
+				t.Fatalf("operation %d, %s", i, d)
+			}
+			p.advance(int64(r.IntN(3) * 20))
+			switch what := pick("EXISTS", "HGET", "GET", "TTL", "TIME"); what {
+			case "HGET":
+				cmd = []string{what, k, field()}
+			case "TIME":
+				cmd = []string{what}
+			default:
+				cmd = []string{what, k}
 			}
 		case n < 66:
 			cmd = []string{"ZADD", "z1", strconv.Itoa(r.IntN(9)), pick("a", "b", "c")}
