@@ -157,14 +157,15 @@ test("HELLO 3 switches the console to RESP3 and leaves the handles alone", () =>
   assert.deepEqual(echomq.exec(["EVAL", "return {double=1.5}", "0"]), { type: "bulk", value: "1.5" });
 });
 
-test("a script that never ends is stopped with a clear error, and the engine keeps serving", () => {
+test("a script that never ends is stopped with a clear error, and the engine keeps serving", (t) => {
   fresh();
   const started = Date.now();
   const r = echomq.exec(["EVAL", "redis.call('SET', 'before', '1') while true do end", "0"]);
-  const took = Date.now() - started;
+  // The budget counts work: how long that took is this machine's business,
+  // reported, never judged.
+  t.diagnostic(`stopped after ${Date.now() - started} ms`);
   assert.equal(r.type, "error");
   assert.match(r.value, /^ERR Script killed by user with SCRIPT KILL\.\.\. script: [0-9a-f]{40}, on @user_script:1\.$/);
-  assert.ok(took < 5000, `stopped after ${took} ms`);
   // Writes made before the error stay, as in Redis.
   assert.deepEqual(echomq.exec(["GET", "before"]), { type: "bulk", value: "1" });
   assert.deepEqual(echomq.exec(["PING"]), { type: "status", value: "PONG" });
