@@ -15,7 +15,9 @@ type builds struct {
 	native       string // bench/inwasm for this machine, from this tree
 	floorsWasm   string // bench/depfloor for js/wasm, "" if it did not build
 	floorsNative string // bench/depfloor for this machine
-	commands     []string
+	// bench/shortcuts for js/wasm and for this machine, "" if it did not build
+	shortcutsWasm, shortcutsNative string
+	commands                       []string
 
 	// The baseline revision (-baseline), built from a git worktree that is
 	// removed again once these are built.
@@ -105,6 +107,9 @@ func buildAll(cfg config, tmp string, logf func(string, ...any)) *builds {
 	const floors = "the floors under the targets"
 	build("./bench/depfloor", "depfloor.wasm", true, &b.floorsWasm, floors+", in wasm")
 	build("./bench/depfloor", "depfloor", false, &b.floorsNative, floors+", natively")
+	const shortcuts = "what each shortcut buys"
+	build("./bench/shortcuts", "shortcuts.wasm", true, &b.shortcutsWasm, shortcuts+", in wasm")
+	build("./bench/shortcuts", "shortcuts", false, &b.shortcutsNative, shortcuts+", natively")
 
 	if cfg.baseline == "" {
 		return b

@@ -27,6 +27,10 @@
 //     100,000 SETs' and the round trip's parts in miniredis, gopher-lua and
 //     Go alone, and in the engine with part of the work left out, in wasm
 //     and natively;
+//   - what each of the engine's shortcuts buys (bench/shortcuts): the round
+//     trip and the 100,000 SETs with the engine as it ships, the reference
+//     engine (every cache and fast path off) and each shortcut alone off,
+//     in wasm and natively;
 //   - the time from navigation to a ready page in headless Chromium, when
 //     that can be measured.
 //
@@ -344,6 +348,8 @@ func measure(cfg config, stdout, stderr io.Writer) error {
 	rep.depth = measureDepth(cfg, backends, logf)
 	logf("the floors under the targets: bench/depfloor in wasm, then natively")
 	rep.floors = measureDepFloors(cfg, bl, logf)
+	logf("what each shortcut buys: bench/shortcuts in wasm, then natively")
+	rep.shortcuts = measureShortcuts(cfg, bl, logf)
 
 	logf("page load in headless Chromium")
 	rep.page = measurePageLoad(cfg, logf)

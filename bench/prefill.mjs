@@ -14,6 +14,6 @@ end
 return tonumber(ARGV[3]) - tonumber(ARGV[2]) + 1`;
 
 // PREFILL_CHUNK is how many jobs one PREFILL call writes: few enough to
-// stay far inside the engine's script time budget (900 ms) on a slow, busy
+// stay far inside the engine's script work budget on a slow, busy
 // machine.
 export const PREFILL_CHUNK = 100;

@@ -32,8 +32,9 @@ type report struct {
 	children     map[string]*child // by role; a child that did not start is there too
 	builds       *builds
 	page         pageLoad
-	depth        *depthRun  // the depth phase, nil when it did not run
-	floors       *floorsRun // bench/depfloor, nil when it did not run
+	depth        *depthRun     // the depth phase, nil when it did not run
+	floors       *floorsRun    // bench/depfloor, nil when it did not run
+	shortcuts    *shortcutsRun // bench/shortcuts, nil when it did not run
 	notes        []string
 }
 
@@ -102,6 +103,7 @@ func (r *report) markdown() string {
 	r.depthSection(p)
 	r.baselineSection(p)
 	r.floorSection(p)
+	r.shortcutsSection(p)
 	r.pageSection(p)
 	r.methodSection(p)
 	return b.String()

@@ -103,3 +103,33 @@ func TestSignedMsWritesADifferenceAsAReaderReadsIt(t *testing.T) {
 		}
 	}
 }
+
+// TestShortcutsTable: what each shortcut buys prints as one table, a row
+// per engine with its medians on both platforms and, but for the fast
+// engine's, how much slower than the fast engine each is; a platform that
+// did not run shows a dash, and a failed run is said.
+func TestShortcutsTable(t *testing.T) {
+	r := &report{shortcuts: &shortcutsRun{rows: map[string][]shortcutRow{
+		"native": {
+			{Key: "fast", RoundTrip: []float64{20, 19, 21}, Sets: []float64{300}},
+			{Key: "reference", RoundTrip: []float64{40}, Sets: []float64{450}},
+			{Key: "name slots", RoundTrip: []float64{22}, Sets: []float64{330}, Errors: []string{"run 2: ERR Script killed"}},
+		},
+	}, commands: []string{"bench/shortcuts -runs 3"}}}
+	var b strings.Builder
+	r.shortcutsSection(func(format string, a ...any) { fmt.Fprintf(&b, format, a...) })
+	text := b.String()
+	for _, want := range []string{
+		"## What each shortcut buys\n",
+		"| engine | round trip, native | round trip, wasm | 100,000 SETs, native | 100,000 SETs, wasm |\n",
+		"| **fast** (`engine.New()`) | 20.0 µs | — | 300 ms | — |\n",
+		"| **reference** (every shortcut off) | 40.0 µs (+100%) | — | 450 ms (+50%) | — |\n",
+		"| without name slots | 22.0 µs (+10%) | — | 330 ms (+10%) | — |\n",
+		"native, name slots: run 2: ERR Script killed",
+		"`bench/shortcuts -runs 3`",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the section lacks %q; it reads:\n%s", want, text)
+		}
+	}
+}

@@ -158,7 +158,7 @@ export interface Entry {
 
 /** Why a traced script did not return (an error it returned with redis.error_reply is a reply, not a problem). */
 export interface Problem {
-  /** syntax: it did not compile and nothing ran; runtime: it raised an error; killed: the time or memory budget stopped it. */
+  /** syntax: it did not compile and nothing ran; runtime: it raised an error; killed: the work or memory budget (or the page's last resort) stopped it. */
   kind: "syntax" | "runtime" | "killed";
   /** The error's first word: ERR, WRONGTYPE, EMQKIND… */
   code: string;

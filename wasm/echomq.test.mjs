@@ -157,14 +157,15 @@ test("HELLO 3 switches the console to RESP3 and leaves the handles alone", () =>
   assert.deepEqual(echomq.exec(["EVAL", "return {double=1.5}", "0"]), { type: "bulk", value: "1.5" });
 });
 
-test("a script that never ends is stopped with a clear error, and the engine keeps serving", () => {
+test("a script that never ends is stopped with a clear error, and the engine keeps serving", (t) => {
   fresh();
   const started = Date.now();
   const r = echomq.exec(["EVAL", "redis.call('SET', 'before', '1') while true do end", "0"]);
-  const took = Date.now() - started;
+  // The budget counts work: how long that took is this machine's business,
+  // reported, never judged.
+  t.diagnostic(`stopped after ${Date.now() - started} ms`);
   assert.equal(r.type, "error");
   assert.match(r.value, /^ERR Script killed by user with SCRIPT KILL\.\.\. script: [0-9a-f]{40}, on @user_script:1\.$/);
-  assert.ok(took < 5000, `stopped after ${took} ms`);
   // Writes made before the error stay, as in Redis.
   assert.deepEqual(echomq.exec(["GET", "before"]), { type: "bulk", value: "1" });
   assert.deepEqual(echomq.exec(["PING"]), { type: "status", value: "PONG" });
@@ -218,7 +219,8 @@ test("a runaway script at the console is stopped, with a note, and keeps its wri
   fresh();
   const r = echomq.cli(`EVAL "redis.call('SET', 'before', '1') while true do end" 0`);
   assert.match(r.text, /^\(error\) ERR Script killed by user with SCRIPT KILL\.\.\. script: [0-9a-f]{40}, on @user_script:1\.$/);
-  assert.match(r.note, /^The playground stopped this script after 900 ms/);
+  // The work budget's note, or the last resort's on a machine too busy to do that work in 15 s.
+  assert.match(r.note, /^The playground stopped this script (once it had done 25 million steps of work|after 15 s)/);
   assert.equal(echomq.cli("GET before").text, '"1"');
 });
 
@@ -504,9 +506,9 @@ test("a deeply nested reply never throws, and the next call still works", () => 
       let r;
       assert.doesNotThrow(() => { r = call(); }, `${name} of a reply ${n} deep`);
       const what = `${name} of a reply ${n} deep: ${JSON.stringify(r).slice(0, 200)}`;
-      // Making 100,000 tables takes most of the 900 ms budget in wasm; on
-      // a machine busy enough, the budget stops the script first, which
-      // is an answer in words too.
+      // Making 100,000 tables is work the budget counts; should the
+      // budget stop the script first (or the last resort, on a machine
+      // busy enough), that is an answer in words too.
       const stopped = JSON.stringify(r).includes("ERR Script killed by user with SCRIPT KILL...");
       if (n === 5000 || !stopped) {
         assert.equal(r.error, "depth", what);

@@ -17,7 +17,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"echomq.dev/playground/lua"
 	"echomq.dev/playground/wasm/ascii"
@@ -106,7 +105,9 @@ func New(opts ...Options) *Playground {
 // Redis would: a learner's HELLO 3 at the console changes only the
 // console's replies.
 func (p *Playground) start() {
-	e := engine.MustNew()
+	// The page must answer in bounded time whatever machine it is on: a
+	// script is also stopped at engine.LastResort, far past its work budget.
+	e := engine.MustNewWith(engine.Options{LastResort: engine.LastResort})
 	p.engine, p.jobs, p.console = e, emq.NewJobs(e.NewClient()), e.NewClient()
 }
 
@@ -423,7 +424,6 @@ func (p *Playground) cli(line string) Object {
 	if isHelp(args) {
 		return help(args[1:])
 	}
-	start := time.Now()
 	r, _ := p.console.Do(args...)
 	// The depth is checked before the text is made: a deep reply of
 	// two-element arrays would print as megabytes of indent.
@@ -432,8 +432,8 @@ func (p *Playground) cli(line string) Object {
 		return p.errorObject(err)
 	}
 	out := Object{"args": args, "reply": reply, "text": cli.Format(r)}
-	if stoppedByBudget(args, r, time.Since(start)) {
-		out["note"] = stoppedNote
+	if note := stoppedNote(p.console.LastStop()); note != "" {
+		out["note"] = note
 	}
 	return out
 }
@@ -459,28 +459,27 @@ func help(topic []string) Object {
 }
 
 // stoppedNote tells a learner, in plain words, what the SCRIPT KILL error
-// of a runaway script means here.
+// of a script the engine stopped means here, or "" when the engine stopped
+// none (a script may return those words itself). The engine's runner says
+// which budget stopped it, not how long the call took.
 // (strconv, not fmt: package init runs on every page load.)
-var stoppedNote = "The playground stopped this script after " + strconv.FormatInt(engine.Budget.Milliseconds(), 10) + " ms, as Redis's SCRIPT KILL would. " +
-	"Anything it wrote before then stays in the keyspace: nothing is rolled back. " +
-	"(A real Redis refuses SCRIPT KILL once a script has written; only SHUTDOWN NOSAVE would stop it then.)"
-
-// stoppedByBudget reports whether a script command was stopped by the
-// engine's time budget. The error alone cannot tell: a script may return
-// the same words itself, but it cannot return them after running for the
-// whole budget and then being stopped.
-func stoppedByBudget(args []string, r resp.Reply, took time.Duration) bool {
-	switch ascii.Upper(args[0]) {
-	case "EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO":
+func stoppedNote(why engine.Stop) string {
+	var what string
+	switch why {
+	case engine.StoppedByWork:
+		what = "once it had done " + millions(engine.WorkBudget) + " million steps of work (its budget, the same on every machine)"
+	case engine.StoppedByClock:
+		what = "after " + strconv.FormatInt(engine.LastResort.Milliseconds()/1000, 10) + " s, the longest the page waits for a script on a machine too busy to reach its work budget"
 	default:
-		return false
+		return ""
 	}
-	return r.Kind == resp.Error && strings.HasPrefix(r.Str, killedPrefix) && took >= engine.Budget
+	return "The playground stopped this script " + what + ", as Redis's SCRIPT KILL would. " +
+		"Anything it wrote before then stays in the keyspace: nothing is rolled back. " +
+		"(A real Redis refuses SCRIPT KILL once a script has written; only SHUTDOWN NOSAVE would stop it then.)"
 }
 
-// killedPrefix starts the error Redis gives a script that SCRIPT KILL
-// stopped, and the engine gives one that ran out of time.
-const killedPrefix = "ERR Script killed by user with SCRIPT KILL..."
+// millions is n in millions, for the note.
+func millions(n uint64) string { return strconv.FormatUint(n/1_000_000, 10) }
 
 func (p *Playground) trace(a *params) (any, error) {
 	script := a.str(0)

@@ -128,7 +128,7 @@ func TestCliRunawayScriptIsStoppedWithANote(t *testing.T) {
 		t.Errorf("text = %q", text)
 	}
 	note, _ := got["note"].(string)
-	for _, words := range []string{"The playground stopped this script after 900 ms", "SCRIPT KILL", "nothing is rolled back"} {
+	for _, words := range []string{"The playground stopped this script once it had done 25 million steps of work", "SCRIPT KILL", "nothing is rolled back"} {
 		if !strings.Contains(note, words) {
 			t.Errorf("note %q does not say %q", note, words)
 		}

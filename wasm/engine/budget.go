@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"math"
 	"runtime"
 	"runtime/metrics"
 	"time"
@@ -10,8 +11,14 @@ import (
 	glua "github.com/yuin/gopher-lua"
 )
 
+// KilledError is the error a script stopped by its budget answers, the
+// words Redis gives a script that SCRIPT KILL stopped (the runner adds
+// the script's SHA1 and line, as Redis does). It is defined here once:
+// errKilled, the runner's reply and the api's note all read it.
+const KilledError = "ERR Script killed by user with SCRIPT KILL..."
+
 // errKilled is what the Lua VM raises when a script's budget runs out.
-var errKilled = errors.New("Script killed by user with SCRIPT KILL...")
+var errKilled = errors.New(KilledError[len("ERR "):])
 
 // MemoryBudget is how much a script may grow the heap before the engine
 // stops it. Redis sets no such limit on Lua; a browser tab has one, and
@@ -22,29 +29,44 @@ var errKilled = errors.New("Script killed by user with SCRIPT KILL...")
 // allocation first, with the wrong reason, on a slow machine.
 const MemoryBudget = 64 << 20
 
-// Why a script was stopped.
+// Stop is why the engine stopped a script, as Client.LastStop reports it.
+type Stop int
+
 const (
-	stoppedNot = iota
-	stoppedTime
-	stoppedMemory
+	// NotStopped: the script ended by itself (with a reply or an error).
+	NotStopped Stop = iota
+	// StoppedByWork: it had done WorkBudget units of work.
+	StoppedByWork
+	// StoppedByMemory: it had grown the heap by MemoryBudget.
+	StoppedByMemory
+	// StoppedByClock: it was still running LastResort after it started,
+	// the guard against a host too slow or too busy to reach WorkBudget.
+	StoppedByClock
 )
 
 var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
 // budget is the context.Context the Lua state runs under. gopher-lua calls
-// Done before every VM instruction; budget answers from a counter and checks
-// the clock every 1024 instructions. That needs no timer and no goroutine,
-// which matters in a browser: a timer could never fire while a runaway loop
-// holds the only thread.
+// Done before every VM instruction; budget counts the instruction as one
+// unit of work, and every 1024 units it compares the count with the
+// script's limit, reads the heap and (the last resort) the clock. Go work
+// done for the script outside the VM, its redis.calls and the loops inside
+// library calls, is counted in the same units (charge, Spend; see
+// WorkBudget for what each is worth). The verdict is the count's, so it is
+// the same on every machine and under any load: the same script over the
+// same keyspace is stopped at the same instruction. Counting needs no timer
+// and no goroutine, which matters in a browser: a timer could never fire
+// while a runaway loop holds the only thread.
 //
 // The tracer rides the same per-instruction call (onTick) to learn which
 // line of the script is running.
 type budget struct {
-	deadline time.Duration // since clockBase
+	deadline time.Duration // the last resort, since clockBase
+	limit    uint64        // the work the script may do
 	armed    bool
 	expired  bool
-	why      int // stoppedTime or stoppedMemory, once expired
-	ticks    uint32
+	why      Stop   // once expired
+	ticks    uint64 // the work done so far
 	onTick   func()
 	heap     []metrics.Sample // live heap, then heap objects; see readHeap
 	liveMax  uint64           // the live heap past which the script is stopped
@@ -72,8 +94,14 @@ func (b *budget) unusedResult(fn *glua.LFunction) bool {
 // out to JavaScript (the wall clock's makes a Date), paid on every script.
 var clockBase = time.Now()
 
-func (b *budget) arm(d time.Duration) {
-	b.deadline, b.armed, b.expired, b.why, b.ticks = time.Since(clockBase)+d, true, false, stoppedNot, 0
+// arm starts a script's budget: work units of work, and lastResort of
+// time (0 for none: the script then runs until its work is done).
+func (b *budget) arm(work uint64, lastResort time.Duration) {
+	b.deadline = math.MaxInt64
+	if lastResort > 0 {
+		b.deadline = time.Since(clockBase) + lastResort
+	}
+	b.limit, b.armed, b.expired, b.why, b.ticks = work, true, false, NotStopped, 0
 	b.unused = nil
 	// The heap is first read after 1024 instructions, not here: reading it
 	// costs microseconds in WebAssembly, and most scripts end sooner.
@@ -104,7 +132,7 @@ func (b *budget) readHeap() (live, objects uint64) {
 }
 
 // stop ends the script at its next instruction.
-func (b *budget) stop(why int) {
+func (b *budget) stop(why Stop) {
 	b.expired, b.why = true, why
 }
 
@@ -121,22 +149,34 @@ func (b *budget) Done() <-chan struct{} {
 		return closed
 	}
 	b.ticks++
-	if b.ticks&1023 == 0 {
-		if time.Since(clockBase) > b.deadline {
-			b.stop(stoppedTime)
-			return closed
-		}
-		if b.overMemory() {
-			return closed
-		}
-		// The collector's turn, as api.Module.Serve gives one between
-		// calls: in wasm nothing else would let its worker run during a
-		// long script. One script of 100,000 SETs took a median of ~450
-		// ms in Node with a turn here every 1,024 ticks, against ~590 ms
-		// without; a loop of arithmetic did not slow down.
-		runtime.Gosched()
+	if b.ticks&1023 == 0 && b.check() {
+		return closed
 	}
 	return nil
+}
+
+// check is what the budget looks at every 1024 units of work: the count
+// against the limit, then the memory, then the clock. It reports whether
+// the script is to stop.
+func (b *budget) check() bool {
+	if b.ticks > b.limit {
+		b.stop(StoppedByWork)
+		return true
+	}
+	if b.overMemory() {
+		return true
+	}
+	if b.deadline != math.MaxInt64 && time.Since(clockBase) > b.deadline {
+		b.stop(StoppedByClock)
+		return true
+	}
+	// The collector's turn, as api.Module.Serve gives one between
+	// calls: in wasm nothing else would let its worker run during a
+	// long script. One script of 100,000 SETs took a median of ~450
+	// ms in Node with a turn here every 1,024 ticks, against ~590 ms
+	// without; a loop of arithmetic did not slow down.
+	runtime.Gosched()
+	return false
 }
 
 // spent is Done for Go code that works on the script's behalf outside the
@@ -179,7 +219,7 @@ func (b *budget) overMemory() bool {
 	runtime.GC()
 	live, objects = b.readHeap()
 	if live > b.liveMax {
-		b.stop(stoppedMemory)
+		b.stop(StoppedByMemory)
 		return true
 	}
 	// Look again once the script could have used up what is left, but not
@@ -189,9 +229,9 @@ func (b *budget) overMemory() bool {
 }
 
 // bigAlloc is called before a string of n bytes is made. A big one checks
-// the memory budget at once, and making it counts toward the clock (see
-// charge): it is Go work the VM does not see, one instruction however long
-// the string. A stop takes effect at the script's next instruction.
+// the memory budget at once, and making it counts as work (see charge):
+// it is Go work the VM does not see, one instruction however long the
+// string. A stop takes effect at the script's next instruction.
 func bigAlloc(L *glua.LState, n int) {
 	// Below 64 KiB, the VM's own check every 1024 instructions comes soon
 	// enough; at 1 MB a step, it would let a loop make a gigabyte first.
@@ -203,26 +243,33 @@ func bigAlloc(L *glua.LState, n int) {
 		return
 	}
 	// Memory first: a script that keeps what it makes is stopped for that,
-	// even on a machine slow enough for its time to be up as well.
+	// even when its work is up as well.
 	if !b.overMemory() {
-		// One tick per 64 KiB: the clock is read once per 64 MiB made,
-		// tens of milliseconds of copying in WebAssembly.
-		b.charge(n >> 16)
+		b.charge(n / bytesPerUnit)
 	}
 }
 
-// charge counts ticks of Go work done for the script outside the VM (a
-// tick is about an instruction's worth), and reads the clock when they
-// carry the count past a multiple of 1024, as Done does.
-func (b *budget) charge(ticks int) {
+// charge counts units of Go work done for the script outside the VM, and
+// looks at the budget when they carry the count past a multiple of 1024,
+// as Done does.
+func (b *budget) charge(units int) {
 	if !b.armed || b.expired {
 		return
 	}
 	before := b.ticks
-	b.ticks += uint32(min(ticks, 1<<20))
-	if b.ticks>>10 != before>>10 && time.Since(clockBase) > b.deadline {
-		b.stop(stoppedTime)
+	b.ticks += uint64(max(units, 0))
+	if b.ticks>>10 != before>>10 {
+		b.check()
 	}
+}
+
+// Spend is how a library function that loops in Go (see lualib's meter)
+// counts its work: units of its own (bytes scanned, elements visited),
+// worth libraryUnitsPerTick each a unit of the budget's. It reports
+// whether the script is to stop.
+func (b *budget) Spend(units int) bool {
+	b.charge(units / libraryUnitsPerTick)
+	return b.expired
 }
 
 func (b *budget) Err() error {

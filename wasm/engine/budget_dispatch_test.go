@@ -20,9 +20,9 @@ func TestSlowCommandRunawayStopsAtTheFirstCommandPastItsBudget(t *testing.T) {
 	for i := range 2000 {
 		e.exec("SADD", "big", "member:"+strings.Repeat("x", i%7)+string(rune('a'+i%26))+itoa(i))
 	}
-	old := scriptBudget
-	scriptBudget = time.Nanosecond
-	defer func() { scriptBudget = old }()
+	old := scriptLastResort
+	scriptLastResort = time.Nanosecond
+	defer func() { scriptLastResort = old }()
 	r := e.exec("EVAL", `local n = 0
 while true do
   redis.call('SMEMBERS', KEYS[1])

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -56,7 +57,7 @@ func (e *Engine) lookup(name string) *command {
 	// up lately is found by where they are, without hashing it (in
 	// WebAssembly, Go hashes a string without the CPU's help). The slot
 	// holds the string, so those bytes cannot be reused for another name.
-	if len(name) == 0 {
+	if len(name) == 0 || e.plain(NameSlots) {
 		return e.lookupName(name)
 	}
 	// Each call site is its own constant (a round trip names eleven), and
@@ -86,7 +87,7 @@ type recentName struct {
 }
 
 func (e *Engine) lookupName(name string) *command {
-	if c := e.cmds[name]; c != nil {
+	if c := e.cmds[name]; c != nil && !e.plain(NameCache) {
 		return c
 	}
 	// Redis reads a name in ASCII: "ſet" (a long s) is no command.
@@ -120,7 +121,7 @@ func (e *Engine) lookupName(name string) *command {
 	if e.cmds == nil {
 		e.cmds = map[string]*command{}
 	}
-	if len(e.cmds) < maxCommandCache {
+	if len(e.cmds) < maxCommandCache && !e.plain(NameCache) {
 		e.cmds[name] = c
 	}
 	return c
@@ -149,7 +150,7 @@ func (e *Engine) dispatch(peer *server.Peer, c *command, args []string) resp.Rep
 	if !c.registered {
 		return unknownCommand(args)
 	}
-	if len(e.tx) > 0 {
+	if len(e.tx) > 0 || e.plain(TxGuard) {
 		if r, ok := e.watchedWrite(peer, c, args); ok {
 			return r
 		}
@@ -167,47 +168,54 @@ func (e *Engine) dispatch(peer *server.Peer, c *command, args []string) resp.Rep
 	if c.zset != zsetUntouched && (len(e.zsets) > 0 || c.zset != zsetNamed && c.zset != zsetFirstKey) {
 		e.zsetsAfter(peer, c, args, r)
 	}
-	e.budgetAfterCommand(c, args)
+	e.budgetAfterCommand(c, args, r)
 	return r
 }
 
-// budgetAfterCommand holds a running script to its time budget after each
-// command it calls. The Lua VM looks at the clock only every 1024
-// instructions, and a loop around a slow command (a big ZUNIONSTORE, KEYS
-// over many keys) takes a hundred commands to get there: seconds past the
-// budget. So after any command that can be slow, the clock is read, and
-// once a command ends past the deadline the script stops at its next
-// instruction. A quick command (see quickCommands) is counted as the
-// instructions it is worth instead, and the clock read once every few
-// dozen of them: a clock read is a call out to JavaScript in WebAssembly,
-// a few percent of a script of plain SETs.
-func (e *Engine) budgetAfterCommand(c *command, args []string) {
+// budgetAfterCommand counts a command a running script called as work:
+// commandUnits, one unit per argument and per argBytesPerUnit bytes of
+// them, and for a command whose work grows with the keyspace or the value
+// it touches (one not in quickCommands), one unit per element of its reply
+// and per replyBytesPerUnit bytes of it, what it walked to make the reply.
+// Such a command also looks at the clock, the last resort: a loop around a
+// slow command whose reply is small (a big ZUNIONSTORE) is stopped by the
+// first command that ends past it, not a hundred commands later when the
+// VM next looks.
+func (e *Engine) budgetAfterCommand(c *command, args []string, r resp.Reply) {
 	b := e.runner.budget
 	if !b.armed || b.expired {
 		return
 	}
+	units := commandUnits + len(args)
+	for _, a := range args {
+		units += len(a) / argBytesPerUnit
+	}
 	if c.quick {
-		b.charge(quickCommandTicks + len(args))
+		b.charge(units)
 		return
 	}
-	if time.Since(clockBase) > b.deadline {
-		b.stop(stoppedTime)
+	b.charge(units + replyUnits(r))
+	if !b.expired && b.deadline != math.MaxInt64 && time.Since(clockBase) > b.deadline {
+		b.stop(StoppedByClock)
 	}
 }
 
-// quickCommandTicks is what a quick command counts toward the budget's
-// clock, in VM instructions (plus one per argument): about what it costs
-// next to an instruction, so that a loop of them reads the clock every
-// 1024/32 = 32 commands or so, a fraction of a millisecond apart.
-const quickCommandTicks = 32
+// replyUnits is what making reply r is worth: one unit per element, and
+// one per replyBytesPerUnit bytes of text.
+func replyUnits(r resp.Reply) int {
+	n := 1 + len(r.Str)/replyBytesPerUnit
+	for _, el := range r.Elems {
+		n += replyUnits(el)
+	}
+	return n
+}
 
 // quickCommands are the commands whose work does not grow with the
 // keyspace or the value they touch, only with their arguments: one key,
 // one field or member each, found by hash or in the sorted-set index in
-// O(log n). A loop of them cannot carry a script far past its budget
-// between two clock reads. Any command that walks a key's members (SMEMBERS,
-// HGETALL, ZRANGE, KEYS) or copies a value (APPEND, LPUSH's slice, COPY)
-// is left out, and reads the clock after every call.
+// O(log n). Any command that walks a key's members (SMEMBERS, HGETALL,
+// ZRANGE, KEYS) or copies a value (APPEND, LPUSH's slice, COPY) is left
+// out: its reply is counted too, and it reads the clock after every call.
 var quickCommands = map[string]bool{
 	"GET": true, "SET": true, "EXISTS": true, "DEL": true, "UNLINK": true, "TYPE": true, "TIME": true,
 	"INCR": true, "INCRBY": true, "DECR": true, "DECRBY": true,

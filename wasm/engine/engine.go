@@ -20,7 +20,6 @@ package engine
 import (
 	"bufio"
 	"bytes"
-	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,6 +32,13 @@ import (
 	"echomq.dev/playground/wasm/hll"
 	"echomq.dev/playground/wasm/resp"
 )
+
+// seamMiniredis is the miniredis release the engine's seams into it were
+// written against: the state it reads directly (a sorted set's live map, a
+// kept *RedisDB, Peer.Ctx) and the direct API its fast paths write through.
+// README's "Seams" lists each with its test (seams_test.go), and a test
+// fails when go.mod names another release.
+const seamMiniredis = "v2.40.0"
 
 // Start is where the server clock stands when an engine is made or reset:
 // 2026-01-01T00:00:00Z, in Unix milliseconds. A fixed start makes every
@@ -103,6 +109,11 @@ type Engine struct {
 	// HyperLogLog turns dense (see hllcmds.go): Redis's default until a
 	// CONFIG SET of it is served.
 	hllSparseMax int
+
+	// off is the shortcuts this engine does without, and lastResort how
+	// long a script may run whatever its work (see Options).
+	off        Shortcut
+	lastResort time.Duration
 }
 
 // New returns an engine with an empty keyspace, an empty script cache and
@@ -110,16 +121,7 @@ type Engine struct {
 // cannot be installed, rather than run scripts without the limits and the
 // behaviour it promises: the caller that has a page says why there (see
 // api.Start), instead of the module crashing.
-func New() (*Engine, error) {
-	if err := Ready(); err != nil {
-		return nil, fmt.Errorf("engine: refusing to start: %w", err)
-	}
-	e := &Engine{}
-	e.runner = newRunner(e)
-	e.Client = e.NewClient()
-	e.reset()
-	return e, nil
-}
+func New() (*Engine, error) { return NewWith(Options{}) }
 
 // MustNew is New for tests, benchmarks and build tools, where an engine
 // that cannot start has nobody to explain it to and the run must stop: it
@@ -140,6 +142,9 @@ func MustNew() *Engine {
 type Client struct {
 	e    *Engine
 	peer *server.Peer
+	// lastStop is why the engine stopped the last script this connection's
+	// last command ran, if it did (see LastStop).
+	lastStop Stop
 }
 
 // NewClient opens another connection to the engine.
@@ -159,7 +164,19 @@ func (e *Engine) NewClient() *Client {
 func (c *Client) Do(args ...string) (resp.Reply, error) {
 	c.e.mu.Lock()
 	defer c.e.mu.Unlock()
-	return c.e.do(c.peer, args), nil
+	r := c.e.do(c.peer, args)
+	c.lastStop = c.e.runner.takeStop()
+	return r, nil
+}
+
+// LastStop says whether the engine stopped a script that the last command
+// Do sent on this connection ran (an EVAL, or an EXEC with one queued), and
+// why: NotStopped when it did not. A script's reply cannot tell, since a
+// script may return the budget's words itself.
+func (c *Client) LastStop() Stop {
+	c.e.mu.Lock()
+	defer c.e.mu.Unlock()
+	return c.lastStop
 }
 
 func (e *Engine) reset() {
@@ -243,7 +260,7 @@ func (e *Engine) setClock(ms int64) {
 // first m.DB after a move expires keys, in every database) or SWAPDB
 // trades two databases' places, and both empty this cache.
 func (e *Engine) db(n int) *miniredis.RedisDB {
-	if n < 0 || n >= databases {
+	if n < 0 || n >= databases || e.plain(DBCache) {
 		return e.m.DB(n)
 	}
 	if d := e.dbs[n]; d != nil {
@@ -264,7 +281,7 @@ func (e *Engine) do(peer *server.Peer, args []string) resp.Reply {
 	c := e.lookup(args[0])
 	// Only a transaction command, or a connection in a transaction or
 	// watching keys, has anything for transaction to do.
-	if c.tx || len(e.tx) > 0 {
+	if c.tx || len(e.tx) > 0 || e.plain(TxGuard) {
 		if r, ok := e.transaction(peer, c, args); ok {
 			return r
 		}

@@ -92,6 +92,9 @@ func hincrbyFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	// miniredis's direct HSet, without a trip through its command table
 	// (@claim counts each attempt so); its HIncr would read the field
 	// again and parse it a second time.
+	if e.plain(DirectCommands) {
+		return e.raw(peer, args) // checked: miniredis's HINCRBY cannot wrap around now
+	}
 	v, _ := parseRedisInt(cur.Str) // 0 for a missing field
 	sum := v + incr
 	e.db(e.dbOf[peer]).HSet(args[1], args[2], strconv.FormatInt(sum, 10))
@@ -126,6 +129,9 @@ func parseRedisInt(s string) (int64, bool) { return rdb.LongLong(s) }
 // direct read cannot tell a missing field (or key, or a key of another
 // type) from an empty value, so an empty answer is asked again as a command.
 func (e *Engine) hget(peer *server.Peer, key, field string) resp.Reply {
+	if e.plain(DirectCommands) {
+		return e.raw(peer, []string{"HGET", key, field})
+	}
 	if v := e.db(e.dbOf[peer]).HGet(key, field); v != "" {
 		return resp.BulkReply(v)
 	}

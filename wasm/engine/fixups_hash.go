@@ -83,12 +83,15 @@ func trackHashOrder(name string, next fixup) fixup {
 		// either way, and the direct read is skipped (a new job row).
 		known := e.hashOrder.get(key)
 		e.hashBefore = existence{} // an outer write's read is not this one's
-		if known != nil {
+		plain := e.plain(HashReads)
+		if known != nil || plain {
 			exists := e.db(db).Exists(args[1])
 			if !exists {
 				known = nil
 			}
-			e.hashBefore = existence{key: args[1], db: db, exists: exists, known: true}
+			if !plain {
+				e.hashBefore = existence{key: args[1], db: db, exists: exists, known: true}
+			}
 		}
 		r := runFixup(next, e, peer, args)
 		e.hashBefore = existence{}
@@ -96,7 +99,7 @@ func trackHashOrder(name string, next fixup) fixup {
 			return r
 		}
 		first, step := commandFields(name, args)
-		if !known.changedBy(hdel, args, first, step) {
+		if !plain && !known.changedBy(hdel, args, first, step) {
 			return r // a claim's HINCRBY and HSET on a job row: nothing to do
 		}
 		o := known
@@ -280,7 +283,7 @@ func (o *fieldOrder) clone() *fieldOrder {
 // walk. A small order is never changed in place (the next order is built
 // in orderBuf), so sharing one is safe.
 func (e *Engine) internOrder(fields []string) *fieldOrder {
-	if e.lastOrder == nil || !slices.Equal(fields, e.lastOrder.fields) {
+	if e.lastOrder == nil || !slices.Equal(fields, e.lastOrder.fields) || e.plain(SharedOrders) {
 		e.lastOrder = &fieldOrder{fields: slices.Clone(fields)}
 	}
 	return e.lastOrder

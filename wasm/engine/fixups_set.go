@@ -19,7 +19,7 @@ func setOptionsFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	if len(args) < 3 {
 		return e.raw(peer, args)
 	}
-	if len(args) == 3 {
+	if len(args) == 3 && !e.plain(DirectCommands) {
 		// The plain SET, the one scripts make most: written directly,
 		// without a RESP round trip through miniredis's command table.
 		// miniredis's direct Set refuses a key of another type, which

@@ -133,7 +133,7 @@ func (r *runner) call(L *glua.LState, raise bool) int {
 	if !raise {
 		fn = r.callFns[1]
 	}
-	unused := r.budget.unusedResult(fn)
+	unused := r.budget.unusedResult(fn) && !r.e.plain(UnusedReplies)
 	rep := r.command(L)
 	r.releaseArgs()
 	if t := r.trace; t != nil {
@@ -171,7 +171,7 @@ func (r *runner) command(L *glua.LState) scriptCall {
 		c = r.e.lookup(string(name))
 	}
 	var args []string
-	if c != nil && c.reuseArgs && r.trace == nil {
+	if c != nil && c.reuseArgs && r.trace == nil && !r.e.plain(ArgBuffer) {
 		args = r.argBuffer(n)
 	} else {
 		args = make([]string, n)

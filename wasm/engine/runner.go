@@ -22,13 +22,13 @@ import (
 	"echomq.dev/playground/wasm/resp"
 )
 
-// Budget is how long one script may run before the engine stops it, the way
-// SCRIPT KILL would. Redis itself lets a script run on (it only starts
-// answering BUSY after lua-time-limit); a browser tab cannot afford that.
-const Budget = 900 * time.Millisecond
-
-// scriptBudget is the Budget a run is given; tests shorten it.
-var scriptBudget = Budget
+// scriptWork is the work a run may do: WorkBudget, which tests shorten.
+// scriptLastResort, when tests set it, is the last resort of every engine
+// in place of its own (Options.LastResort).
+var (
+	scriptWork       uint64 = WorkBudget
+	scriptLastResort time.Duration
+)
 
 // RedisVersion is the Redis release the runner answers for, in
 // redis.REDIS_VERSION and wherever a script can ask.
@@ -87,6 +87,17 @@ type runner struct {
 	// allow, when set, holds the SHA1s of the only scripts that may run
 	// (see GuardScripts).
 	allow map[string]bool
+	// stopped is why the budget stopped a script since takeStop last
+	// looked (see Client.LastStop).
+	stopped Stop
+}
+
+// takeStop is why the budget stopped a script since the last takeStop,
+// or NotStopped.
+func (r *runner) takeStop() Stop {
+	s := r.stopped
+	r.stopped = NotStopped
+	return s
 }
 
 // compiled is one script as the cache holds it.
@@ -284,6 +295,9 @@ func smallCount(s string) (int64, bool) {
 // first: a hit is a comparison of the strings, where the cache's is a
 // scan for upper case and a hash of forty bytes, slow in WebAssembly.
 func (r *runner) byHash(sha string) *compiled {
+	if r.e.plain(RecentScripts) {
+		return r.cache[strings.ToLower(sha)]
+	}
 	for _, c := range r.recent {
 		if c != nil && c.sha == sha {
 			return c
@@ -359,7 +373,13 @@ func (r *runner) load(src string) (*compiled, resp.Reply) {
 	if c := r.cache[sha]; c != nil {
 		return c, resp.Reply{}
 	}
-	c, errRep := compileShared(src, sha)
+	var c *compiled
+	var errRep resp.Reply
+	if r.e.plain(SharedProtos) {
+		c, errRep = compile(src)
+	} else {
+		c, errRep = compileShared(src, sha)
+	}
 	if c == nil {
 		return nil, errRep
 	}
@@ -510,18 +530,28 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 	// written at all from one run to the next.
 	r.argsMayStay = r.argsMayStay || !c.argsStayPut
 	var keysT, argvT *glua.LTable
-	if !r.argsMayStay && t == nil {
+	lastKeys, lastArgv := &c.lastKeys, &c.lastArgv
+	if r.e.plain(ArgTables) {
+		lastKeys, lastArgv = new([]glua.LValue), new([]glua.LValue)
+	} else if !r.argsMayStay && t == nil {
 		keysT, argvT = r.argTables[0], r.argTables[1]
 	}
-	r.setArgs(0, "KEYS", stringTable(L, keys, &c.lastKeys, keysT))
-	r.setArgs(1, "ARGV", stringTable(L, argv, &c.lastArgv, argvT))
+	r.setArgs(0, "KEYS", stringTable(L, keys, lastKeys, keysT))
+	r.setArgs(1, "ARGV", stringTable(L, argv, lastArgv, argvT))
 	r.running, r.readOnly, r.callErr, r.errLine, r.threw, r.trace = c, readOnly, "", 0, false, t
 	r.setResp(false)
 	if t != nil {
 		r.budget.onTick = func() { t.tick(L) }
 	}
-	r.budget.arm(scriptBudget)
+	last := r.e.lastResort
+	if scriptLastResort != 0 {
+		last = scriptLastResort
+	}
+	r.budget.arm(scriptWork, last)
 	defer func() {
+		if r.budget.expired {
+			r.stopped = r.budget.why
+		}
 		r.budget.disarm()
 		r.setResp(false)
 		r.running, r.trace, r.budget.onTick = nil, nil, nil
@@ -627,10 +657,10 @@ func scriptLine(L *glua.LState) int {
 // "script: <sha>, on @user_script:<line>.".
 func (r *runner) errorReply(c *compiled, err error) resp.Reply {
 	var msg string
-	if r.budget.expired && r.budget.why == stoppedMemory {
+	if r.budget.expired && r.budget.why == StoppedByMemory {
 		msg = fmt.Sprintf("ERR Script used more than %d MiB of memory; the playground stopped it, as it stops a script that runs too long", MemoryBudget>>20)
 	} else if r.budget.expired {
-		msg = "ERR Script killed by user with SCRIPT KILL..."
+		msg = KilledError
 	} else {
 		var ae *glua.ApiError
 		if errors.As(err, &ae) {

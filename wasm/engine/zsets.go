@@ -107,7 +107,8 @@ const (
 // find their entries so.
 func (e *Engine) zentryOf(db int, key string, ordered bool) (*zentry, zstate) {
 	ks := e.zsets[key]
-	if ks != nil {
+	plain := e.plain(SortedSetIndex)
+	if ks != nil && !plain {
 		if ent := ks[db]; ent != nil && ent.checked == e.zgen && ent.src != nil && (ent.set != nil || !ordered) {
 			return ent, zFound
 		}
@@ -139,7 +140,7 @@ func (e *Engine) zentryOf(db int, key string, ordered bool) (*zentry, zstate) {
 	case !sameMap(ent.src, live):
 		*ent = zentry{src: live, skiplist: bigZset(live)}
 	}
-	if ent.set != nil && ent.set.Len() != len(live) {
+	if ent.set != nil && (ent.set.Len() != len(live) || plain) {
 		ent.set = nil // cannot happen by the rules above; rebuilt rather than trusted
 	}
 	if ordered && ent.set == nil {

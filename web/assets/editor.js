@@ -235,7 +235,7 @@ export function mountEditor(root, ctx) {
     showProblem(null);
     root.dataset.running = "true";
     showPosition(el.position, "Running the script…");
-    setText(el.outcome, "Running… A script that has not returned after 900 ms is stopped.");
+    setText(el.outcome, "Running… A script that has not returned within its budget (25 million steps of work) is stopped.");
     say("Running the script.");
 
     const t = await ctx.call("trace", source, k, argv);
@@ -337,7 +337,7 @@ export function mountEditor(root, ctx) {
     if (p && p.kind === "syntax") return `Redis could not compile it (line ${p.line}: ${p.detail}), so nothing ran and nothing was written.`;
     if (p && p.kind === "killed") {
       return (
-        `The playground stopped it on line ${p.line} after its 900 ms budget, the way Redis's SCRIPT KILL stops a busy script.` +
+        `The playground stopped it on line ${p.line} when it ran past its budget, the way Redis's SCRIPT KILL stops a busy script.` +
         `${wrote} Nothing is rolled back: those writes stay in the keyspace.`
       );
     }
@@ -392,7 +392,7 @@ export function mountEditor(root, ctx) {
     const head = {
       syntax: `Syntax error on line ${p.line}, marked in the script.`,
       runtime: `Runtime error on line ${p.line}, marked in the script.`,
-      killed: `Stopped on line ${p.line}: still running after 900 ms, so the playground stopped it, as Redis's SCRIPT KILL would. What it wrote before that stays (a script is never rolled back).`,
+      killed: `Stopped on line ${p.line}: still running past its budget, so the playground stopped it, as Redis's SCRIPT KILL would. What it wrote before that stays (a script is never rolled back).`,
     }[p.kind];
     el.problem.replaceChildren(
       ...(head ? [h("strong", { text: head }), " Redis said: ", h("code", { text: p.said || p.message })] : [p.message]),

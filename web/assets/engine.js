@@ -126,11 +126,14 @@ function startHosted(port, o) {
  * SharedWorker nor its port reports it (Chromium fires no event), so the
  * page asks: every HEARTBEAT_MS it sends a ping, which the worker answers
  * in turn, after the calls before it. Each call ends within its budget
- * (900 ms), so a worker that has sent nothing at all for SILENCE_MS while
- * a ping waits has stopped.
+ * (a script's work budget, and never later than the engine's last resort,
+ * engine.LastResort in wasm/engine, 15 s), so a worker that has sent
+ * nothing at all for SILENCE_MS while a ping waits has stopped: a ping
+ * that comes in just after a runaway script started, with another
+ * page's runaway next in line, waits at most two last resorts.
  */
 const HEARTBEAT_MS = 2000;
-const SILENCE_MS = 10000;
+const SILENCE_MS = 32000;
 
 /**
  * Wires the worker's messages (port: the Worker, or a SharedWorker's

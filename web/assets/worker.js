@@ -1,7 +1,7 @@
 // EchoMQ Playground: the engine's worker (a classic worker script).
 //
 // The Go program runs here, not on the page's thread, so a script that
-// loops for its whole 900 ms budget never freezes a click, a scroll or the
+// loops for its whole budget never freezes a click, a scroll or the
 // other widgets: like a Redis server, the worker is busy and the clients
 // (the pages) wait for their replies.
 //
@@ -50,7 +50,9 @@
 //
 // Calls are answered in the order they came: the worker runs one at a time,
 // whichever page sent them. A runaway script in one embed therefore delays
-// the others' calls by at most its budget.
+// the others' calls by at most its budget: its work budget, about a second
+// or two of the engine's time, and never more than the engine's last
+// resort (engine.LastResort, 15 s).
 
 "use strict";
 

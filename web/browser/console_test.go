@@ -101,7 +101,9 @@ func TestConsole(t *testing.T) {
 	// How long it took is reported, never judged: these machines are shared.
 	t.Logf("the runaway script's error showed %v after Enter", time.Since(started))
 	c.wantText(lastOut, "(error) ERR Script killed by user with SCRIPT KILL... script: ", ", on @user_script:1.")
-	c.wantText(lastNote, "The playground stopped this script after 900 ms", "SCRIPT KILL", "nothing is rolled back")
+	// The work budget's note, or on a machine too busy to get that far in
+	// 15 s the last resort's: both begin so.
+	c.wantText(lastNote, "The playground stopped this script ", "SCRIPT KILL", "nothing is rolled back")
 	typeLine(c, "GET before")
 	wantOut(c, `"kept"`)
 
@@ -221,7 +223,7 @@ func TestConsoleRestoreDropsWhatItCouldNotHaveMade(t *testing.T) {
 //
 // Which budget stops the first run depends on the machine: memory the
 // module has never had comes slowly (milliseconds per MiB), so on a slow
-// one the 900 ms time budget can end it before it has 64 MiB. Once the
+// one the work budget (or the last resort) can end it before it has 64 MiB. Once the
 // module has the memory, allocating is quick, and the second run must be
 // stopped by the memory budget, and say so.
 func TestConsoleRunawayAllocation(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"echomq.dev/playground/wasm/engine"
 )
@@ -52,12 +53,14 @@ func TestDifferencesFollowFidelity(t *testing.T) {
 }
 
 // TestRunawayEntryNamesTheEngineLimits keeps the page's word on runaway
-// scripts in step with the limits the engine enforces: the time budget,
+// scripts in step with the limits the engine enforces: the work budget and
+// the page's last resort,
 // the memory budget and the longest string.
 func TestRunawayEntryNamesTheEngineLimits(t *testing.T) {
 	text := DefaultConsole().Runaway[0].Text
 	for _, want := range []string{
-		fmt.Sprintf("%d ms", engine.Budget.Milliseconds()),
+		fmt.Sprintf("%d million steps of work", engine.WorkBudget/1_000_000),
+		fmt.Sprintf("after %d s", engine.LastResort/time.Second),
 		fmt.Sprintf("%d MiB more memory", engine.MemoryBudget>>20),
 		fmt.Sprintf("string may pass %d MiB", engine.MaxStringBytes>>20),
 	} {

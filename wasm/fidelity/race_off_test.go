@@ -1,0 +1,5 @@
+//go:build !race
+
+package fidelity
+
+const raceOn = false
