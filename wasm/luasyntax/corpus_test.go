@@ -83,8 +83,11 @@ func snippets(t testing.TB, file string) []string {
 	}
 	afterEval := func(list []ast.Expr) {
 		for i := 0; i+1 < len(list); i++ {
+			// A list of command names ({"EVAL", "EVAL_RO"}) holds no Lua.
 			if s, ok := stringConstant(list[i]); ok && (s == "EVAL" || s == "EVAL_RO") {
-				add(list[i+1])
+				if next, _ := stringConstant(list[i+1]); next != "EVAL_RO" {
+					add(list[i+1])
+				}
 			}
 		}
 	}
