@@ -22,7 +22,9 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
+	"time"
 
 	"echomq.dev/playground/wasm/engine"
 	"echomq.dev/playground/wasm/wire"
@@ -30,6 +32,7 @@ import (
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:6380", "loopback address to listen on (port 0: any free port)")
+	stall := flag.Duration("stall", 0, "say so on stderr when a request has not finished for this long (0: never)")
 	flag.Parse()
 	l, err := listen(*addr)
 	if err != nil {
@@ -48,6 +51,9 @@ func main() {
 		<-stop
 		l.Close()
 	}()
+	if *stall > 0 {
+		go watch(*stall, os.Stderr)
+	}
 	if err := serve(l, wire.NewServer(e, true)); err != nil {
 		fmt.Fprintln(os.Stderr, "listen:", err)
 		os.Exit(1)
@@ -93,7 +99,10 @@ func handle(nc net.Conn, c *wire.Conn) {
 		n, err := nc.Read(in)
 		if n > 0 {
 			var closing bool
+			inFlight.Add(1)
 			out, closing = c.Feed(out[:0], in[:n])
+			inFlight.Add(-1)
+			finished.Add(1)
 			if len(out) > 0 {
 				if _, werr := nc.Write(out); werr != nil {
 					return
@@ -111,6 +120,32 @@ func handle(nc net.Conn, c *wire.Conn) {
 				fmt.Fprintln(os.Stderr, "listen: read:", err)
 			}
 			return
+		}
+	}
+}
+
+// inFlight counts the requests being run, and finished those run so far:
+// while requests are in flight and none finishes, the engine is stuck on
+// one (they all take the engine's lock in turn).
+var inFlight, finished atomic.Int64
+
+// watch writes "stalled: ..." to w when requests are in flight and none
+// has finished for stall: a command the engine never returns from (a
+// runaway loop, a reply without end). A client waiting for its reply
+// would wait forever; Redis's test suite (internal/suite) reads the line
+// to stop the run and count the test in progress as hung, rather than
+// wait out its own timeout.
+func watch(stall time.Duration, w io.Writer) {
+	last, since, said := finished.Load(), time.Now(), false
+	for range time.Tick(stall / 10) {
+		now := finished.Load()
+		if now != last || inFlight.Load() == 0 {
+			last, since, said = now, time.Now(), false
+			continue
+		}
+		if !said && time.Since(since) >= stall {
+			fmt.Fprintf(w, "stalled: no request finished for %v\n", stall)
+			said = true
 		}
 	}
 }

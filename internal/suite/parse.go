@@ -99,103 +99,133 @@ func ignored(text string) (name, why string, ok bool) {
 	return "", "", false
 }
 
-// parse reads the test server's output for one unit. It also returns the
-// test that was in progress when the suite's own timeout fired, if it did.
-func parse(unit string, r io.Reader) (res UnitResult, hung string) {
-	res.Unit = unit
-	suffix := " in tests/unit/" + unit + ".tcl"
-	seen := map[string]int{}
-	name := func(n string) string {
-		seen[n]++
-		if k := seen[n]; k > 1 {
-			return n + " #" + strconv.Itoa(k)
-		}
-		return n
-	}
-	// A failure's message is on the lines after its status line.
-	var open *Test
-	var openStop int = -1
-	var details []string
-	closeOpen := func() {
-		if open == nil && openStop < 0 {
-			return
-		}
-		first := ""
-		for _, d := range details {
-			if d = strings.TrimSpace(d); d != "" {
-				first = d
-				break
-			}
-		}
-		trace := false
-		for _, d := range details {
-			if strings.HasPrefix(d, "    while executing") || strings.HasPrefix(d, "    invoked from within") {
-				trace = true
-				break
-			}
-		}
-		if open != nil {
-			if trace {
-				open.Outcome = Exception
-			}
-			open.Detail = first
-			res.Tests = append(res.Tests, *open)
-		} else {
-			res.Stopped[openStop] += first
-		}
-		open, openStop, details = nil, -1, nil
-	}
+// parser reads the test server's output for one unit, a line at a time.
+type parser struct {
+	res    UnitResult
+	suffix string         // " in tests/unit/<unit>.tcl", after a failed test's name
+	seen   map[string]int // names so far, for the " #2" of the next of a name
+	// A failure's message is on the lines after its status line: open is
+	// the test it belongs to, or stop the Stopped entry.
+	open    *Test
+	stop    int
+	details []string
+	timeout bool   // the suite's own timeout fired
+	hung    string // the test it found in progress
+	last    string // the name of the test reported last
+}
+
+func newParser(unit string) *parser {
+	return &parser{res: UnitResult{Unit: unit}, suffix: " in tests/unit/" + unit + ".tcl", seen: map[string]int{}, stop: -1}
+}
+
+// parse reads a whole output.
+func parse(unit string, r io.Reader) (UnitResult, string) {
+	p := newParser(unit)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	timeout := false
 	for sc.Scan() {
-		line := ansi.ReplaceAllString(sc.Text(), "")
-		m := status.FindStringSubmatch(line)
-		if m == nil {
-			if timeout {
-				if p := inProgress.FindStringSubmatch(line); p != nil {
-					hung = p[1]
-				}
-			}
-			if strings.HasPrefix(line, "Testing ") || strings.HasPrefix(line, "[") && strings.Contains(line, " done]: ") {
-				closeOpen()
-				continue
-			}
-			if open != nil || openStop >= 0 {
-				details = append(details, line)
-			}
-			continue
+		p.line(sc.Text())
+	}
+	return p.result()
+}
+
+// result is the unit's result so far, and the test the suite's timeout
+// found in progress, if it fired.
+func (p *parser) result() (UnitResult, string) {
+	p.closeOpen()
+	return p.res, p.hung
+}
+
+// name is the name of the next test called n: " #k" after the kth.
+func (p *parser) name(n string) string {
+	p.seen[n]++
+	if k := p.seen[n]; k > 1 {
+		return n + " #" + strconv.Itoa(k)
+	}
+	return n
+}
+
+// closeOpen ends the failure whose message is being read.
+func (p *parser) closeOpen() {
+	if p.open == nil && p.stop < 0 {
+		return
+	}
+	first, trace := "", false
+	for _, d := range p.details {
+		if t := strings.TrimSpace(d); t != "" && first == "" {
+			first = t
 		}
-		closeOpen()
-		kind, text := m[1], m[2]
-		switch kind {
-		case "ok":
-			res.Tests = append(res.Tests, Test{Name: name(okElapsed.ReplaceAllString(text, "")), Outcome: OK})
-		case "skip":
-			res.Tests = append(res.Tests, Test{Name: name(text), Outcome: Skipped})
-		case "ignore":
-			// A block its tags leave out names no test; skip it.
-			if n, why, ok := ignored(text); ok {
-				res.Tests = append(res.Tests, Test{Name: name(n), Outcome: Ignored, Detail: why})
-			}
-		case "err":
-			if n, ok := strings.CutSuffix(text, suffix); ok {
-				open = &Test{Name: name(n), Outcome: Err}
-			} else {
-				// An error outside any test: the suite gave up the rest of
-				// the block it was in, and says so with the error itself.
-				res.Stopped = append(res.Stopped, "a block of tests stopped: ")
-				openStop = len(res.Stopped) - 1
-				details = []string{text}
-			}
-		case "exception":
-			res.Stopped = append(res.Stopped, "the unit stopped: ")
-			openStop = len(res.Stopped) - 1
-			details = []string{strings.TrimPrefix(text, "Executing test client: ")}
-		case "TIMEOUT":
-			timeout = true
+		if strings.HasPrefix(d, "    while executing") || strings.HasPrefix(d, "    invoked from within") {
+			trace = true
 		}
 	}
-	closeOpen()
-	return res, hung
+	if p.open != nil {
+		if trace {
+			p.open.Outcome = Exception
+		}
+		p.open.Detail = first
+		p.res.Tests = append(p.res.Tests, *p.open)
+	} else {
+		p.res.Stopped[p.stop] += first
+	}
+	p.open, p.stop, p.details = nil, -1, nil
+}
+
+// line reads one line of output. It reports whether the line was a test's
+// status (one more test reported).
+func (p *parser) line(text string) bool {
+	text = ansi.ReplaceAllString(text, "")
+	m := status.FindStringSubmatch(text)
+	if m == nil {
+		if p.timeout {
+			if h := inProgress.FindStringSubmatch(text); h != nil {
+				p.hung = h[1]
+			}
+		}
+		if strings.HasPrefix(text, "Testing ") || strings.HasPrefix(text, "[") && strings.Contains(text, " done]: ") {
+			p.closeOpen()
+		} else if p.open != nil || p.stop >= 0 {
+			p.details = append(p.details, text)
+		}
+		return false
+	}
+	p.closeOpen()
+	kind, rest := m[1], m[2]
+	switch kind {
+	case "ok":
+		p.last = p.name(okElapsed.ReplaceAllString(rest, ""))
+		p.res.Tests = append(p.res.Tests, Test{Name: p.last, Outcome: OK})
+	case "skip":
+		p.last = p.name(rest)
+		p.res.Tests = append(p.res.Tests, Test{Name: p.last, Outcome: Skipped})
+	case "ignore":
+		// A block its tags leave out names no test; skip it.
+		n, why, ok := ignored(rest)
+		if !ok {
+			return false
+		}
+		p.last = p.name(n)
+		p.res.Tests = append(p.res.Tests, Test{Name: p.last, Outcome: Ignored, Detail: why})
+	case "err":
+		if n, ok := strings.CutSuffix(rest, p.suffix); ok {
+			p.last = p.name(n)
+			p.open = &Test{Name: p.last, Outcome: Err}
+		} else {
+			// An error outside any test: the suite gave up the rest of
+			// the block it was in, and says so with the error itself.
+			p.res.Stopped = append(p.res.Stopped, "a block of tests stopped: ")
+			p.stop = len(p.res.Stopped) - 1
+			p.details = []string{rest}
+			return false
+		}
+	case "exception":
+		p.res.Stopped = append(p.res.Stopped, "the unit stopped: ")
+		p.stop = len(p.res.Stopped) - 1
+		p.details = []string{strings.TrimPrefix(rest, "Executing test client: ")}
+		return false
+	case "TIMEOUT":
+		p.timeout = true
+		return false
+	}
+	return true
 }

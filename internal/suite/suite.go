@@ -14,6 +14,7 @@
 package suite
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -105,16 +106,17 @@ func (f *Farm) Close() error { return os.RemoveAll(f.Dir) }
 // needs DEBUG, one test client.
 var Mode = []string{"--singledb", "--durable", "--ignore-encoding", "--ignore-digest", "--tags", "-needs:debug", "--clients", "1"}
 
-// Runner runs units against one server.
+// Runner runs units against a target, each attempt at a unit against a
+// server of its own.
 type Runner struct {
-	Farm *Farm
-	Addr string // the server's "127.0.0.1:port"
+	Farm   *Farm
+	Target Target
 	// Skip are the tests to skip, by name or /regexp (the skip file's
 	// patterns); nil for a run against Redis.
 	Skip []string
 	// Hang is how long a test may run without reporting before the run
-	// counts it as hung: the suite's own --timeout, which ends the unit,
-	// after which Unit runs the unit again without the hung test.
+	// counts it as hung: the suite's own --timeout, which ends the unit.
+	// (A listener that says it stalled ends it sooner.)
 	Hang time.Duration
 	// Bound is the most a unit may take in all, its reruns included; past
 	// it the run is stopped and what was reported is kept.
@@ -128,24 +130,25 @@ type Runner struct {
 const maxHangs = 8
 
 // Unit runs one unit (as Units names it). A test that hangs is run no
-// more: the unit runs again with it skipped, and it is reported as a
-// Timeout. The error is for a run that could not be made at all (no
-// tclsh); a unit that stopped early is a result, with Stopped saying why.
+// more: the unit runs again from its start, on a fresh server, with that
+// test skipped, and the test is reported as a Timeout. The error is for a
+// run that could not be made at all (no tclsh, a server that would not
+// start); a unit that stopped early is a result, with Stopped saying why.
 func (r *Runner) Unit(ctx context.Context, unit string) (UnitResult, error) {
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, r.Bound)
 	defer cancel()
-	var hung []string
+	var hung []hang
 	for {
 		res, h, err := r.once(ctx, unit, hung)
 		res.Seconds = time.Since(start).Seconds()
 		if err != nil {
 			return res, err
 		}
-		if h == "" || len(hung) == maxHangs || ctx.Err() != nil {
-			markHung(&res, hung, r.Hang)
-			if h != "" {
-				res.Stopped = append(res.Stopped, fmt.Sprintf("the unit stopped: %q made no progress for %v, and %d tests had hung already", h, r.Hang, len(hung)))
+		if h.test == "" || len(hung) == maxHangs || ctx.Err() != nil {
+			markHung(&res, hung)
+			if h.test != "" && ctx.Err() == nil {
+				res.Stopped = append(res.Stopped, fmt.Sprintf("the unit stopped: %q %s, and %d tests had hung already", h.test, h.why, len(hung)))
 			}
 			if ctx.Err() != nil {
 				res.Stopped = append(res.Stopped, fmt.Sprintf("the unit stopped: the run was cut off after %v", r.Bound))
@@ -156,16 +159,19 @@ func (r *Runner) Unit(ctx context.Context, unit string) (UnitResult, error) {
 	}
 }
 
+// hang is a test that hung, and how the run knew.
+type hang struct{ test, why string }
+
 // markHung turns the skips of tests that hung into timeouts.
-func markHung(res *UnitResult, hung []string, after time.Duration) {
+func markHung(res *UnitResult, hung []hang) {
 	for i, t := range res.Tests {
 		if t.Outcome != Skipped {
 			continue
 		}
 		for _, h := range hung {
-			if baseName(t.Name) == h {
+			if baseName(t.Name) == h.test {
 				res.Tests[i].Outcome = Timeout
-				res.Tests[i].Detail = fmt.Sprintf("no reply for %v: the unit was run again without it", after)
+				res.Tests[i].Detail = h.why + ": the unit was run again without it"
 			}
 		}
 	}
@@ -182,11 +188,17 @@ func baseName(name string) string {
 	return name
 }
 
-// once runs the unit once, with the tests in also skipped.
-func (r *Runner) once(ctx context.Context, unit string, also []string) (UnitResult, string, error) {
-	host, port, ok := strings.Cut(r.Addr, ":")
+// once runs the unit once on a fresh server, with the tests that hung
+// before skipped. It returns the test that hung this time, if one did.
+func (r *Runner) once(ctx context.Context, unit string, hung []hang) (UnitResult, hang, error) {
+	srv, err := r.Target.Start()
+	if err != nil {
+		return UnitResult{Unit: unit}, hang{}, err
+	}
+	defer srv.Stop()
+	host, port, ok := strings.Cut(srv.Addr, ":")
 	if !ok {
-		return UnitResult{Unit: unit}, "", fmt.Errorf("suite: address %q has no port", r.Addr)
+		return UnitResult{Unit: unit}, hang{}, fmt.Errorf("suite: address %q has no port", srv.Addr)
 	}
 	args := []string{"tests/test_helper.tcl", "--host", host, "--port", port}
 	args = append(args, Mode...)
@@ -197,12 +209,12 @@ func (r *Runner) once(ctx context.Context, unit string, also []string) (UnitResu
 	if len(r.Skip) > 0 {
 		path := filepath.Join(r.Farm.Dir, "skipfile")
 		if err := os.WriteFile(path, []byte(strings.Join(r.Skip, "\n")+"\n"), 0o644); err != nil {
-			return UnitResult{Unit: unit}, "", err
+			return UnitResult{Unit: unit}, hang{}, err
 		}
 		args = append(args, "--skipfile", path)
 	}
-	for _, name := range also {
-		args = append(args, "--skiptest", name)
+	for _, h := range hung {
+		args = append(args, "--skiptest", h.test)
 	}
 	args = append(args, "--single", "unit/"+unit)
 
@@ -214,10 +226,10 @@ func (r *Runner) once(ctx context.Context, unit string, also []string) (UnitResu
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return UnitResult{Unit: unit}, "", err
+		return UnitResult{Unit: unit}, hang{}, err
 	}
 	if err := cmd.Start(); err != nil {
-		return UnitResult{Unit: unit}, "", fmt.Errorf("suite: starting tclsh (apt-get install tcl): %w", err)
+		return UnitResult{Unit: unit}, hang{}, fmt.Errorf("suite: starting tclsh (apt-get install tcl): %w", err)
 	}
 	// The suite's test server starts its test client in the background:
 	// the whole process group goes when the run is over or cut off.
@@ -225,23 +237,79 @@ func (r *Runner) once(ctx context.Context, unit string, also []string) (UnitResu
 	kill := func() { once.Do(func() { killGroup(cmd.Process.Pid) }) }
 	stop := context.AfterFunc(ctx, kill)
 	defer stop()
-	var src io.Reader = out
-	if r.Log != nil {
-		src = io.TeeReader(out, r.Log)
+
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		var src io.Reader = out
+		if r.Log != nil {
+			src = io.TeeReader(out, r.Log)
+		}
+		sc := bufio.NewScanner(src)
+		sc.Buffer(make([]byte, 64<<10), 16<<20)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	p := newParser(unit)
+	stalled := srv.Stalled
+	var stuck hang
+	// Once the server stalled and was stopped, the next test reported is
+	// the one that hung: awaiting holds how many units stops there were
+	// then, or -1.
+	awaiting := -1
+read:
+	for {
+		select {
+		case text, ok := <-lines:
+			if !ok {
+				break read
+			}
+			isTest := p.line(text)
+			switch {
+			case awaiting < 0:
+			case isTest:
+				stuck = hang{test: baseName(p.last), why: fmt.Sprintf("the engine answered nothing for %v", Stall)}
+				kill()
+				awaiting = -1
+			case len(p.res.Stopped) > awaiting:
+				p.res.Stopped = append(p.res.Stopped, fmt.Sprintf("the unit stopped: the engine answered nothing for %v, outside any test", Stall))
+				kill()
+				awaiting = -1
+			}
+		case <-stalled:
+			// The engine is stuck in a command: stop it, and the test
+			// waiting for the reply fails at once, by name.
+			stalled = nil
+			srv.Stop()
+			awaiting = len(p.res.Stopped)
+		}
 	}
-	res, hung := parse(unit, src)
 	waitErr := cmd.Wait()
 	kill()
-	if len(res.Tests) == 0 && len(res.Stopped) == 0 && ctx.Err() == nil {
+	res, timedOut := p.result()
+	if timedOut != "" && stuck.test == "" {
+		stuck = hang{test: timedOut, why: fmt.Sprintf("no test reported for %v", r.Hang)}
+	}
+	if stuck.test != "" {
+		// Drop what the dead server made of the tests after the hung one.
+		for i, t := range res.Tests {
+			if baseName(t.Name) == stuck.test {
+				res.Tests = res.Tests[:i]
+				break
+			}
+		}
+	}
+	if len(res.Tests) == 0 && len(res.Stopped) == 0 && ctx.Err() == nil && stuck.test == "" {
 		var exit *exec.ExitError
 		if waitErr != nil && !errors.As(waitErr, &exit) {
-			return res, "", waitErr
+			return res, hang{}, waitErr
 		}
 		if msg := strings.TrimSpace(stderr.String()); msg != "" {
 			res.Stopped = append(res.Stopped, "the unit stopped: "+firstLine(msg))
 		}
 	}
-	return res, hung, nil
+	return res, stuck, nil
 }
 
 func firstLine(s string) string {

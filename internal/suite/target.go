@@ -23,21 +23,35 @@ type Target interface {
 	// Name is how the records and reports call it: "redis", "native",
 	// "wasm".
 	Name() string
-	// Start starts a server and returns its address and how to stop it.
-	Start() (addr string, stop func(), err error)
+	// Start starts a server.
+	Start() (*Server, error)
 }
+
+// Server is one server a target started.
+type Server struct {
+	Addr string // "127.0.0.1:port"
+	Stop func()
+	// Stalled is closed when the server says a request has not finished
+	// within its bound (the listeners' -stall); nil for Redis.
+	Stalled <-chan struct{}
+}
+
+// Stall is the bound the engine's listeners are given: a request the
+// engine has not answered in this time never will be. The slowest single
+// command of a passing test takes well under a second natively.
+const Stall = 30 * time.Second
 
 // Redis is a real redis-server (internal/redisserver).
 type Redis struct{}
 
 func (Redis) Name() string { return "redis" }
 
-func (Redis) Start() (string, func(), error) {
+func (Redis) Start() (*Server, error) {
 	s, err := redisserver.Launch()
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
-	return s.Addr(), s.Stop, nil
+	return &Server{Addr: s.Addr(), Stop: s.Stop}, nil
 }
 
 // Native is the engine built for the host, served by internal/listen.
@@ -47,8 +61,8 @@ type Native struct {
 
 func (Native) Name() string { return "native" }
 
-func (n Native) Start() (string, func(), error) {
-	return startListener(exec.Command(n.Bin, "-addr", "127.0.0.1:0"))
+func (n Native) Start() (*Server, error) {
+	return startListener(exec.Command(n.Bin, "-addr", "127.0.0.1:0", "-stall", Stall.String()))
 }
 
 // Wasm is the WebAssembly module as the site ships it, served by
@@ -61,8 +75,9 @@ type Wasm struct {
 
 func (Wasm) Name() string { return "wasm" }
 
-func (w Wasm) Start() (string, func(), error) {
-	return startListener(exec.Command("node", w.Script, "--wasm", w.Module, "--wasm-exec", w.Exec, "--addr", "127.0.0.1:0"))
+func (w Wasm) Start() (*Server, error) {
+	return startListener(exec.Command("node", w.Script, "--wasm", w.Module, "--wasm-exec", w.Exec, "--addr", "127.0.0.1:0",
+		"--stall", fmt.Sprint(int(2*Stall.Seconds()))))
 }
 
 // readyTimeout bounds how long a listener may take to say it listens (a
@@ -70,20 +85,22 @@ func (w Wasm) Start() (string, func(), error) {
 const readyTimeout = 60 * time.Second
 
 // startListener runs a listener that prints "listening on HOST:PORT" when
-// it accepts connections, and returns that address.
-func startListener(cmd *exec.Cmd) (string, func(), error) {
+// it accepts connections, and "stalled: ..." on stderr when a request
+// does not finish.
+func startListener(cmd *exec.Cmd) (*Server, error) {
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
-	errs := &childout.Buffer{Limit: 64 << 10}
-	cmd.Stderr = errs
+	errOut, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
 	cmd.SysProcAttr = groupAttr()
 	if err := cmd.Start(); err != nil {
-		return "", nil, err
+		return nil, err
 	}
 	exited := make(chan struct{})
-	go func() { cmd.Wait(); close(exited) }()
 	var once sync.Once
 	stop := func() {
 		once.Do(func() {
@@ -102,14 +119,29 @@ func startListener(cmd *exec.Cmd) (string, func(), error) {
 		}
 		io.Copy(io.Discard, out)
 	}()
+	errs := &childout.Buffer{Limit: 64 << 10}
+	stalled := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(errOut)
+		said := false
+		for sc.Scan() {
+			fmt.Fprintln(errs, sc.Text())
+			if strings.HasPrefix(sc.Text(), "stalled: ") && !said {
+				close(stalled)
+				said = true
+			}
+		}
+		cmd.Wait()
+		close(exited)
+	}()
 	select {
 	case a := <-addr:
-		return a, stop, nil
+		return &Server{Addr: a, Stop: stop, Stalled: stalled}, nil
 	case <-exited:
-		return "", nil, fmt.Errorf("suite: %s exited before it listened: %s", cmd.Path, errs.String())
+		return nil, fmt.Errorf("suite: %s exited before it listened: %s", cmd.Path, errs.String())
 	case <-time.After(readyTimeout):
 		stop()
-		return "", nil, fmt.Errorf("suite: %s did not listen within %v: %s", cmd.Path, readyTimeout, errs.String())
+		return nil, fmt.Errorf("suite: %s did not listen within %v: %s", cmd.Path, readyTimeout, errs.String())
 	}
 }
 

@@ -20,6 +20,7 @@ type Module struct {
 	requests  requestReader
 	failed    error // why the engine refused to start (Start), or nil
 	calls     int   // calls served, for the collector's turn (see Serve)
+	wires     wires // the RESP server's connections (see Wire)
 }
 
 // NewModule returns the module's keyspaces, or, when the engine refuses to

@@ -144,8 +144,13 @@ func (r *reader) bulks() ([]string, bool, string) {
 				}
 				return nil, false, ""
 			}
-			if line[0] != '$' {
-				return nil, true, "ERR Protocol error: expected '$', got '" + string(line[:1]) + "'"
+			if got := r.buf[r.pos]; got != '$' {
+				// Redis writes no line break inside an error: a CR or LF
+				// shows as a space.
+				if got == '\r' || got == '\n' {
+					got = ' '
+				}
+				return nil, true, "ERR Protocol error: expected '$', got '" + string([]byte{got}) + "'"
 			}
 			n, ok := parseInt(line[1:])
 			if !ok || n < 0 || n > bulkMax {
@@ -179,10 +184,18 @@ func (r *reader) line() ([]byte, bool) {
 	return rest[:end], true
 }
 
+// indexByte is where c first is in b, as C's strchr finds it in the
+// NUL-terminated buffer Redis reads requests from: a NUL before it ends
+// the search, so a line with a NUL in it never ends (until it is too
+// long). Once a bulk's length is read, its bytes are taken by count, NULs
+// and all.
 func indexByte(b []byte, c byte) int {
 	for i, x := range b {
-		if x == c {
+		switch x {
+		case c:
 			return i
+		case 0:
+			return -1
 		}
 	}
 	return -1
