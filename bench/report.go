@@ -103,6 +103,7 @@ func (r *report) markdown() string {
 	r.baselineSection(p)
 	r.floorSection(p)
 	r.pageSection(p)
+	r.suiteSection(p)
 	r.methodSection(p)
 	return b.String()
 }

@@ -74,6 +74,9 @@ var (
 	inProgress = regexp.MustCompile(`^\S+ => \(IN PROGRESS\) (.*)$`)
 )
 
+// chatter matches the lines the test server prints on every run.
+var chatter = regexp.MustCompile(`^(\*\* SLOW COMPUTER|Cleanup: |Starting test server|\[ready\]: |Testing |\s*$)`)
+
 // ignoreReasons are the reasons the suite gives for a test its tags leave
 // out ("NAME: reason"); an ignore line without one of them is a whole
 // block left out, which names no test.
@@ -112,6 +115,7 @@ type parser struct {
 	timeout bool   // the suite's own timeout fired
 	hung    string // the test it found in progress
 	last    string // the name of the test reported last
+	first   string // the first line of output that is not the suite's chatter
 }
 
 func newParser(unit string) *parser {
@@ -145,22 +149,39 @@ func (p *parser) name(n string) string {
 	return n
 }
 
-// closeOpen ends the failure whose message is being read.
+// closeOpen ends the failure whose message is being read. The message of
+// a failed assertion may run over lines (a multi-line value): they are
+// joined. An error that was not an assertion has Tcl's trace after its
+// message, and the suite cuts the first ten bytes off the message itself
+// (it expects "assertion:"), so the trace's first line, the whole error,
+// is what Detail says.
 func (p *parser) closeOpen() {
 	if p.open == nil && p.stop < 0 {
 		return
 	}
-	first, trace := "", false
-	for _, d := range p.details {
-		if t := strings.TrimSpace(d); t != "" && first == "" {
-			first = t
-		}
+	msg, trace := []string{}, -1
+	for i, d := range p.details {
 		if strings.HasPrefix(d, "    while executing") || strings.HasPrefix(d, "    invoked from within") {
-			trace = true
+			trace = i
+			break
 		}
 	}
+	lines := p.details
+	if trace >= 0 {
+		lines = lines[:trace]
+	}
+	for _, d := range lines {
+		if t := strings.TrimSpace(d); t != "" {
+			msg = append(msg, t)
+		}
+	}
+	// With a trace, the message is there twice: cut, then whole.
+	if trace >= 0 && len(msg) >= 2 {
+		msg = msg[len(msg)/2:]
+	}
+	first := clip(strings.Join(msg, " ⏎ "), 400)
 	if p.open != nil {
-		if trace {
+		if trace >= 0 {
 			p.open.Outcome = Exception
 		}
 		p.open.Detail = first
@@ -176,6 +197,9 @@ func (p *parser) closeOpen() {
 func (p *parser) line(text string) bool {
 	text = ansi.ReplaceAllString(text, "")
 	m := status.FindStringSubmatch(text)
+	if m == nil && p.first == "" && !chatter.MatchString(text) {
+		p.first = text
+	}
 	if m == nil {
 		if p.timeout {
 			if h := inProgress.FindStringSubmatch(text); h != nil {

@@ -139,9 +139,13 @@ func (r *Runner) Unit(ctx context.Context, unit string) (UnitResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, r.Bound)
 	defer cancel()
 	var hung []hang
-	for {
+	for taken := 0; ; {
 		res, h, err := r.once(ctx, unit, hung)
 		res.Seconds = time.Since(start).Seconds()
+		if err == errPortTaken && taken < 3 {
+			taken++
+			continue
+		}
 		if err != nil {
 			return res, err
 		}
@@ -158,6 +162,10 @@ func (r *Runner) Unit(ctx context.Context, unit string) (UnitResult, error) {
 		hung = append(hung, h)
 	}
 }
+
+// errPortTaken is a run whose test server could not listen: another run
+// took its port between the check and the bind. It is tried again.
+var errPortTaken = errors.New("suite: the test server's port was taken")
 
 // hang is a test that hung, and how the run knew.
 type hang struct{ test, why string }
@@ -305,7 +313,15 @@ read:
 		if waitErr != nil && !errors.As(waitErr, &exit) {
 			return res, hang{}, waitErr
 		}
-		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = p.first
+		}
+		if strings.Contains(msg, "address already in use") {
+			// The test server lost the race for its own port.
+			return res, hang{}, errPortTaken
+		}
+		if msg != "" {
 			res.Stopped = append(res.Stopped, "the unit stopped: "+firstLine(msg))
 		}
 	}

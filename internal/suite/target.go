@@ -185,3 +185,49 @@ func BuildModule(root, dir string) (module, wasmExec string, err error) {
 	}
 	return module, filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"), nil
 }
+
+// warm is a target that keeps one server started ahead, so that a unit
+// does not wait for its server to start (the wasm module takes seconds to
+// compile, which for 21 units added minutes).
+type warm struct {
+	Target
+	mu    sync.Mutex
+	ready chan started
+}
+
+type started struct {
+	srv *Server
+	err error
+}
+
+// Warm returns t with a server always starting ahead, and a function that
+// stops the one left over.
+func Warm(t Target) (Target, func()) {
+	w := &warm{Target: t}
+	w.prepare()
+	return w, func() {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if s := <-w.ready; s.err == nil {
+			s.srv.Stop()
+		}
+	}
+}
+
+// prepare starts the next server; w.mu must be held or w not yet shared.
+func (w *warm) prepare() {
+	ready := make(chan started, 1)
+	w.ready = ready
+	go func() {
+		srv, err := w.Target.Start()
+		ready <- started{srv, err}
+	}()
+}
+
+func (w *warm) Start() (*Server, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	s := <-w.ready
+	w.prepare()
+	return s.srv, s.err
+}
