@@ -135,13 +135,27 @@ func (r *Record) Markdown() string {
 			p("Below the goal (%s): %s.\n\n", target, strings.Join(below, ", "))
 		}
 	}
-	skipped := r.SkippedTests()
 	p("### Skipped tests\n\n")
+	p("Each reason, then the tests that pass on Redis and that it skips, by unit (\"#2\" marks the second test of a name\n")
+	p("in its unit).\n\n")
+	skipped := r.SkippedTests()
 	any := false
-	for _, unit := range sortedUnits(skipped) {
-		for _, t := range skipped[unit] {
+	for _, reason := range reasons(r.Skips) {
+		var lines []string
+		for _, unit := range sortedUnits(skipped) {
+			var names []string
+			for _, t := range skipped[unit] {
+				if t.Detail == reason {
+					names = append(names, mdText(t.Name))
+				}
+			}
+			if len(names) > 0 {
+				lines = append(lines, fmt.Sprintf("  - `%s` (%d): %s", unit, len(names), strings.Join(names, "; ")))
+			}
+		}
+		if len(lines) > 0 {
 			any = true
-			p("- `%s`: %s. %s\n", unit, mdText(t.Name), mdText(t.Detail))
+			p("- %s\n%s\n", mdText(reason), strings.Join(lines, "\n"))
 		}
 	}
 	if !any {
@@ -168,4 +182,15 @@ func share(s UnitSummary, target string, ratio func(string) float64) string {
 // mdText makes a test's name or a reason safe as Markdown prose.
 func mdText(s string) string {
 	return strings.NewReplacer("<", "&lt;", ">", "&gt;", "*", "\\*", "_", "\\_", "`", "\\`", "|", "\\|").Replace(s)
+}
+
+// reasons are the skip file's reasons, each once, in its order.
+func reasons(skips []Skip) []string {
+	var out []string
+	for _, s := range skips {
+		if len(out) == 0 || out[len(out)-1] != s.Reason {
+			out = append(out, s.Reason)
+		}
+	}
+	return out
 }
