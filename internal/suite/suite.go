@@ -6,11 +6,23 @@
 // module under Node (wasm/listen.mjs), and the engine must keep passing
 // every test it passed before (TestSuite, from ./build.sh test).
 //
+//	go test ./internal/suite -suite                      # the engine, natively, held to the record
+//	go test ./internal/suite -suite -targets redis,native,wasm -update
+//	                                                     # everything, and rewrite the record
+//	go test ./internal/suite -suite -units type/list -log DIR -triage FILE
+//	                                                     # one unit, keeping its output and a triage
+//
 // The suite is reference data outside the repository (Dir says where it is
 // looked for) and is never copied into it. Its runner reads and writes
 // paths under the directory it runs in (tests/..., tests/tmp), so each run
 // gets a directory of its own whose tests/ links to the suite's parts (see
 // Farm): runs do not share a tests/tmp, and the suite may be read-only.
+//
+// A run is bounded: a listener says when a request has not finished in
+// Stall (the engine is stuck in a command), and the test then in progress
+// is counted as hung; the suite's own --timeout catches a test waiting for
+// a reply that never comes. Either way the unit runs again, on a fresh
+// server, without that test (Runner.Unit), and a whole unit has a bound.
 package suite
 
 import (
