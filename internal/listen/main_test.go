@@ -111,6 +111,11 @@ func TestWireLikeRedis(t *testing.T) {
 		{"QUIT", "QUIT\r\nPING\r\n"},
 		{"QUIT inside MULTI", "MULTI\r\nQUIT\r\n"},
 		{"RESP3 nulls", "HELLO 3\r\nSET a 1\r\nMGET a b\r\nGET b\r\n"},
+		{"CLIENT REPLY OFF, then ON", "CLIENT REPLY OFF\r\nPING a\r\nGET\r\nCLIENT REPLY ON\r\nPING c\r\n"},
+		{"CLIENT REPLY SKIP", "CLIENT REPLY SKIP\r\nPING a\r\nPING b\r\n"},
+		{"CLIENT REPLY SKIP twice", "CLIENT REPLY SKIP\r\nCLIENT REPLY SKIP\r\nPING a\r\nPING b\r\n"},
+		{"CLIENT REPLY ON after SKIP", "CLIENT REPLY SKIP\r\nCLIENT REPLY ON\r\nPING\r\n"},
+		{"CLIENT REPLY with a bad mode or arity", "client reply bad\r\nCLIENT REPLY\r\nCLIENT REPLY ON extra\r\nPING\r\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {

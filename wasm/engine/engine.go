@@ -169,6 +169,17 @@ func (c *Client) Protocol() int {
 	return 2
 }
 
+// InMulti reports whether the connection is between MULTI and EXEC, where
+// a command is queued rather than run. A writer of bytes needs it for the
+// commands it serves itself (CLIENT REPLY), which Redis queues like any
+// other there.
+func (c *Client) InMulti() bool {
+	c.e.mu.Lock()
+	defer c.e.mu.Unlock()
+	t := c.e.tx[c.peer]
+	return t != nil && t.multi
+}
+
 // Close ends the connection, as a client hanging up ends it in Redis: its
 // transaction is discarded, its watched keys are unwatched, and the engine
 // forgets it. A closed Client must not be used again.

@@ -69,6 +69,9 @@ type Conn struct {
 	client *engine.Client
 	in     reader
 	closed bool
+	// CLIENT REPLY's state: off drops every reply; skipNext drops the
+	// next command's, and skip the one running.
+	off, skip, skipNext bool
 }
 
 // Open opens a connection to the engine: a client of its own, with its
@@ -94,19 +97,58 @@ func (c *Conn) Feed(out, in []byte) (_ []byte, close bool) {
 		args, ok, perr := c.in.next()
 		if perr != "" {
 			c.closed = true
-			return resp.Append(out, resp.ErrorReply(perr)), true
+			return c.reply(out, resp.ErrorReply(perr)), true
 		}
 		if !ok {
 			return out, false
 		}
-		if strings.EqualFold(args[0], "QUIT") {
+		c.skip, c.skipNext = c.skipNext, false
+		switch {
+		case strings.EqualFold(args[0], "QUIT"):
 			// Redis 7.0 answers QUIT before it looks up any command: OK,
 			// in a transaction or not, with any arguments.
 			c.closed = true
-			return resp.Append(out, resp.OK()), true
+			return c.reply(out, resp.OK()), true
+		case len(args) >= 2 && strings.EqualFold(args[0], "CLIENT") && strings.EqualFold(args[1], "REPLY") && !c.client.InMulti():
+			out = c.clientReply(out, args)
+		default:
+			out = c.reply(out, c.do(args))
 		}
-		out = appendReply(out, c.do(args), c.client.Protocol() == 3)
 	}
+}
+
+// reply appends r unless CLIENT REPLY turned the connection's replies off,
+// or this one is skipped.
+func (c *Conn) reply(out []byte, r resp.Reply) []byte {
+	if c.off || c.skip {
+		return out
+	}
+	return appendReply(out, r, c.client.Protocol() == 3)
+}
+
+// clientReply serves CLIENT REPLY ON|OFF|SKIP here, where replies are
+// written, since what it changes is which of them reach the client: OFF
+// drops every reply from itself on, SKIP its own and the next command's,
+// and ON brings them back with its own OK.
+func (c *Conn) clientReply(out []byte, args []string) []byte {
+	if len(args) != 3 {
+		return c.reply(out, resp.ErrorReply("ERR wrong number of arguments for 'client|reply' command"))
+	}
+	switch strings.ToUpper(args[2]) {
+	case "ON":
+		c.off, c.skip = false, false
+		return c.reply(out, resp.OK())
+	case "OFF":
+		c.off = true
+		return out
+	case "SKIP":
+		if !c.off {
+			c.skipNext = true
+		}
+		c.skip = true // SKIP itself has no reply
+		return out
+	}
+	return c.reply(out, resp.ErrorReply("ERR syntax error"))
 }
 
 // do runs one command. A panic in the engine is the command's error reply,

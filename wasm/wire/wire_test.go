@@ -61,6 +61,10 @@ func TestFeed(t *testing.T) {
 		{"QUIT answers OK and closes, whatever follows", []string{"QUIT\r\nPING\r\n"}, "+OK\r\n", true},
 		{"QUIT inside MULTI is not queued", []string{"MULTI\r\nquit now\r\n"}, "+OK\r\n+OK\r\n", true},
 		{"a null inside an array", []string{"MGET a b\r\n"}, "*2\r\n$-1\r\n$-1\r\n", false},
+		{"CLIENT REPLY OFF drops every reply until ON", []string{"CLIENT REPLY OFF\r\nPING a\r\nGET\r\n", "CLIENT REPLY ON\r\nPING c\r\n"}, "+OK\r\n$1\r\nc\r\n", false},
+		{"CLIENT REPLY SKIP drops its own and the next reply", []string{"CLIENT REPLY SKIP\r\nPING a\r\nPING b\r\n"}, "$1\r\nb\r\n", false},
+		{"CLIENT REPLY inside MULTI is queued, as Redis queues it", []string{"MULTI\r\nCLIENT REPLY OFF\r\nPING\r\n"}, "+OK\r\n+QUEUED\r\n+QUEUED\r\n", false},
+		{"a protocol error under CLIENT REPLY OFF is not written", []string{"CLIENT REPLY OFF\r\n*x\r\n"}, "", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
