@@ -117,8 +117,12 @@ func TestWireLikeRedis(t *testing.T) {
 		{"CLIENT REPLY ON after SKIP", "CLIENT REPLY SKIP\r\nCLIENT REPLY ON\r\nPING\r\n"},
 		{"CLIENT REPLY with a bad mode or arity", "client reply bad\r\nCLIENT REPLY\r\nCLIENT REPLY ON extra\r\nPING\r\n"},
 	}
+	// Each case is a connection of its own to each server, and the cases
+	// that write name keys no other case names, so they run side by side:
+	// most of the time is spent waiting out the servers' silence.
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
+			t.Parallel()
 			wantOut, wantClosed := exchange(t, real.Addr(), tt.raw)
 			if strings.HasPrefix(tt.raw, "HELLO 3") {
 				// HELLO's map names the server's version and client id:
