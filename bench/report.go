@@ -105,6 +105,7 @@ func (r *report) markdown() string {
 	r.floorSection(p)
 	r.shortcutsSection(p)
 	r.pageSection(p)
+	r.suiteSection(p)
 	r.methodSection(p)
 	return b.String()
 }

@@ -133,3 +133,22 @@ func TestShortcutsTable(t *testing.T) {
 		}
 	}
 }
+
+// TestSuiteSection: the report carries the suite's record as a table of
+// units, each with Redis's count and the engine's, natively and in wasm.
+func TestSuiteSection(t *testing.T) {
+	r := &report{cfg: config{root: ".."}}
+	var b strings.Builder
+	r.suiteSection(func(format string, a ...any) { fmt.Fprintf(&b, format, a...) })
+	text := b.String()
+	for _, want := range []string{
+		"## Redis's own test suite\n\n",
+		"| unit | Redis | skipped | native | share | wasm | share |\n",
+		"| `type/string` | ",
+		"| `hyperloglog` | ",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the suite's section lacks %q; it reads:\n%s", want, text)
+		}
+	}
+}

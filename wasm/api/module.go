@@ -27,6 +27,7 @@ type Module struct {
 	options   Options
 	failed    error // why the engine refused to start (Start), or nil
 	calls     int   // calls served, for the collector's turn (see Serve)
+	wires     wires // the RESP server's connections (see Wire)
 
 	// What Request and Answer hand the bridge: the request's buffer, which
 	// JS writes in place, and the last result, which it reads in place.

@@ -20,6 +20,7 @@ package engine
 import (
 	"bufio"
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -177,6 +178,43 @@ func (c *Client) LastStop() Stop {
 	c.e.mu.Lock()
 	defer c.e.mu.Unlock()
 	return c.lastStop
+}
+
+// Protocol is the RESP version the connection speaks: 2, or 3 after HELLO
+// 3. A reply from Do is already in its shapes; a writer of bytes needs it
+// for the one thing a Reply leaves open, how a null is written.
+func (c *Client) Protocol() int {
+	c.e.mu.Lock()
+	defer c.e.mu.Unlock()
+	if c.peer.Resp3 {
+		return 3
+	}
+	return 2
+}
+
+// InMulti reports whether the connection is between MULTI and EXEC, where
+// a command is queued rather than run. A writer of bytes needs it for the
+// commands it serves itself (CLIENT REPLY), which Redis queues like any
+// other there.
+func (c *Client) InMulti() bool {
+	c.e.mu.Lock()
+	defer c.e.mu.Unlock()
+	t := c.e.tx[c.peer]
+	return t != nil && t.multi
+}
+
+// Close ends the connection, as a client hanging up ends it in Redis: its
+// transaction is discarded, its watched keys are unwatched, and the engine
+// forgets it. A closed Client must not be used again.
+func (c *Client) Close() {
+	e := c.e
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	delete(e.tx, c.peer)
+	delete(e.dbOf, c.peer)
+	if i := slices.Index(e.clients, c); i >= 0 {
+		e.clients = slices.Delete(e.clients, i, i+1)
+	}
 }
 
 func (e *Engine) reset() {

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"echomq.dev/playground/internal/redisdiff"
+	"echomq.dev/playground/internal/suite"
 	"echomq.dev/playground/wasm/engine"
 )
 
@@ -22,6 +23,11 @@ type docInput struct {
 	resp3         bool
 	results       []result
 	random        *randomResult
+	// suite is the committed record of Redis's own test suite run
+	// against the engine (internal/suite), whose section it renders as
+	// it is: the suite takes minutes, and its record is what its last
+	// run found.
+	suite *suite.Record
 }
 
 const notSupported = "not supported by the engine yet"
@@ -105,6 +111,10 @@ func renderDoc(in docInput) string {
 			st2, st3, cell(clipText(rnd.failed, 300)))
 	}
 	p("\n")
+
+	if in.suite != nil {
+		p("%s", in.suite.Markdown())
+	}
 
 	p("## Known differences, in detail\n\n")
 	p("For each, the first place the replies part, as the test saw it. A known difference is still run: when the\n")

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"echomq.dev/playground/internal/redisdiff"
+	"echomq.dev/playground/internal/suite"
 	"echomq.dev/playground/wasm/engine"
 )
 
@@ -127,12 +128,17 @@ func TestFidelity(t *testing.T) {
 	var rnd *randomResult
 	t.Run(randomID, func(t *testing.T) { rnd = runRandom(t, srv, withRESP3) })
 
+	rec, err := suite.ReadRecord("../..")
+	if err != nil {
+		t.Fatalf("the record of Redis's own suite: %v", err)
+	}
 	doc := renderDoc(docInput{
 		redisVersion:  srv.Version,
 		engineVersion: engineVersion.S,
 		resp3:         withRESP3,
 		results:       results,
 		random:        rnd,
+		suite:         rec,
 	})
 	switch {
 	case len(results) != len(all) || rnd == nil:
