@@ -52,24 +52,29 @@ var Units = []string{
 	"bitops", "bitfield", "geo", "hyperloglog",
 }
 
-// DefaultDir is where the suite is on the team's machines and in CI.
+// DefaultDir is where the suite is on the team's machines: beside the
+// checkout, in the shared folder the team keeps reference data in.
 const DefaultDir = "/work/shared/redis-7.0.15-tests"
 
 // DirEnv names the environment variable that says where the suite is
 // instead: the directory holding its runtest and tests/.
 const DirEnv = "ECHOMQ_REDIS_TESTS"
 
-// Dir is the suite's directory: $ECHOMQ_REDIS_TESTS, or DefaultDir. It
-// fails when neither holds tests/test_helper.tcl.
-func Dir() (string, error) {
-	dir := os.Getenv(DirEnv)
-	if dir == "" {
-		dir = DefaultDir
+// Dir is the suite's directory: $ECHOMQ_REDIS_TESTS, or else the first of
+// ../shared/redis-7.0.15-tests beside the checkout (root is the
+// checkout's top) and DefaultDir that holds tests/test_helper.tcl. It
+// fails when none does.
+func Dir(root string) (string, error) {
+	candidates := []string{filepath.Join(root, "..", "shared", "redis-7.0.15-tests"), DefaultDir}
+	if dir := os.Getenv(DirEnv); dir != "" {
+		candidates = []string{dir}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "tests", "test_helper.tcl")); err != nil {
-		return "", fmt.Errorf("Redis 7.0.15's test suite is not at %s (set %s to the directory holding its tests/): %w", dir, DirEnv, err)
+	for _, dir := range candidates {
+		if _, err := os.Stat(filepath.Join(dir, "tests", "test_helper.tcl")); err == nil {
+			return dir, nil
+		}
 	}
-	return dir, nil
+	return "", fmt.Errorf("Redis 7.0.15's test suite is at none of %s (set %s to the directory holding its tests/)", strings.Join(candidates, ", "), DirEnv)
 }
 
 // Farm is a directory to run the suite in: tests/ holds a link to each of
