@@ -29,6 +29,8 @@ var sample = map[string]string{
 	"reset":       `[]`,
 	"call":        `["embed","enqueue",["q","JOB-1","{}"]]`,
 	"drop":        `["embed"]`,
+	"review":      `[[["cli","SET k v"],["exec",["SET","k","v"]]]]`,
+	"replay":      `[["exec",["SET","k","v"]],["a94a8fe5ccb19ba61c4c0873d391e987982fbbd3"]]`,
 }
 
 // state is what a call could change, as one text: the keys and values of
