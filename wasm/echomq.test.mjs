@@ -578,6 +578,18 @@ async function freshModule(name) {
   };
 }
 
+/**
+ * Fails unless at least one of a test's calls grew the module's memory,
+ * which is what the test is about (a view on the memory taken before the
+ * call is detached by the growth). Which call grows depends on the Go
+ * collector: after a 16 MiB round trip the heap often has room for the
+ * next 32 MiB already, on one machine and not on another, so requiring
+ * every size to grow it failed in CI with the bridge right.
+ */
+function grewSomewhere(grows, what) {
+  assert.ok(grows.some(Boolean), `no ${what} of ${SIZES.map((n) => n / MiB).join(", ")} MiB grew the module's memory: the test proves nothing`);
+}
+
 /** A value of n bytes in UTF-8: ASCII, JSON with quotes, or two-byte characters (the bridge's second encoding). */
 const filler = (n, kind) => {
   switch (kind) {
@@ -595,53 +607,58 @@ const same = (got, want, what) => {
   assert.ok(got.length === want.length && got === want, `${what}: ${got.length} characters back for ${want.length}`);
 };
 
-test("enqueue payloads of 1 to 32 MiB cross the bridge both ways, each growing the module's memory", async () => {
+test("enqueue payloads of 1 to 32 MiB cross the bridge both ways, growing the module's memory", async () => {
   const m = await freshModule("echomq_size_enqueue");
-  SIZES.forEach((n, i) => {
+  const grows = SIZES.map((n, i) => {
     const payload = filler(n, kindOf(i));
     const { result, grew } = m.grew(() => m.api.enqueue("q", `JOB-${n}`, payload));
     assert.equal(result.verdict, "enqueued", `${n} bytes: ${JSON.stringify(result).slice(0, 200)}`);
-    assert.ok(grew, `enqueue of ${n} bytes did not grow the module's memory: the test proves nothing`);
     const got = m.api.claim("q", 1000);
     assert.equal(got.id, `JOB-${n}`);
     same(got.payload, payload, `claim of ${n} bytes`);
+    return grew;
   });
+  grewSomewhere(grows, "enqueue");
 });
 
 test("exec arguments and bulk replies of 1 to 32 MiB cross the bridge both ways", async () => {
   const m = await freshModule("echomq_size_exec");
-  SIZES.forEach((n, i) => {
+  const grows = SIZES.map((n, i) => {
     const value = filler(n, kindOf(i + 1));
     const { result, grew } = m.grew(() => m.api.exec(["SET", `k${n}`, value]));
     assert.deepEqual(result, { type: "status", value: "OK" });
-    assert.ok(grew, `SET of ${n} bytes did not grow the module's memory`);
     assert.deepEqual(m.api.exec(["STRLEN", `k${n}`]), { type: "int", value: String(n) });
     const got = m.api.exec(["GET", `k${n}`]);
     assert.equal(got.type, "bulk");
     same(got.value, value, `GET of ${n} bytes`);
     m.api.exec(["DEL", `k${n}`]);
+    return grew;
   });
+  grewSomewhere(grows, "SET");
 });
 
 test("EVAL's ARGV of 1 to 32 MiB reaches the script whole", async () => {
   const m = await freshModule("echomq_size_argv");
-  SIZES.forEach((n, i) => {
+  const grows = SIZES.map((n, i) => {
     const value = filler(n, kindOf(i + 2));
     const { result, grew } = m.grew(() => m.api.exec(["EVAL", "redis.call('SET', KEYS[1], ARGV[1]) return #ARGV[1]", "1", "k", value]));
     assert.deepEqual(result, { type: "int", value: String(n) });
-    assert.ok(grew, `EVAL with ${n} bytes of ARGV did not grow the module's memory`);
     same(m.api.exec(["GET", "k"]).value, value, `the key the script set from ${n} bytes of ARGV`);
+    return grew;
   });
+  grewSomewhere(grows, "EVAL");
 });
 
 test("script replies of 1 to 32 MiB come back whole", async () => {
   const m = await freshModule("echomq_size_reply");
+  const grows = [];
   for (const n of SIZES) {
     const { result, grew } = m.grew(() => m.api.exec(["EVAL", `return string.rep('ab', ${n / 2})`, "0"]));
     assert.equal(result.type, "bulk", `${n} bytes: ${JSON.stringify(result).slice(0, 200)}`);
-    assert.ok(grew, `a reply of ${n} bytes did not grow the module's memory`);
     same(result.value, "ab".repeat(n / 2), `a script's reply of ${n} bytes`);
+    grows.push(grew);
   }
+  grewSomewhere(grows, "a script's reply");
 });
 
 test("snapshots show rows of 1 to 32 MiB whole", async () => {
@@ -659,11 +676,10 @@ test("snapshots show rows of 1 to 32 MiB whole", async () => {
 
 test("traces of 1 to 32 MiB take their ARGV and show every step's value whole", async () => {
   const m = await freshModule("echomq_size_trace");
-  SIZES.forEach((n, i) => {
+  const grows = SIZES.map((n, i) => {
     const payload = filler(n, kindOf(i + 1));
     const id = `JOB-${i + 1}`;
     const { result: t, grew } = m.grew(() => m.api.trace("enqueue", [`emq:{q}:job:${id}`, "emq:{q}:pending"], [id, payload]));
-    assert.ok(grew, `a trace with ${n} bytes of ARGV did not grow the module's memory`);
     // The trace reads each key it shows through miniredis's RESP after
     // every step, copying a 32 MiB row several times, inside the script's
     // 900 ms of wall time: on a machine busy enough the budget stops the
@@ -678,7 +694,9 @@ test("traces of 1 to 32 MiB take their ARGV and show every step's value whole", 
     same(row.fields.find((f) => f.field === "payload").value, payload, `the traced row of ${n} bytes`);
     same(t.steps[2].command.at(-1), payload, `the traced HSET's payload of ${n} bytes`);
     m.api.exec(["DEL", `emq:{q}:job:${id}`]);
+    return grew;
   });
+  grewSomewhere(grows, "a trace");
 });
 
 test("a string past the 32 MiB cap is refused with an error that names the cap, and nothing runs", async () => {

@@ -296,6 +296,17 @@ func FuzzReplyJSON(f *testing.F) {
 		if !bytes.Equal(got, want) || !json.Valid(got) {
 			t.Fatalf("%+v:\n wrote %s\n plain %s", r, got, want)
 		}
+		// Under a cap the text passes, the reply is refused with the
+		// length of the text it would have been.
+		if len(want) > 1 {
+			defer func(was int) { resultCap = was }(resultCap)
+			resultCap = int(v.byte()) % len(want)
+			_, err := replyJSON(r)
+			if err != tooLong(len(want)) {
+				t.Fatalf("%+v under a cap of %d: error %v, want %v", r, resultCap, err, tooLong(len(want)))
+			}
+			resultCap = MaxResultBytes
+		}
 		o := emq.Outcome{Verdict: emq.Verdict(v.str()), Wire: []emq.Exchange{{Command: v.str(), SHA: v.str(), Reply: r}}}
 		if v.byte()%2 == 1 {
 			o.Job = &emq.Job{ID: v.str(), Payload: v.str(), Attempts: int64(v.number())}

@@ -30,6 +30,10 @@ func (tooDeep) Error() string {
 		"Return a flatter reply to see it here.", MaxReplyDepth)
 }
 
+// resultCap is MaxResultBytes, as a variable only so that a test can hold
+// appendReply's count of a reply past it to the text written whole.
+var resultCap = MaxResultBytes
+
 // replyValue is a reply in the JS API's JSON form, written out already.
 // json.Marshal takes it as it is (after checking it is well formed, which
 // it does without recursion).
@@ -61,10 +65,19 @@ func replyJSON(r resp.Reply) (replyValue, error) {
 // appendReply appends r to out as replyJSON writes it: the handles' wire
 // is written this way straight into the module's result, with no reply
 // text of its own made first.
+//
+// A reply whose JSON would pass MaxResultBytes is a tooLong error that
+// says how long it is, found without holding it: once the next string
+// would take the text past the cap, what is written so far is counted and
+// dropped, and the rest is written over it. So the text never needs room
+// for much more than the cap, where writing it whole (to refuse it after)
+// took a second copy of a reply that was too large already, and in a
+// module near wasm's 4 GiB that was the allocation Go died on.
 func appendReply(out []byte, r *resp.Reply) ([]byte, error) {
 	var room [4]openJSON // a flat reply's aggregates, without an allocation
 	stack := room[:0]
 	depth := 0 // of the open aggregates, a map counting twice
+	start, dropped := len(out), 0
 	out, stack, depth = appendReplyJSON(out, r, stack, depth)
 	for len(stack) > 0 {
 		if depth > MaxReplyDepth {
@@ -93,11 +106,18 @@ func appendReply(out []byte, r *resp.Reply) ([]byte, error) {
 				out = append(out, `,"value":`...)
 			}
 		}
+		if n := len(out) - start; n+len(a.Elems[i].Str) > resultCap {
+			dropped += n
+			out = out[:start]
+		}
 		before := len(stack)
 		out, stack, depth = appendReplyJSON(out, &a.Elems[i], stack, depth)
 		if a.Kind == resp.Map && i%2 == 1 && len(stack) == before {
 			out = append(out, '}') // a pair whose value was written whole
 		}
+	}
+	if n := dropped + len(out) - start; n > resultCap {
+		return nil, tooLong(n)
 	}
 	return out, nil
 }
