@@ -58,6 +58,16 @@ export type Reply =
   | { type: "bignum"; value: string }
   | { type: "verbatim"; value: string; format: string; base64?: string };
 
+/**
+ * A reply with the note the engine adds where Redis leaves the answer open,
+ * so that no engine can match it byte for byte: a hash table's order
+ * (SMEMBERS of a set of strings, KEYS, SCAN, HGETALL of a big hash), a
+ * random pick (SRANDMEMBER, SPOP, HRANDFIELD, ZRANDMEMBER, RANDOMKEY), a
+ * script's walk of a table whose order Lua leaves to its internals. No
+ * note: the reply is the one Redis 7.0 gives.
+ */
+export type Noted<T> = T & { note?: string };
+
 export interface ArgsError { error: "args"; message: string }
 export interface InternalError { error: "internal"; message: string }
 /**
@@ -111,7 +121,10 @@ export interface CliResult {
   reply: Reply;
   /** What redis-cli 7.0 prints for the reply (`(integer) 1`, `1) "JOB-1"`), without the final newline. */
   text: string;
-  /** Set when the engine stopped a runaway script: what happened, in plain words. */
+  /**
+   * Set when the engine stopped a runaway script, or when the reply is one
+   * Redis leaves open (see Noted): what happened, in plain words.
+   */
   note?: string;
 }
 
@@ -186,6 +199,8 @@ export interface Trace {
   problem: Problem | null;
   /** A stamp of each of keys after the run; changed(stamps) says which were written since. */
   stamps: Record<string, string>;
+  /** Set when the reply is one Redis leaves open (see Noted). */
+  note?: string;
   /** For enqueue's and claim's own source: what echomq.enqueue or echomq.claim would answer for this reply (without wire). */
   verdict:
     | { verdict: "enqueued" | "duplicate" | "empty" }
@@ -299,7 +314,7 @@ export interface EchoMQ {
    * connection, opened on first use: exec(["WATCH", "emq:{q}:pending"], "worker-A").
    * Each connection has its own MULTI, WATCH, protocol and database.
    */
-  exec(args: string[], connection?: string): Reply | DepthError | SizeError | ArgsError | InternalError;
+  exec(args: string[], connection?: string): Noted<Reply> | DepthError | SizeError | ArgsError | InternalError;
 
   /**
    * One line typed at a redis-cli prompt: cli('ZADD emq:{q}:pending 0 "JOB-1"').

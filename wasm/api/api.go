@@ -355,20 +355,23 @@ func (p *Playground) exec(a *params) (any, error) {
 	if len(cmd) == 0 {
 		return nil, argsf("exec(args): args must name a command, got an empty array")
 	}
-	if !a.given(1) {
-		r, _ := p.engine.Do(cmd...)
-		return p.replyJSON(r)
+	c := p.engine.Client
+	if a.given(1) {
+		name := a.str(1)
+		if a.err != nil {
+			return nil, a.err
+		}
+		var err error
+		if c, err = p.connection(name); err != nil {
+			return nil, err
+		}
 	}
-	name := a.str(1)
-	if a.err != nil {
-		return nil, a.err
-	}
-	c, err := p.connection(name)
+	r, _ := c.Do(cmd...)
+	reply, err := p.replyJSON(r)
 	if err != nil {
 		return nil, err
 	}
-	r, _ := c.Do(cmd...)
-	return p.replyJSON(r)
+	return withNote(reply, undefinedNote(c.LastUndefined())), nil
 }
 
 // enqueue runs enqueue/4 after its guard: is_binary(job_id) and
@@ -432,7 +435,7 @@ func (p *Playground) cli(line string) Object {
 		return p.errorObject(err)
 	}
 	out := Object{"args": args, "reply": reply, "text": cli.Format(r)}
-	if note := stoppedNote(p.console.LastStop()); note != "" {
+	if note := joinNotes(stoppedNote(p.console.LastStop()), undefinedNote(p.console.LastUndefined())); note != "" {
 		out["note"] = note
 	}
 	return out
@@ -525,6 +528,9 @@ func (p *Playground) trace(a *params) (any, error) {
 		"problem": nil, "stamps": t.Stamps, "verdict": nil}
 	if t.Problem != nil {
 		out["problem"] = t.Problem
+	}
+	if note := undefinedNote(t.Undefined); note != "" {
+		out["note"] = note
 	}
 	// The run of one of the course's scripts gets the handle's verdict on
 	// its reply, as echomq.enqueue and echomq.claim would give it.

@@ -39,7 +39,8 @@ type command struct {
 	tx         bool          // MULTI, EXEC, DISCARD, WATCH or UNWATCH (see multi.go)
 	keepsZsets bool          // see zsetKeeper
 	zset       zsetEffect
-	lua        luaKind // see route.lua
+	lua        luaKind       // see route.lua
+	undef      undefinedKind // see noteUndefined
 }
 
 // plainRoute is the path of a command the table does not name: miniredis.
@@ -114,6 +115,7 @@ func (e *Engine) lookupName(name string) *command {
 	c.redis = redisTable()[up]
 	c.reuseArgs = argsNotKept[up]
 	c.quick = quickCommands[up]
+	c.undef = undefinedCommands[up]
 	switch up {
 	case "MULTI", "EXEC", "DISCARD", "WATCH", "UNWATCH":
 		c.tx = true
@@ -161,6 +163,12 @@ func (e *Engine) dispatch(peer *server.Peer, c *command, args []string) resp.Rep
 	r := e.runCommand(peer, c, args)
 	if !c.keepsZsets {
 		e.zgen++
+	}
+	if c.undef != definedReply {
+		e.noteUndefined(peer, c, args, r)
+	}
+	if w := &e.runner.walk; w.walked && !c.readOnly {
+		w.wroteAfter = true
 	}
 	if c.zset == zsetSwap {
 		e.dbs = [databases]*miniredis.RedisDB{} // SWAPDB traded two of them

@@ -56,6 +56,10 @@ type Engine struct {
 	// handles' Conn). It is the same Do as every other connection's.
 	*Client
 
+	// undefined gathers, while a command runs, what its reply depends on
+	// that Redis leaves open (see undefined.go and Client.LastUndefined).
+	undefined Undefined
+
 	mu      sync.Mutex
 	m       *miniredis.Miniredis
 	srv     *server.Server
@@ -146,6 +150,9 @@ type Client struct {
 	// lastStop is why the engine stopped the last script this connection's
 	// last command ran, if it did (see LastStop).
 	lastStop Stop
+	// lastUndefined is what the last command's reply depends on that
+	// Redis leaves open (see LastUndefined).
+	lastUndefined Undefined
 }
 
 // NewClient opens another connection to the engine.
@@ -165,9 +172,21 @@ func (e *Engine) NewClient() *Client {
 func (c *Client) Do(args ...string) (resp.Reply, error) {
 	c.e.mu.Lock()
 	defer c.e.mu.Unlock()
+	c.e.undefined = 0
 	r := c.e.do(c.peer, args)
 	c.lastStop = c.e.runner.takeStop()
+	c.lastUndefined = c.e.undefined
 	return r, nil
+}
+
+// LastUndefined says what the reply of the last command Do sent on this
+// connection depends on that Redis leaves open (an order of its hash
+// tables, a random pick, a script's walk of a table): 0 when nothing, and
+// then the reply is the one Redis 7.0 gives. See undefined.go.
+func (c *Client) LastUndefined() Undefined {
+	c.e.mu.Lock()
+	defer c.e.mu.Unlock()
+	return c.lastUndefined
 }
 
 // LastStop says whether the engine stopped a script that the last command

@@ -90,6 +90,9 @@ type runner struct {
 	// stopped is why the budget stopped a script since takeStop last
 	// looked (see Client.LastStop).
 	stopped Stop
+	// walk is what the running script's pairs and next have walked (see
+	// undefined.go).
+	walk walkNoted
 }
 
 // takeStop is why the budget stopped a script since the last takeStop,
@@ -188,6 +191,11 @@ func (r *runner) newState() *glua.LState {
 	// Redis's math.random, and the bit, struct, cmsgpack and cjson libraries.
 	lualib.Open(L)
 	lualib.SetStringLimit(L, MaxStringBytes)
+	lualib.OnUnknownOrder(L, func() {
+		if r.running != nil {
+			r.walk.walked = true
+		}
+	})
 	for _, name := range []string{"dofile", "loadfile", "print", "_printregs", "module", "require", "newproxy", "getfenv", "setfenv"} {
 		L.SetGlobal(name, glua.LNil)
 	}
@@ -446,6 +454,7 @@ func compile(src string) (*compiled, resp.Reply) {
 	if err != nil {
 		return nil, resp.ErrorReply("ERR Error compiling script (new function): " + describeSyntaxError(err, body))
 	}
+	padForLists(chunk)
 	proto, err := glua.Compile(chunk, chunkName)
 	if err != nil {
 		return nil, resp.ErrorReply("ERR Error compiling script (new function): " + chunkName + ": " + oneLine(err.Error()))
@@ -539,6 +548,7 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 	r.setArgs(0, "KEYS", stringTable(L, keys, lastKeys, keysT))
 	r.setArgs(1, "ARGV", stringTable(L, argv, lastArgv, argvT))
 	r.running, r.readOnly, r.callErr, r.errLine, r.threw, r.trace = c, readOnly, "", 0, false, t
+	r.walk = walkNoted{}
 	r.setResp(false)
 	if t != nil {
 		r.budget.onTick = func() { t.tick(L) }
@@ -555,6 +565,7 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 		r.budget.disarm()
 		r.setResp(false)
 		r.running, r.trace, r.budget.onTick = nil, nil, nil
+		r.walk = walkNoted{}
 		L.SetTop(0)
 		if r.budget.expired {
 			// A stopped script may leave up to MemoryBudget of garbage,
@@ -584,6 +595,9 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 	}
 	rep := r.reply
 	r.reply = resp.Reply{} // holds nothing of the reply once it is handed on
+	if r.walk.judge(rep) {
+		r.e.undefined |= UndefinedWalk
+	}
 	if rep.Kind == resp.Error || rep.Kind == resp.Status {
 		// Redis reads an error or status reply's text as a C string.
 		rep.Str = cutAtNUL(rep.Str)
@@ -1033,11 +1047,16 @@ func loadString(L *glua.LState) int {
 	if err := luasyntax.Check(id, src); err != nil {
 		return fail(err.Error())
 	}
-	fn, err := L.Load(strings.NewReader(src), id)
+	chunk, err := parse.Parse(strings.NewReader(src), id)
 	if err != nil {
 		return fail(id + ": " + err.Error())
 	}
-	L.Push(fn)
+	padForLists(chunk)
+	proto, err := glua.Compile(chunk, id)
+	if err != nil {
+		return fail(id + ": " + err.Error())
+	}
+	L.Push(L.NewFunctionFromProto(proto))
 	return 1
 }
 

@@ -45,6 +45,9 @@ type Trace struct {
 	// Stamps are Stamp of each of Keys just after the run, for the page
 	// to ask later whether a key it shows has changed since (Changed).
 	Stamps map[string]string
+	// Undefined is what the reply depends on that Redis leaves open, as
+	// Client.LastUndefined says it for a command.
+	Undefined Undefined
 }
 
 // Problem is why a script did not return: it did not compile ("syntax"),
@@ -91,9 +94,10 @@ func (e *Engine) Trace(src string, keys, argv []string) Trace {
 		t.follow(k, true)
 	}
 	t.nKeys = len(t.keys)
+	e.undefined = 0
 	rep := e.runner.run(c, 0, keys, argv, c.flags.noWrites, t) // traces show database 0
 	t.closeMove()
-	out := Trace{Reply: rep, Moves: script.Moves, Steps: t.steps, Problem: e.runner.problem(c, rep)}
+	out := Trace{Reply: rep, Moves: script.Moves, Steps: t.steps, Problem: e.runner.problem(c, rep), Undefined: e.undefined}
 	if out.Steps == nil {
 		out.Steps = []Step{}
 	}

@@ -67,6 +67,7 @@ func luaCases() []fcase {
 	cs = append(cs, patternErrorCases()...)
 	cs = append(cs, stringLibCases()...)
 	cs = append(cs, tableCases()...)
+	cs = append(cs, walkCases()...)
 	cs = append(cs, numberCases()...)
 	cs = append(cs, redisAPICases()...)
 	cs = append(cs, moreLuaCases()...)

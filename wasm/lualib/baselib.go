@@ -6,14 +6,15 @@ import (
 	lua "github.com/yuin/gopher-lua"
 )
 
-// openBase replaces tonumber, tostring, pairs, assert, unpack, select and
-// setmetatable.
+// openBase replaces tonumber, tostring, pairs, next, assert, unpack,
+// select and setmetatable.
 func openBase(L *lua.LState, st *state) {
 	orig := L.GetGlobal("tostring")
 	L.SetGlobal("tonumber", L.NewFunction(baseToNumber))
 	L.SetGlobal("unpack", L.NewFunction(baseUnpack))
 	L.SetGlobal("select", L.NewFunction(baseSelect))
 	L.SetGlobal("pairs", L.NewFunction(basePairs))
+	L.SetGlobal("next", L.NewFunction(baseNext))
 	L.SetGlobal("assert", L.NewFunction(baseAssert))
 	L.SetGlobal("setmetatable", L.NewFunction(baseSetmetatable))
 	L.SetGlobal("tostring", L.NewFunction(func(L *lua.LState) int {

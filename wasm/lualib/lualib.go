@@ -42,6 +42,11 @@ type state struct {
 	cCalls int
 	// catches is how many of them are a pcall or xpcall (see EnterCatch).
 	catches int
+
+	// next's last walk (see baseNext), and what to tell when a walk's
+	// order is not Redis's (see OnUnknownOrder).
+	walk         nextWalk
+	unknownOrder func()
 }
 
 // SetStringLimit caps the strings string.gsub builds at n bytes: past it,

@@ -21,18 +21,38 @@ import (
 // Keys whose hash is an address (tables, functions) cannot be modelled;
 // a table with one keeps gopher-lua's order.
 func luaOrder(t *lua.LTable) [][2]lua.LValue {
+	pairs, _ := modelledOrder(t)
+	return pairs
+}
+
+// modelledOrder is luaOrder, and whether the order is surely Lua 5.1's:
+// false for a table of two or more keys with one the model cannot place
+// (a table, a function: gopher-lua's order is kept), or with number keys
+// other than 1..n, whose places in Lua 5.1 depend on the order the keys
+// were added in, which gopher-lua does not keep for numbers (see the
+// known difference tables/pairs-mixed).
+func modelledOrder(t *lua.LTable) ([][2]lua.LValue, bool) {
 	var pairs [][2]lua.LValue
-	modelled := true
+	modelled, sure := true, true
+	numbers, highest := 0, 0 // the number keys are sure when they are 1..n
 	for k, v := t.Next(lua.LNil); k != lua.LNil; k, v = t.Next(k) {
 		pairs = append(pairs, [2]lua.LValue{k, v})
-		switch k.(type) {
-		case lua.LString, lua.LNumber, lua.LBool:
+		switch k := k.(type) {
+		case lua.LString, lua.LBool:
+		case lua.LNumber:
+			numbers++
+			if i := arrayIndex(k); i < 1 {
+				sure = false
+			} else {
+				highest = max(highest, i)
+			}
 		default:
 			modelled = false
 		}
 	}
+	sure = sure && modelled && highest == numbers || len(pairs) < 2
 	if !modelled || len(pairs) < 2 {
-		return pairs
+		return pairs, sure
 	}
 	m := &luaTable{}
 	for i, p := range pairs {
@@ -42,7 +62,7 @@ func luaOrder(t *lua.LTable) [][2]lua.LValue {
 	for _, i := range m.order() {
 		out = append(out, pairs[i])
 	}
-	return out
+	return out, sure
 }
 
 // luaTable models the layout of a Lua 5.1 table (ltable.c): which slot of

@@ -311,11 +311,11 @@ func baseSetmetatable(L *lua.LState) int {
 // to nil meanwhile, so a loop may change or clear fields as it goes, as
 // Lua allows. (Adding keys during a traversal is undefined in Lua.)
 //
-// The iterator is not next itself, as it is in Lua 5.1: it follows the
-// order from any key it was handed, but pairs(t) == next is false.
+// The iterator is a function of its own, as in Lua 5.1 (pairs(t) == next
+// is false there too); it follows the order from any key it was handed.
 func basePairs(L *lua.LState) int {
 	t := checkTable(L, 1)
-	order := luaOrder(t)
+	order := walkOrder(L, t)
 	pos := 0 // where the key handed back last sits in order, plus one
 	L.Push(L.NewFunction(func(L *lua.LState) int {
 		k := L.Get(2)

@@ -111,10 +111,15 @@ export function mountEditor(root, ctx) {
     showOrderNote();
   }
 
-  /** The note on pairs and next beside the text, when the text uses them. */
+  /**
+   * The note beside the text: what the engine noticed when it ran this very
+   * text (an order or a pick Redis leaves open), or before a run, the note
+   * on pairs and next when the text uses them.
+   */
   function showOrderNote() {
     if (!el.orderNote) return;
-    const note = tableOrderNote(el.source.value);
+    const ran = walk.run && walk.run.source === el.source.value ? walk.run : null;
+    const note = ran && ran.note ? `${ran.note} (Noticed by the engine as the script ran.)` : tableOrderNote(el.source.value);
     if (el.orderNote.textContent !== note) setText(el.orderNote, note);
     el.orderNote.hidden = note === "";
   }
@@ -260,6 +265,7 @@ export function mountEditor(root, ctx) {
     const run = buildRun({ source, keys: k, argv, result: t, label: labelOf(source, state.base) });
     remember(run);
     walk.load(run, 0);
+    showOrderNote();
     await ctx.changed("editor");
     return run;
   }
@@ -284,6 +290,9 @@ export function mountEditor(root, ctx) {
       // "Redis said" quotes the error whole, suffix and all.
       problem: result.problem ? { ...result.problem, said: result.reply && result.reply.value } : null,
       shown: Array.isArray(result.keys) ? result.keys : [],
+      // What the engine noticed the reply depends on that Redis leaves
+      // open (a hash table's order, a random pick, a walk of a table).
+      note: typeof result.note === "string" ? result.note : "",
     };
     run.writes = writesOf(run.steps);
     run.repeatOf = state.history.find((r) => sameList(r.keys, k) && sameList(r.argv, argv)) || null;
