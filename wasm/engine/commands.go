@@ -115,7 +115,7 @@ func (e *Engine) lookupName(name string) *command {
 	c.redis = redisTable()[up]
 	c.reuseArgs = argsNotKept[up]
 	c.quick = quickCommands[up]
-	c.undef = undefinedCommands[up]
+	c.undef = undefinedOf(up)
 	switch up {
 	case "MULTI", "EXEC", "DISCARD", "WATCH", "UNWATCH":
 		c.tx = true

@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/yuin/gopher-lua/ast"
+import (
+	"reflect"
+
+	"github.com/yuin/gopher-lua/ast"
+)
 
 // The generic for's expression list, adjusted to three values as Lua 5.1
 // adjusts it.
@@ -17,47 +21,37 @@ import "github.com/yuin/gopher-lua/ast"
 // ... is adjusted by the call itself and is left alone.
 
 // padForLists rewrites every generic for of a chunk, functions included.
-func padForLists(stmts []ast.Stmt) {
-	for _, s := range stmts {
-		padStmt(s)
+// It finds them by reflection, over whatever the parser built, rather than
+// by a type switch for each kind of statement and expression: the walk
+// runs once per script compiled, and the switch cost the module 3 KB.
+func padForLists(chunk []ast.Stmt) { padAll(reflect.ValueOf(chunk)) }
+
+var genericFor = reflect.TypeFor[*ast.GenericForStmt]()
+
+func padAll(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Interface:
+		padAll(v.Elem())
+	case reflect.Pointer:
+		if v.IsNil() {
+			return
+		}
+		if v.Type() == genericFor {
+			padForList(v.Interface().(*ast.GenericForStmt))
+		}
+		padAll(v.Elem())
+	case reflect.Struct:
+		for i := range v.NumField() {
+			padAll(v.Field(i))
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			padAll(v.Index(i))
+		}
 	}
 }
 
-func padStmt(s ast.Stmt) {
-	switch s := s.(type) {
-	case *ast.GenericForStmt:
-		padForList(s)
-		padExprs(s.Exprs)
-		padForLists(s.Stmts)
-	case *ast.AssignStmt:
-		padExprs(s.Lhs)
-		padExprs(s.Rhs)
-	case *ast.LocalAssignStmt:
-		padExprs(s.Exprs)
-	case *ast.FuncCallStmt:
-		padExpr(s.Expr)
-	case *ast.DoBlockStmt:
-		padForLists(s.Stmts)
-	case *ast.WhileStmt:
-		padExpr(s.Condition)
-		padForLists(s.Stmts)
-	case *ast.RepeatStmt:
-		padExpr(s.Condition)
-		padForLists(s.Stmts)
-	case *ast.IfStmt:
-		padExpr(s.Condition)
-		padForLists(s.Then)
-		padForLists(s.Else)
-	case *ast.NumberForStmt:
-		padExprs([]ast.Expr{s.Init, s.Limit, s.Step})
-		padForLists(s.Stmts)
-	case *ast.FuncDefStmt:
-		padExpr(s.Func)
-	case *ast.ReturnStmt:
-		padExprs(s.Exprs)
-	}
-}
-
+// padForList gives one loop's list its nils.
 func padForList(s *ast.GenericForStmt) {
 	n := len(s.Exprs)
 	if n == 0 || n >= 3 {
@@ -72,43 +66,5 @@ func padForList(s *ast.GenericForStmt) {
 		nilExpr.SetLine(s.Line())
 		nilExpr.SetLastLine(s.Line())
 		s.Exprs = append(s.Exprs, nilExpr)
-	}
-}
-
-func padExprs(es []ast.Expr) {
-	for _, e := range es {
-		padExpr(e)
-	}
-}
-
-// padExpr finds the functions inside an expression, whose bodies may hold
-// loops of their own.
-func padExpr(e ast.Expr) {
-	switch e := e.(type) {
-	case *ast.FunctionExpr:
-		padForLists(e.Stmts)
-	case *ast.AttrGetExpr:
-		padExprs([]ast.Expr{e.Object, e.Key})
-	case *ast.TableExpr:
-		for _, f := range e.Fields {
-			padExprs([]ast.Expr{f.Key, f.Value})
-		}
-	case *ast.FuncCallExpr:
-		padExprs([]ast.Expr{e.Func, e.Receiver})
-		padExprs(e.Args)
-	case *ast.LogicalOpExpr:
-		padExprs([]ast.Expr{e.Lhs, e.Rhs})
-	case *ast.RelationalOpExpr:
-		padExprs([]ast.Expr{e.Lhs, e.Rhs})
-	case *ast.StringConcatOpExpr:
-		padExprs([]ast.Expr{e.Lhs, e.Rhs})
-	case *ast.ArithmeticOpExpr:
-		padExprs([]ast.Expr{e.Lhs, e.Rhs})
-	case *ast.UnaryMinusOpExpr:
-		padExpr(e.Expr)
-	case *ast.UnaryNotOpExpr:
-		padExpr(e.Expr)
-	case *ast.UnaryLenOpExpr:
-		padExpr(e.Expr)
 	}
 }

@@ -68,20 +68,34 @@ const (
 	keyPick                     // a random key
 )
 
-// undefinedCommands names the commands whose reply can depend on an order
-// or a pick Redis leaves open.
-var undefinedCommands = map[string]undefinedKind{
-	"SMEMBERS": setOrder, "SSCAN": setOrder,
-	"SINTER": setsOrder, "SUNION": setsOrder, "SDIFF": setsOrder,
-	"HGETALL": hashOrder, "HKEYS": hashOrder, "HVALS": hashOrder, "HSCAN": hashOrder,
-	"KEYS": keyspaceOrder, "SCAN": keyspaceOrder,
-	"SRANDMEMBER": setPick, "SPOP": setPick,
-	"HRANDFIELD": hashPick, "ZRANDMEMBER": zsetPick, "RANDOMKEY": keyPick,
+// undefinedOf says how the reply of the command named up can depend on an
+// order or a pick Redis leaves open. (A switch, not a map literal: a map
+// literal is code that runs at every page load.)
+func undefinedOf(up string) undefinedKind {
+	switch up {
+	case "SMEMBERS", "SSCAN":
+		return setOrder
+	case "SINTER", "SUNION", "SDIFF":
+		return setsOrder
+	case "HGETALL", "HKEYS", "HVALS", "HSCAN":
+		return hashOrder
+	case "KEYS", "SCAN":
+		return keyspaceOrder
+	case "SRANDMEMBER", "SPOP":
+		return setPick
+	case "HRANDFIELD":
+		return hashPick
+	case "ZRANDMEMBER":
+		return zsetPick
+	case "RANDOMKEY":
+		return keyPick
+	}
+	return definedReply
 }
 
 // noteUndefined looks at a command's reply, once it has run, and adds to
 // e.undefined what it depends on that Redis leaves open. Only the commands
-// of undefinedCommands come here, so the others pay nothing.
+// undefinedOf names come here, so the others pay nothing.
 func (e *Engine) noteUndefined(peer *server.Peer, c *command, args []string, r resp.Reply) {
 	if r.IsError() {
 		return
@@ -125,7 +139,12 @@ func (e *Engine) noteUndefined(peer *server.Peer, c *command, args []string, r r
 		if len(args) < 2 || r.Kind == resp.Nil || r.Kind != resp.Bulk && len(r.Elems) == 0 {
 			return
 		}
-		size := map[undefinedKind]string{setPick: "SCARD", hashPick: "HLEN", zsetPick: "ZCARD"}[kind]
+		size := "SCARD"
+		if kind == hashPick {
+			size = "HLEN"
+		} else if kind == zsetPick {
+			size = "ZCARD"
+		}
 		n := read(size).Int
 		if c.upper == "SPOP" {
 			n += int64(max(len(r.Elems), 1)) // what it took out
