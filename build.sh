@@ -26,6 +26,11 @@ mapfile -t WASM_GCFLAGS < <(grep -v -e '^#' -e '^$' "$ROOT/wasm/gcflags.txt")
 # visits every key (see internal/suite).
 SUITE_WASM_UNITS="type/incr,keyspace,dump,info-command,multi,expire,functions,introspection,bitops,bitfield,type/stream-cgroups"
 
+# The most the browser module may weigh, brotli-compressed, as
+# ./web/cmd/compress writes static/echomq.wasm.br; ./build.sh test fails
+# past it.
+WASM_SIZE_LINE=2100000
+
 # ---- output helpers ------------------------------------------------------
 
 STEPS_PASSED=0
@@ -186,6 +191,17 @@ do_test() {
 	export ECHOMQ_STATIC="$STATIC"
 
 	do_build
+
+	# The size line (issue 25): what a learner on a slow link downloads
+	# before the engine can answer. The raw size is printed beside it.
+	section "wasm size line (at most $WASM_SIZE_LINE B brotli)"
+	local br raw
+	br=$(stat -c %s "$STATIC/echomq.wasm.br")
+	raw=$(stat -c %s "$STATIC/echomq.wasm")
+	printf 'static/echomq.wasm: %d B brotli (%d B raw), line %d B, room %d B\n' "$br" "$raw" "$WASM_SIZE_LINE" $((WASM_SIZE_LINE - br))
+	if ((br > WASM_SIZE_LINE)); then
+		die "the module is $br B brotli, past the size line of $WASM_SIZE_LINE B"
+	fi
 
 	section "gofmt"
 	local files=() unformatted
