@@ -307,8 +307,8 @@ func FuzzBit(f *testing.F) {
 			{"lshift", []float64{x, y}, strconv.Itoa(int(int32(a << n)))},
 			{"rshift", []float64{x, y}, strconv.Itoa(int(int32(a >> n)))},
 			{"arshift", []float64{x, y}, strconv.Itoa(int(int32(a) >> n))},
-			{"rol", []float64{x, y}, strconv.Itoa(int(int32(a<<n | a>>((32 - n) & 31))))},
-			{"ror", []float64{x, y}, strconv.Itoa(int(int32(a>>n | a<<((32 - n) & 31))))},
+			{"rol", []float64{x, y}, strconv.Itoa(int(int32(a<<n | a>>((32-n)&31))))},
+			{"ror", []float64{x, y}, strconv.Itoa(int(int32(a>>n | a<<((32-n)&31))))},
 		} {
 			L := budgetedState()
 			var args []lua.LValue
