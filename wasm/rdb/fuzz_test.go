@@ -138,9 +138,9 @@ func FuzzDump(f *testing.F) {
 			case Hash:
 				v.Elems = append(v.Elems, e, elem(i+1))
 			case Zset:
-				score := float64(int8(seed[i%max(len(seed), 1)%max(len(seed), 1)]))/4 + float64(i%3)
-				if len(seed) == 0 {
-					score = math.Inf(1 - 2*(i%2))
+				score := math.Inf(1 - 2*(i%2)) // with no seed, the infinities
+				if len(seed) > 0 {
+					score = float64(int8(seed[i%len(seed)]))/4 + float64(i%3)
 				}
 				v.Elems, v.Scores = append(v.Elems, e), append(v.Scores, score)
 			default:
