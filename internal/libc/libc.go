@@ -66,6 +66,32 @@ static int incrbyfloat(const char *cur, int curn, int hascur, const char *inc, i
 	out[l] = 0;
 	return 1;
 }
+
+// redis_double is Redis 7.0's getDoubleFromObject on a string: strtod of
+// the whole of it (a NUL inside ends strtod short), no leading space, no
+// NaN, no overflow and no underflow to zero.
+static int redis_double(const char *s, int n, double *out) {
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (n == 0 || isspace((unsigned char)s[0]) || end - s != n ||
+	    (errno == ERANGE && (v == HUGE_VAL || v == -HUGE_VAL || v == 0)) || isnan(v))
+		return 0;
+	*out = v;
+	return 1;
+}
+
+// zsl_bound is zslParseRange's reading of one bound: "(" for exclusive,
+// then strtod to the string's end as C sees it (its first NUL), no NaN.
+static int zsl_bound(const char *s, double *out, int *ex) {
+	char *end;
+	*ex = 0;
+	if (s[0] == '(') { s++; *ex = 1; }
+	double v = strtod(s, &end);
+	if (end[0] != 0 || isnan(v)) return 0;
+	*out = v;
+	return 1;
+}
 */
 import "C"
 
@@ -118,4 +144,24 @@ func IncrByFloat(cur string, hasCur bool, inc string) (string, int) {
 		n++
 	}
 	return string(buf[:n]), 0
+}
+
+// RedisDouble is Redis 7.0's reading of a score (getDoubleFromObject): the
+// value, or false where Redis answers "value is not a valid float".
+func RedisDouble(s string) (float64, bool) {
+	b := []byte(s + "\x00")
+	var v C.double
+	ok := C.redis_double((*C.char)(unsafe.Pointer(&b[0])), C.int(len(s)), &v)
+	return float64(v), ok != 0
+}
+
+// ZslBound is Redis 7.0's reading of a ZRANGEBYSCORE bound: the value,
+// whether it is exclusive, and false where Redis answers "min or max is
+// not a float".
+func ZslBound(s string) (float64, bool, bool) {
+	b := []byte(s + "\x00")
+	var v C.double
+	var ex C.int
+	ok := C.zsl_bound((*C.char)(unsafe.Pointer(&b[0])), &v, &ex)
+	return float64(v), ex != 0, ok != 0
 }

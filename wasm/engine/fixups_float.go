@@ -38,9 +38,17 @@ func parseLongDouble(s string) (*big.Float, bool) {
 	if s == "" || len(s) >= maxLongDoubleChars || lualib.IsSpace(s[0]) {
 		return nil, false
 	}
-	low := ascii.Lower(s)
-	if strings.Contains(low, "nan") || strings.ContainsRune(s, '_') {
+	// The syntax is strtod's (strtold reads the same texts): all of s must
+	// be one number. big.ParseFloat reads more ("0p3", "0b1", "1_0").
+	if _, n := lualib.Strtod(s); n != len(s) {
 		return nil, false
+	}
+	low := ascii.Lower(s)
+	if strings.Contains(low, "nan") {
+		return nil, false
+	}
+	if word := strings.TrimLeft(low, "+-"); word == "inf" || word == "infinity" {
+		return new(big.Float).SetInf(s[0] == '-'), true
 	}
 	if strings.HasPrefix(strings.TrimLeft(low, "+-"), "0x") && !strings.Contains(low, "p") {
 		s += "p0"

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"testing"
 
 	"echomq.dev/playground/internal/libc"
@@ -44,6 +45,45 @@ func FuzzIncrByFloat(f *testing.F) {
 			}
 			t.Fatalf("INCRBYFLOAT on %q (%v) by %q: %q %q; Redis's arithmetic: %q %q",
 				show(cur), hasCur, show(inc), show(got), gotErr, show(want), wantErr)
+		}
+	})
+}
+
+// FuzzParseScore holds parseScore (ZADD's, ZINCRBY's scores) to Redis's
+// getDoubleFromObject in C on any text: the same value or the same
+// refusal.
+func FuzzParseScore(f *testing.F) {
+	if !libc.Available {
+		f.Skip("no C library in this build (cgo is off)")
+	}
+	for _, s := range []string{"1", "-0", "1e-400", "4e-320", "1e400", "inf", "-Infinity", "nan", " 1", "1 ", "0x10", "1\x00", "",
+		"0x1p-1080", "0.0000e-999", "00012", "+5", ".5", "5."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := parseScore(s)
+		want, wok := libc.RedisDouble(s)
+		if ok != wok || ok && (got != want || math.Signbit(got) != math.Signbit(want)) {
+			t.Fatalf("parseScore(%q) = %v, %v; Redis reads %v, %v", s, got, ok, want, wok)
+		}
+	})
+}
+
+// FuzzParseScoreBound holds parseScoreBound (ZRANGEBYSCORE's, ZCOUNT's
+// bounds) to zslParseRange in C on any text: the same value, the same
+// exclusiveness, or the same refusal.
+func FuzzParseScoreBound(f *testing.F) {
+	if !libc.Available {
+		f.Skip("no C library in this build (cgo is off)")
+	}
+	for _, s := range []string{"1", "(1", "(", "", " 1", "1 ", "-1\x00ab", "\x00", "(nan", "1e999", "-inf", "(+inf", "0x1p3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ex, ok := parseScoreBound(s)
+		want, wex, wok := libc.ZslBound(s)
+		if ok != wok || ok && (got != want || ex != wex) {
+			t.Fatalf("parseScoreBound(%q) = %v, %v, %v; Redis reads %v, %v, %v", s, got, ex, ok, want, wex, wok)
 		}
 	})
 }

@@ -395,12 +395,16 @@ const (
 )
 
 // parseScoreBound reads a score range bound as zslParseRange does: "(" for
-// an exclusive bound, then strtod over the rest, which may have leading
-// space, may overflow to infinity, and must not be NaN.
+// an exclusive bound, then strtod over the rest as C sees it (up to a
+// NUL), which may have leading space, may overflow to infinity, and must
+// not be NaN.
 func parseScoreBound(s string) (float64, bool, bool) {
 	ex := strings.HasPrefix(s, "(")
 	if ex {
 		s = s[1:]
+	}
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		s = s[:i]
 	}
 	i := 0
 	for i < len(s) && lualib.IsSpace(s[i]) {
@@ -409,7 +413,7 @@ func parseScoreBound(s string) (float64, bool, bool) {
 	if i == len(s) {
 		return 0, ex, true // strtod reads nothing, and stops at the end
 	}
-	if lualib.IsSpace(s[len(s)-1]) || strings.IndexByte(s, 0) >= 0 {
+	if lualib.IsSpace(s[len(s)-1]) {
 		return 0, ex, false
 	}
 	f, ok := lualib.StringToNumber(s[i:])
