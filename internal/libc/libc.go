@@ -17,6 +17,7 @@ package libc
 #include <ctype.h>
 
 static int fmt_double(char *buf, int n, const char *f, double d) { return snprintf(buf, n, f, d); }
+static int fmt_long(char *buf, int n, const char *f, long v) { return snprintf(buf, n, f, v); }
 
 static double c_strtod(const char *s, int *used, int *erange) {
 	char *end;
@@ -106,6 +107,16 @@ func Printf(format string, f float64) string {
 	defer C.free(unsafe.Pointer(cf))
 	buf := make([]byte, 512)
 	n := C.fmt_double((*C.char)(unsafe.Pointer(&buf[0])), C.int(len(buf)), cf, C.double(f))
+	return string(buf[:min(int(n), len(buf)-1)])
+}
+
+// PrintfLong is C's snprintf(format, v) for one long (format has %ld,
+// %lx, ...).
+func PrintfLong(format string, v int64) string {
+	cf := C.CString(format)
+	defer C.free(unsafe.Pointer(cf))
+	buf := make([]byte, 512)
+	n := C.fmt_long((*C.char)(unsafe.Pointer(&buf[0])), C.int(len(buf)), cf, C.long(v))
 	return string(buf[:min(int(n), len(buf)-1)])
 }
 

@@ -11,3 +11,4 @@ func Strtod(s string) (float64, int, bool)                          { panic("lib
 func IncrByFloat(cur string, hasCur bool, inc string) (string, int) { panic("libc: built without cgo") }
 func RedisDouble(s string) (float64, bool)                          { panic("libc: built without cgo") }
 func ZslBound(s string) (float64, bool, bool)                       { panic("libc: built without cgo") }
+func PrintfLong(format string, v int64) string                      { panic("libc: built without cgo") }

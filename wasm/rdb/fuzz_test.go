@@ -178,3 +178,21 @@ func FuzzLZF(f *testing.F) {
 		}
 	})
 }
+
+// FuzzLongLong holds LongLong (Redis's string2ll: which strings are
+// stored as integers, which arguments are integers) to its definition:
+// it accepts exactly the texts that are an int64 written the one way
+// strconv writes it, and reads them to that int64.
+func FuzzLongLong(f *testing.F) {
+	for _, s := range []string{"0", "-0", "01", "9223372036854775807", "9223372036854775808", "-9223372036854775808", "+1", " 1", "1 ", "", "-", "1e3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := LongLong(s)
+		want, err := strconv.ParseInt(s, 10, 64)
+		wok := err == nil && strconv.FormatInt(want, 10) == s
+		if ok != wok || ok && got != want {
+			t.Fatalf("LongLong(%q) = %d, %v; want %d, %v", s, got, ok, want, wok)
+		}
+	})
+}
