@@ -21,7 +21,7 @@ func refSplit(line string) (args []string, ok bool) {
 		return 0
 	}
 	space := func(c byte) bool { return strings.IndexByte(" \t\n\v\f\r", c) >= 0 && c != 0 }
-	hex := func(c byte) int { return strings.IndexByte("0123456789abcdef", c|0x20) }
+	hex := func(c byte) int { return strings.IndexByte("0123456789abcdef0123456789ABCDEF", c) % 16 }
 	p := 0
 	for {
 		for space(at(p)) {
@@ -37,7 +37,7 @@ func refSplit(line string) (args []string, ok bool) {
 			switch {
 			case inq:
 				switch {
-				case c == '\\' && at(p+1) == 'x' && hex(at(p+2)) >= 0 && hex(at(p+2)) < 16 && hex(at(p+3)) >= 0 && hex(at(p+3)) < 16:
+				case c == '\\' && at(p+1) == 'x' && strings.IndexByte(hexDigits, at(p+2)) >= 0 && strings.IndexByte(hexDigits, at(p+3)) >= 0:
 					cur = append(cur, byte(hex(at(p+2))*16+hex(at(p+3))))
 					p += 3
 				case c == '\\' && at(p+1) != 0:
@@ -91,6 +91,8 @@ func refSplit(line string) (args []string, ok bool) {
 		args = append(args, string(cur))
 	}
 }
+
+const hexDigits = "0123456789abcdefABCDEF"
 
 // FuzzSplit holds Split to the reference on any line: the same arguments,
 // or both refuse it.
