@@ -54,10 +54,12 @@ func parseLongDouble(s string) (*big.Float, bool) {
 		s += "p0"
 	}
 	f, _, err := big.ParseFloat(s, 0, longDoubleBits, big.ToNearestEven)
-	if err != nil || !f.IsInf() && f.MantExp(nil) > x87MaxExp {
+	// An infinity here is an overflow (the spellings of one returned
+	// above): ERANGE, as past the x87's range is.
+	if err != nil || f.IsInf() || f.MantExp(nil) > x87MaxExp {
 		return nil, false // not a number, or past the x87's range (ERANGE)
 	}
-	if f.Sign() != 0 && !f.IsInf() && underflows(f) {
+	if f.Sign() != 0 && underflows(f) {
 		return nil, false // rounds to zero in an x87: ERANGE too
 	}
 	return f, true

@@ -411,7 +411,9 @@ func parseScoreBound(s string) (float64, bool, bool) {
 		i++
 	}
 	if i == len(s) {
-		return 0, ex, true // strtod reads nothing, and stops at the end
+		// strtod reads nothing and leaves its end at the start: at the
+		// string's end only if there was nothing, not even white space.
+		return 0, ex, len(s) == 0
 	}
 	if lualib.IsSpace(s[len(s)-1]) {
 		return 0, ex, false

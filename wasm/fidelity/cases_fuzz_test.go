@@ -16,17 +16,18 @@ func fuzzFoundCases() []fcase {
 				{"INCRBYFLOAT", "d", "1"}, {"SET", "e", "inf"}, {"INCRBYFLOAT", "e", "-inf"}, {"HSET", "h", "f", "-inf"},
 				{"HINCRBYFLOAT", "h", "f", "1"}, {"HINCRBYFLOAT", "h", "f", "1e-5000"}, {"MGET", "a", "b", "c", "d", "e"},
 				{"INCRBYFLOAT", "p", "0p3"}, {"INCRBYFLOAT", "p", "0b1"}, {"INCRBYFLOAT", "p", "INFINITY"}, {"INCRBYFLOAT", "p", "0x.8"},
-				{"INCRBYFLOAT", "p", "1e"}, {"INCRBYFLOAT", "p", "0x"}, {"GET", "p"},
+				{"INCRBYFLOAT", "p", "1e"}, {"INCRBYFLOAT", "p", "0x"}, {"INCRBYFLOAT", "p", "1e1000000000"}, {"GET", "p"},
 			}},
 		{id: "numbers/score-underflow", desc: "A score that underflows a double to zero is not a valid float (strtod sets ERANGE); one that stays subnormal is",
 			cmds: [][]string{
 				{"ZADD", "z", "1e-400", "a"}, {"ZADD", "z", "0x1p-1080", "a"}, {"ZADD", "z", "4e-320", "b"}, {"ZADD", "z", "0e-999", "c"},
 				{"ZINCRBY", "z", "1e-400", "b"}, {"ZADD", "z", "-0.000e5", "d"}, {"ZRANGE", "z", "0", "-1", "WITHSCORES"},
 			}},
-		{id: "numbers/score-bound-nul", desc: "A ZRANGEBYSCORE bound is read as C reads it: up to its first NUL byte",
+		{id: "numbers/score-bound-nul", desc: "A ZRANGEBYSCORE bound is read as C reads it: up to its first NUL byte; an empty one is 0, one of white space is not a float",
 			cmds: [][]string{
 				{"ZADD", "z", "-1", "a", "1", "b", "3", "c"}, {"ZRANGEBYSCORE", "z", "-1\x00ab", "2"}, {"ZCOUNT", "z", "(\x00", "+inf"},
-				{"ZRANGEBYSCORE", "z", "\x00x", "(3\x00"},
+				{"ZRANGEBYSCORE", "z", "\x00x", "(3\x00"}, {"ZRANGEBYSCORE", "z", " ", "2"}, {"ZCOUNT", "z", "( ", "2"},
+				{"ZCOUNT", "z", "", "2"}, {"ZCOUNT", "z", "(", "2"},
 			}},
 		{id: "dump/lzf-length-past-its-bytes", desc: "RESTORE of a payload whose LZF string says it expands to 4 GiB: Bad data format, nothing allocated",
 			cmds: [][]string{
