@@ -231,7 +231,8 @@ func deeperThan(vals []lua.LValue, n int) bool {
 // FuzzStruct holds struct.unpack, struct.pack and struct.size to each
 // other on any format and data: values unpack reads, pack writes to the
 // same length as the format's size (where it has one) and unpack reads
-// back the same; no input panics or runs past the budget.
+// back the same (but for integers past 2^53, which a double rounds);
+// no input panics or runs past the budget.
 func FuzzStruct(f *testing.F) {
 	for _, s := range [][2]string{
 		{">i2<I4bBhHlLTfd", strings.Repeat("\x01\x80", 20)}, {"!4 b i4 !8 d", strings.Repeat("\x7f", 24)}, {"c3 s", "abcde\x00"},
@@ -262,6 +263,9 @@ func FuzzStruct(f *testing.F) {
 			t.Fatalf("struct %q: %q packed as %q reads back as %v, %v", format, data, packed[0], back, err)
 		}
 		for i := range vals {
+			if n, ok := vals[i].(lua.LNumber); ok && math.Abs(float64(n)) >= 1<<53 {
+				continue // an integer a double cannot hold: packed as C casts the rounded double
+			}
 			if g, w := canon(back[i], -1), canon(vals[i], -1); g != w && !(strings.ContainsAny(cString(format), "fd") && g == "nan") {
 				t.Fatalf("struct %q: value %d of %q reads back as %s, was %s", format, i+1, data, g, w)
 			}
