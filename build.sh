@@ -6,6 +6,7 @@
 #                                       build, then serve static/ (default 127.0.0.1:8080)
 #   ./build.sh test                     build, then run every check and test suite
 #   ./build.sh bench [ARGS...]          build, then run the benchmarks (go run ./bench)
+#   ./build.sh fuzz [TIME]              run every Go fuzz target for TIME each (default 1m)
 #
 # Works from any directory. As root, test and bench install what they miss
 # (redis-server, nodejs, gcc; test also chromium, redis-tools and tcl) with apt-get; otherwise they
@@ -241,6 +242,12 @@ do_test() {
 	section "go test -race (host)"
 	CGO_ENABLED=1 go test -race -count=1 -timeout 45m ./...
 
+	# Each fuzz target for a moment beyond its seed corpus (which go test
+	# above ran): enough to catch a target that fails at once, in CI too.
+	# ./build.sh fuzz runs them longer.
+	section "fuzz targets, ${FUZZ_TEST_TIME:-2s} each"
+	run_fuzz "${FUZZ_TEST_TIME:-2s}"
+
 	section "go test (js/wasm under Node)"
 	GOOS=js GOARCH=wasm go test -count=1 -timeout 45m "${WASM_GCFLAGS[@]}" -exec "$(wasm_exec_dir)/go_js_wasm_exec" ./wasm/...
 
@@ -310,8 +317,53 @@ do_bench() {
 	finish bench
 }
 
+# fuzz_targets: every native fuzz target of the module, one "package
+# target" a line. They are listed by go test itself, so a target added
+# anywhere runs without being named here.
+fuzz_targets() {
+	local line names=()
+	go test -list '^Fuzz' ./... | while IFS= read -r line; do
+		case "$line" in
+		Fuzz*) names+=("$line") ;;
+		ok*)
+			# "ok  <package>  <time>" closes the names its binary listed.
+			for name in "${names[@]}"; do
+				printf '%s %s\n' "$(awk '{print $2}' <<<"$line")" "$name"
+			done
+			names=()
+			;;
+		esac
+	done
+}
+
+# run_fuzz TIME: runs each fuzz target for TIME (go test's -fuzztime: 30s,
+# 1m, 5000x). A failing input is written to the target's
+# testdata/fuzz/<Name>/ by go test, where it stays as a regression case
+# once committed (with its fix).
+run_fuzz() {
+	local time="$1" targets pkg name count=0
+	targets="$(fuzz_targets)"
+	[[ -n "$targets" ]] || die "go test -list found no fuzz targets"
+	while read -r pkg name; do
+		printf -- '--- %s %s (%s)\n' "$pkg" "$name" "$time"
+		go test -run '^$' -fuzz "^${name}\$" -fuzztime "$time" "$pkg" ||
+			die "fuzz target $name in $pkg failed; its input is in that package's testdata/fuzz/$name/"
+		count=$((count + 1))
+	done <<<"$targets"
+	echo "$count fuzz targets ran for $time each"
+}
+
+do_fuzz() {
+	local time="${1:-1m}"
+	section "go mod download"
+	go mod download
+	section "fuzz targets, $time each"
+	run_fuzz "$time"
+	finish fuzz
+}
+
 usage() {
-	sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+	sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 verb="${1:-build}"
@@ -328,6 +380,10 @@ test)
 	do_test
 	;;
 bench) do_bench "$@" ;;
+fuzz)
+	[[ $# -le 1 ]] || die "fuzz takes one argument, the time per target (30s, 1m, 1000x)"
+	do_fuzz "$@"
+	;;
 -h | --help | help) usage ;;
 *)
 	usage >&2

@@ -13,7 +13,6 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -176,14 +175,15 @@ var errProtocol = errors.New("redisdiff: not RESP")
 
 // ReadNode reads one RESP2 or RESP3 reply.
 func ReadNode(r *bufio.Reader) (Node, error) {
-	line, err := r.ReadString('\n')
+	raw, err := resp.ReadLine(r)
 	if err != nil {
 		return Node{}, err
 	}
-	if len(line) < 3 || line[len(line)-2] != '\r' {
-		return Node{}, fmt.Errorf("%w: bad line %q", errProtocol, line)
+	if len(raw) < 1 {
+		return Node{}, fmt.Errorf("%w: empty line", errProtocol)
 	}
-	t, body := line[0], line[1:len(line)-2]
+	line := string(raw)
+	t, body := line[0], line[1:]
 	switch t {
 	case '+', '-', ':', ',', '#', '(':
 		return Node{T: t, S: body}, nil
@@ -191,14 +191,15 @@ func ReadNode(r *bufio.Reader) (Node, error) {
 		return Node{T: '_'}, nil
 	case '$', '=', '!':
 		n, err := strconv.Atoi(body)
-		if err != nil || n < -1 {
+		if err != nil || n < -1 || n > resp.MaxBulkLen {
 			return Node{}, fmt.Errorf("%w: bad length %q", errProtocol, body)
 		}
 		if n == -1 {
 			return Node{T: t, Null: true}, nil
 		}
-		data := make([]byte, n+2)
-		if _, err := io.ReadFull(r, data); err != nil {
+		// Memory for the bytes as they come, not for what the header says.
+		data, err := resp.AppendBlock(nil, r, n)
+		if err != nil {
 			return Node{}, err
 		}
 		if data[n] != '\r' || data[n+1] != '\n' {
@@ -210,7 +211,7 @@ func ReadNode(r *bufio.Reader) (Node, error) {
 		return Node{T: t, S: string(data[:n])}, nil
 	case '*', '%', '~', '>', '|':
 		n, err := strconv.Atoi(body)
-		if err != nil || n < -1 {
+		if err != nil || n < -1 || n > resp.MaxAggregateLen/2 {
 			return Node{}, fmt.Errorf("%w: bad length %q", errProtocol, body)
 		}
 		if n == -1 {
@@ -219,11 +220,13 @@ func ReadNode(r *bufio.Reader) (Node, error) {
 		if t == '%' || t == '|' {
 			n *= 2
 		}
-		out := Node{T: t, Elems: make([]Node, n)}
-		for i := range out.Elems {
-			if out.Elems[i], err = ReadNode(r); err != nil {
+		out := Node{T: t, Elems: make([]Node, 0, resp.ElemsCap(n, -1))}
+		for range n {
+			e, err := ReadNode(r)
+			if err != nil {
 				return Node{}, err
 			}
+			out.Elems = append(out.Elems, e)
 		}
 		if t == '|' { // attributes precede the reply they describe
 			return Node{}, fmt.Errorf("%w: unexpected attribute %v", errProtocol, out)

@@ -8,7 +8,6 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"strconv"
 	"sync"
@@ -149,33 +148,35 @@ func (c *Client) PipelineWire(cmds [][]string) ([][]byte, error) {
 // bulks and aggregates, and leaves the reading of what they hold to the
 // caller.
 func readWire(r *bufio.Reader, buf []byte) ([]byte, error) {
-	line, err := r.ReadBytes('\n')
+	line, err := resp.ReadLine(r)
 	if err != nil {
 		return nil, err
 	}
-	if len(line) < 3 || line[len(line)-2] != '\r' {
-		return nil, fmt.Errorf("%w: bad line %q", resp.ErrProtocol, line)
+	if len(line) < 1 {
+		return nil, fmt.Errorf("%w: empty line", resp.ErrProtocol)
 	}
-	buf = append(buf, line...)
-	body := string(line[1 : len(line)-2])
+	buf = append(append(buf, line...), '\r', '\n')
+	body := string(line[1:])
 	switch line[0] {
 	case '$', '=', '!':
 		n, err := strconv.Atoi(body)
-		if err != nil || n < -1 {
+		if err != nil || n < -1 || n > resp.MaxBulkLen {
 			return nil, fmt.Errorf("%w: bad length %q", resp.ErrProtocol, body)
 		}
 		if n == -1 {
 			return buf, nil
 		}
 		start := len(buf)
-		buf = append(buf, make([]byte, n+2)...)
-		if _, err := io.ReadFull(r, buf[start:]); err != nil {
+		if buf, err = resp.AppendBlock(buf, r, n); err != nil {
 			return nil, err
+		}
+		if buf[start+n] != '\r' || buf[start+n+1] != '\n' {
+			return nil, fmt.Errorf("%w: string not terminated", resp.ErrProtocol)
 		}
 		return buf, nil
 	case '*', '%', '~', '>', '|':
 		n, err := strconv.Atoi(body)
-		if err != nil || n < -1 {
+		if err != nil || n < -1 || n > resp.MaxAggregateLen/2 {
 			return nil, fmt.Errorf("%w: bad length %q", resp.ErrProtocol, body)
 		}
 		if line[0] == '%' || line[0] == '|' {

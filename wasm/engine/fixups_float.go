@@ -22,24 +22,57 @@ const longDoubleBits = 64
 // x87MaxExp bounds the exponent of a finite x87 extended value.
 const x87MaxExp = 16384
 
+// x87MinExp: a value below 2^-16446 (half the least subnormal, 2^-16445)
+// underflows an x87 long double to zero.
+const x87MinExp = -16445
+
+// maxLongDoubleChars is Redis's MAX_LONG_DOUBLE_CHARS: string2ld copies a
+// number into a buffer of this size, and refuses a longer one.
+const maxLongDoubleChars = 5 * 1024
+
 // parseLongDouble reads s as Redis's getLongDoubleFromObject does: strtold
-// over the whole string, no leading space, no NaN, no overflow.
+// over the whole string, no leading space, no NaN, no overflow and no
+// underflow to zero (ERANGE, which "1e-5000" sets), and no more than 5119
+// bytes.
 func parseLongDouble(s string) (*big.Float, bool) {
-	if s == "" || lualib.IsSpace(s[0]) {
+	if s == "" || len(s) >= maxLongDoubleChars || lualib.IsSpace(s[0]) {
+		return nil, false
+	}
+	// The syntax is strtod's (strtold reads the same texts): all of s must
+	// be one number. big.ParseFloat reads more ("0p3", "0b1", "1_0").
+	if _, n := lualib.Strtod(s); n != len(s) {
 		return nil, false
 	}
 	low := ascii.Lower(s)
-	if strings.Contains(low, "nan") || strings.ContainsRune(s, '_') {
+	if strings.Contains(low, "nan") {
 		return nil, false
+	}
+	if word := strings.TrimLeft(low, "+-"); word == "inf" || word == "infinity" {
+		return new(big.Float).SetInf(s[0] == '-'), true
 	}
 	if strings.HasPrefix(strings.TrimLeft(low, "+-"), "0x") && !strings.Contains(low, "p") {
 		s += "p0"
 	}
 	f, _, err := big.ParseFloat(s, 0, longDoubleBits, big.ToNearestEven)
-	if err != nil || !f.IsInf() && f.MantExp(nil) > x87MaxExp {
+	// An infinity here is an overflow (the spellings of one returned
+	// above): ERANGE, as past the x87's range is.
+	if err != nil || f.IsInf() || f.MantExp(nil) > x87MaxExp {
 		return nil, false // not a number, or past the x87's range (ERANGE)
 	}
+	if f.Sign() != 0 && underflows(f) {
+		return nil, false // rounds to zero in an x87: ERANGE too
+	}
 	return f, true
+}
+
+// underflows reports whether f, not zero, rounds to zero as an x87 long
+// double: it is below half the least subnormal, or exactly half of it
+// (a tie, rounded to the even zero).
+func underflows(f *big.Float) bool {
+	mant := new(big.Float)
+	exp := f.MantExp(mant) // |f| = |mant| * 2^exp, 0.5 <= |mant| < 1
+	half := big.NewFloat(0.5)
+	return exp < x87MinExp || exp == x87MinExp && mant.Abs(mant).Cmp(half) == 0
 }
 
 // formatLongDouble prints f as Redis's "human friendly" long double: "%.17Lf"
@@ -70,6 +103,12 @@ func addLongDouble(stored resp.Reply, incr, notStored string) (string, *resp.Rep
 		cur, ok := parseLongDouble(stored.Str)
 		if !ok {
 			r := resp.ErrorReply(notStored)
+			return "", &r
+		}
+		if cur.IsInf() || inc.IsInf() {
+			// inf + -inf is NaN, where big.Float panics; any sum with an
+			// infinity in it is one of the two, which Redis refuses.
+			r := resp.ErrorReply("ERR increment would produce NaN or Infinity")
 			return "", &r
 		}
 		sum.Add(cur, inc)

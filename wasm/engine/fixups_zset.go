@@ -43,7 +43,7 @@ func parseScore(s string) (float64, bool) {
 		return 0, false
 	}
 	f, ok := lualib.StringToNumber(s)
-	if !ok || math.IsNaN(f) || math.IsInf(f, 0) && !isInfSpelling(s) {
+	if !ok || math.IsNaN(f) || math.IsInf(f, 0) && !isInfSpelling(s) || f == 0 && underflowed(s) {
 		return 0, false // not a number, or out of range (ERANGE)
 	}
 	return f, true

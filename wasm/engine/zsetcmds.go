@@ -395,21 +395,27 @@ const (
 )
 
 // parseScoreBound reads a score range bound as zslParseRange does: "(" for
-// an exclusive bound, then strtod over the rest, which may have leading
-// space, may overflow to infinity, and must not be NaN.
+// an exclusive bound, then strtod over the rest as C sees it (up to a
+// NUL), which may have leading space, may overflow to infinity, and must
+// not be NaN.
 func parseScoreBound(s string) (float64, bool, bool) {
 	ex := strings.HasPrefix(s, "(")
 	if ex {
 		s = s[1:]
+	}
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		s = s[:i]
 	}
 	i := 0
 	for i < len(s) && lualib.IsSpace(s[i]) {
 		i++
 	}
 	if i == len(s) {
-		return 0, ex, true // strtod reads nothing, and stops at the end
+		// strtod reads nothing and leaves its end at the start: at the
+		// string's end only if there was nothing, not even white space.
+		return 0, ex, len(s) == 0
 	}
-	if lualib.IsSpace(s[len(s)-1]) || strings.IndexByte(s, 0) >= 0 {
+	if lualib.IsSpace(s[len(s)-1]) {
 		return 0, ex, false
 	}
 	f, ok := lualib.StringToNumber(s[i:])

@@ -128,8 +128,18 @@ func lzfMatch(in string, ref, ip, maxlen int) int {
 	}
 }
 
-// lzfDecompress expands in to exactly size bytes, or reports false.
+// lzfMaxGrowth is the most one byte of LZF can expand to: a long match,
+// three bytes, gives 264.
+const lzfMaxGrowth = (7 + 255 + 2) / 3
+
+// lzfDecompress expands in to exactly size bytes, or reports false. The
+// size is the payload's word, not a fact: one that in could never expand
+// to is refused before any memory is taken for it (a 26-byte RESTORE
+// asked for 4 GiB).
 func lzfDecompress(in string, size int) (string, bool) {
+	if size < 0 || size > lzfMaxGrowth*len(in) {
+		return "", false
+	}
 	out := make([]byte, 0, size)
 	for ip := 0; ip < len(in); {
 		ctrl := int(in[ip])

@@ -313,7 +313,7 @@ func decode(src *source) (Reply, error) {
 		return r, nil
 	case '$', '=':
 		n, err := strconv.Atoi(string(line[1:]))
-		if err != nil || n < -1 || line[0] == '=' && n < 4 {
+		if err != nil || n < -1 || n > MaxBulkLen || line[0] == '=' && n < 4 {
 			return Reply{}, fmt.Errorf("%w: bad string length %q", ErrProtocol, line[1:])
 		}
 		if n == -1 {
@@ -329,7 +329,7 @@ func decode(src *source) (Reply, error) {
 		return BulkReply(string(data)), nil
 	case '*', '~', '%', '>':
 		n, err := strconv.Atoi(string(line[1:]))
-		if err != nil || n < -1 {
+		if err != nil || n < -1 || n > MaxAggregateLen || line[0] == '%' && n > MaxAggregateLen/2 {
 			return Reply{}, fmt.Errorf("%w: bad aggregate length %q", ErrProtocol, line[1:])
 		}
 		if n == -1 {
@@ -342,11 +342,17 @@ func decode(src *source) (Reply, error) {
 		case '%':
 			kind, n = Map, 2*n
 		}
-		elems := make([]Reply, n)
-		for i := range elems {
-			if elems[i], err = decode(src); err != nil {
+		// Room for what the input can hold, not what the header claims.
+		elems := make([]Reply, 0, src.elemsCap(n))
+		for range n {
+			e, err := decode(src)
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF // the stream ended inside the reply
+			}
+			if err != nil {
 				return Reply{}, err
 			}
+			elems = append(elems, e)
 		}
 		return Reply{Kind: kind, Elems: elems}, nil
 	}
@@ -356,7 +362,7 @@ func decode(src *source) (Reply, error) {
 // line returns the next line, without its CRLF.
 func (s *source) line() ([]byte, error) {
 	if s.r != nil {
-		return readLine(s.r)
+		return ReadLine(s.r)
 	}
 	end := bytes.Index(s.b[s.i:], []byte("\r\n"))
 	if end < 0 {
@@ -367,16 +373,24 @@ func (s *source) line() ([]byte, error) {
 	return line, nil
 }
 
+// elemsCap is the room to make for an aggregate of n elements.
+func (s *source) elemsCap(n int) int {
+	if s.r != nil {
+		return ElemsCap(n, -1)
+	}
+	return ElemsCap(n, len(s.b)-s.i)
+}
+
 // block returns the next n bytes, which a CRLF must follow.
 func (s *source) block(n int) ([]byte, error) {
 	var data []byte
 	if s.r != nil {
-		data = make([]byte, n+2)
-		if _, err := io.ReadFull(s.r, data); err != nil {
+		var err error
+		if data, err = AppendBlock(nil, s.r, n); err != nil {
 			return nil, err
 		}
 	} else {
-		if s.i+n+2 > len(s.b) {
+		if n+2 > len(s.b)-s.i {
 			return nil, fmt.Errorf("%w: string not terminated", ErrProtocol)
 		}
 		data = s.b[s.i : s.i+n+2]
@@ -388,23 +402,31 @@ func (s *source) block(n int) ([]byte, error) {
 	return data[:n], nil
 }
 
-func readLine(r *bufio.Reader) ([]byte, error) {
+// ReadLine reads up to the next CRLF and returns the line without it, as
+// Parse reads one: a '\n' without a '\r' before it is part of the line
+// (hiredis reads lines so too). The slice may point into r's buffer, good
+// until r's next read.
+func ReadLine(r *bufio.Reader) ([]byte, error) {
 	line, err := r.ReadSlice('\n')
-	if err == bufio.ErrBufferFull {
-		// Status and error lines can be long (an error quoting a 1 MiB
-		// argument); fall back to the growing read.
-		// The slice points into the reader's buffer, which the next read
-		// reuses: copy it before reading on.
-		head := append([]byte(nil), line...)
-		rest, err2 := r.ReadBytes('\n')
-		line = append(head, rest...)
-		err = err2
+	if err == nil && len(line) >= 2 && line[len(line)-2] == '\r' {
+		return line[:len(line)-2], nil // the common case, read in place
 	}
-	if err != nil {
-		return nil, err
+	// A long line (an error quoting a 1 MiB argument) or one with a bare
+	// '\n': the slice points into the reader's buffer, which the next read
+	// reuses, so copy it before reading on.
+	line = append([]byte(nil), line...)
+	for {
+		if err != nil && err != bufio.ErrBufferFull {
+			if err == io.EOF && len(line) > 0 {
+				err = io.ErrUnexpectedEOF // cut off inside a line
+			}
+			return nil, err
+		}
+		if err == nil && len(line) >= 2 && line[len(line)-2] == '\r' {
+			return line[:len(line)-2], nil
+		}
+		var more []byte
+		more, err = r.ReadSlice('\n')
+		line = append(line, more...)
 	}
-	if len(line) < 2 || line[len(line)-2] != '\r' {
-		return nil, fmt.Errorf("%w: line not terminated by CRLF", ErrProtocol)
-	}
-	return line[:len(line)-2], nil
 }
