@@ -115,6 +115,12 @@ func buildCommands() map[string]*route {
 		})
 		t[name].lua = luaEval
 	}
+	for _, name := range []string{"FCALL", "FCALL_RO"} {
+		t.session(name, "the runner's functions", "functions.go", func(e *Engine, peer *server.Peer, args []string) (resp.Reply, bool) {
+			return e.runner.fcall(peer, name, args[1:]), true
+		})
+		t[name].lua = luaFcall
+	}
 	t.session("HELLO", "the connection's protocol", "hello.go", func(_ *Engine, peer *server.Peer, args []string) (resp.Reply, bool) {
 		return hello(peer, args), true
 	})
@@ -130,6 +136,7 @@ func buildCommands() map[string]*route {
 		return e.functionCommand(peer, args)
 	})
 	t["FUNCTION"].absent = true
+	t["FUNCTION"].lua = luaFunction
 	t.session("COMMAND", "DOCS from the engine's docs, the rest dispatched", "commanddocs.go", func(_ *Engine, peer *server.Peer, args []string) (resp.Reply, bool) {
 		if len(args) >= 2 && ascii.EqualFold(args[1], "DOCS") {
 			return commandDocs(peer, args[2:]), true

@@ -130,7 +130,7 @@ const errScriptRefused = "ERR the playground refused to run this script: it come
 
 // refused is the reply of a script the guard does not let run, if it is.
 func (r *runner) refused(c *compiled) (resp.Reply, bool) {
-	if r.allow == nil || r.allow[c.sha] {
+	if r.allow == nil || r.allow[c.sha] && !c.function || c.function && r.allow[emqlua.SHA1Hex(c.src)] {
 		return resp.Reply{}, false
 	}
 	r.threw = false // it raised nothing: a trace shows no problem from an earlier run
@@ -141,9 +141,11 @@ func (r *runner) refused(c *compiled) (resp.Reply, bool) {
 type luaKind uint8
 
 const (
-	luaNone   luaKind = iota
-	luaEval           // EVAL, EVALSHA and their _RO forms: runs a script
-	luaScript         // SCRIPT: LOAD caches one, FLUSH empties the cache
+	luaNone     luaKind = iota
+	luaEval             // EVAL, EVALSHA and their _RO forms: runs a script
+	luaScript           // SCRIPT: LOAD caches one, FLUSH empties the cache
+	luaFcall            // FCALL and FCALL_RO: runs a function of a library
+	luaFunction         // FUNCTION: LOAD and RESTORE run a library's code
 )
 
 // lookupLocked is lookup for a caller that does not hold the engine lock.

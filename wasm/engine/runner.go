@@ -90,6 +90,21 @@ type runner struct {
 	// stopped is why the budget stopped a script since takeStop last
 	// looked (see Client.LastStop).
 	stopped Stop
+
+	// funcs is the function libraries (see functions.go).
+	funcs functions
+}
+
+// chunkRunning is the name of the chunk whose code runs: a library's
+// while it loads or one of its functions runs, a script's otherwise.
+func (r *runner) chunkRunning() string {
+	if r.running != nil {
+		return r.running.chunk()
+	}
+	if r.funcs.loading != nil {
+		return functionChunk
+	}
+	return chunkName
 }
 
 // takeStop is why the budget stopped a script since the last takeStop,
@@ -112,6 +127,20 @@ type compiled struct {
 	argsStayPut bool
 	// The last run's KEYS and ARGV as Lua values (see stringTable).
 	lastKeys, lastArgv []glua.LValue
+
+	// function is set for a function of a library (functions.go): fn is
+	// its callback, called with the keys and the arguments as its two
+	// arguments (there are no KEYS and ARGV globals), sha is its name, and
+	// its chunk is user_function.
+	function bool
+}
+
+// chunk is the name Redis gives the code c runs in its error messages.
+func (c *compiled) chunk() string {
+	if c.function {
+		return functionChunk
+	}
+	return chunkName
 }
 
 // newRunner is called by New only once the Lua 5.1 hook is in place: an
@@ -126,6 +155,8 @@ func newRunner(e *Engine) *runner {
 // generator and cjson's settings included).
 func (r *runner) reset() {
 	r.flush()
+	r.funcs = functions{}
+	r.flushFunctions()
 	r.hidden = map[glua.LValue]bool{}
 	r.L = r.newState()
 	r.catcher = r.L.NewFunction(r.catch)
@@ -439,20 +470,31 @@ func compile(src string) (*compiled, resp.Reply) {
 	if errRep != nil {
 		return nil, *errRep
 	}
-	if err := luasyntax.Check(chunkName, body); err != nil {
-		return nil, resp.ErrorReply("ERR Error compiling script (new function): " + oneLine(err.Error()))
+	proto, msg := compileChunk(chunkName, body)
+	if proto == nil {
+		return nil, resp.ErrorReply("ERR Error compiling script (new function): " + msg)
 	}
-	chunk, err := parse.Parse(strings.NewReader(body), chunkName)
-	if err != nil {
-		return nil, resp.ErrorReply("ERR Error compiling script (new function): " + describeSyntaxError(err, body))
+	return &compiled{sha: emqlua.SHA1Hex(src), src: src, flags: flags, proto: proto, argsStayPut: argTablesStayPut(proto)}, resp.Reply{}
+}
+
+// compileChunk compiles body as the chunk called name (user_script for a
+// script, user_function for a library), or says why it does not compile,
+// in Lua 5.1's words.
+func compileChunk(name, body string) (*glua.FunctionProto, string) {
+	if err := luasyntax.Check(name, body); err != nil {
+		return nil, oneLine(err.Error())
 	}
-	proto, err := glua.Compile(chunk, chunkName)
+	chunk, err := parse.Parse(strings.NewReader(body), name)
 	if err != nil {
-		return nil, resp.ErrorReply("ERR Error compiling script (new function): " + chunkName + ": " + oneLine(err.Error()))
+		return nil, describeSyntaxError(err, body, name)
+	}
+	proto, err := glua.Compile(chunk, name)
+	if err != nil {
+		return nil, name + ": " + oneLine(err.Error())
 	}
 	x86Constants(proto)
 	noArgTable(proto)
-	return &compiled{sha: emqlua.SHA1Hex(src), src: src, flags: flags, proto: proto, argsStayPut: argTablesStayPut(proto)}, resp.Reply{}
+	return proto, ""
 }
 
 // x86Constants gives NaN constants the sign x86 gives them. Lua source has
@@ -487,7 +529,7 @@ func noArgTable(p *glua.FunctionProto) {
 
 // describeSyntaxError words a gopher-lua parse error the way Lua 5.1's
 // compiler reports one: "user_script:LINE: MESSAGE near 'TOKEN'".
-func describeSyntaxError(err error, src string) string {
+func describeSyntaxError(err error, src, chunkName string) string {
 	var pe *parse.Error
 	if !errors.As(err, &pe) {
 		return chunkName + ": " + oneLine(err.Error())
@@ -536,18 +578,16 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 	} else if !r.argsMayStay && t == nil {
 		keysT, argvT = r.argTables[0], r.argTables[1]
 	}
-	r.setArgs(0, "KEYS", stringTable(L, keys, lastKeys, keysT))
-	r.setArgs(1, "ARGV", stringTable(L, argv, lastArgv, argvT))
+	if !c.function {
+		r.setArgs(0, "KEYS", stringTable(L, keys, lastKeys, keysT))
+		r.setArgs(1, "ARGV", stringTable(L, argv, lastArgv, argvT))
+	}
 	r.running, r.readOnly, r.callErr, r.errLine, r.threw, r.trace = c, readOnly, "", 0, false, t
 	r.setResp(false)
 	if t != nil {
 		r.budget.onTick = func() { t.tick(L) }
 	}
-	last := r.e.lastResort
-	if scriptLastResort != 0 {
-		last = scriptLastResort
-	}
-	r.budget.arm(scriptWork, last)
+	r.budget.arm(scriptWork, r.lastResortFor())
 	defer func() {
 		if r.budget.expired {
 			r.stopped = r.budget.why
@@ -569,7 +609,13 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 	}
 	L.Push(r.catcher)
 	L.Push(c.fn)
-	if err := L.PCall(1, 1, nil); err != nil {
+	nargs := 1
+	if c.function {
+		L.Push(stringTable(L, keys, lastKeys, nil))
+		L.Push(stringTable(L, argv, lastArgv, nil))
+		nargs = 3
+	}
+	if err := L.PCall(nargs, 1, nil); err != nil {
 		r.threw = true
 		return r.errorReply(c, err)
 	}
@@ -630,13 +676,13 @@ func (r *runner) catch(L *glua.LState) int {
 // @user_script:N" suffix.
 func (r *runner) raised(L *glua.LState) {
 	if !lualib.Catching(L) {
-		r.errLine = scriptLine(L)
+		r.errLine = scriptLine(L, r.chunkRunning())
 	}
 	panic(&glua.ApiError{Type: glua.ApiErrorRun, Object: L.Get(-1), StackTrace: "(not kept)"})
 }
 
 // scriptLine is the line of the innermost frame that runs the user's script.
-func scriptLine(L *glua.LState) int {
+func scriptLine(L *glua.LState, chunkName string) int {
 	for level := 0; level < 64; level++ {
 		dbg, ok := L.GetStack(level)
 		if !ok {
@@ -673,10 +719,10 @@ func (r *runner) errorReply(c *compiled, err error) resp.Reply {
 	if line == 0 {
 		// The error handler could not run (a stack overflow leaves it no
 		// room): the line is the one the message names.
-		line = messageLine(msg)
+		line = messageLine(msg, c.chunk())
 	}
 	// Redis reads the message as a C string: a NUL ends it.
-	return resp.ErrorReply(oneLine(fmt.Sprintf("%s script: %s, on @%s:%d.", cutAtNUL(msg), c.sha, chunkName, line)))
+	return resp.ErrorReply(oneLine(fmt.Sprintf("%s script: %s, on @%s:%d.", cutAtNUL(msg), c.sha, c.chunk(), line)))
 }
 
 func cutAtNUL(s string) string {
@@ -687,7 +733,7 @@ func cutAtNUL(s string) string {
 }
 
 // messageLine is N in a message "ERR user_script:N: ...", or 0.
-func messageLine(msg string) int {
+func messageLine(msg, chunkName string) int {
 	_, rest, ok := strings.Cut(msg, chunkName+":")
 	if !ok {
 		return 0
