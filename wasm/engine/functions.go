@@ -153,7 +153,7 @@ func (r *runner) addLibraries(libs []*library, replace bool) string {
 	for _, lib := range libs {
 		if old := r.funcs.libs[lib.name]; old != nil {
 			if !replace {
-				return "Library '" + lib.name + "' already exists"
+				return "Library " + lib.name + " already exists" // RESTORE's words: LOAD found it before
 			}
 			going[old] = true
 		}
@@ -455,6 +455,10 @@ func (r *runner) libraryEnv() *glua.LTable {
 func (r *runner) registerFunction(L *glua.LState) int {
 	fail := func(msg string) int { raiseRedisError(L, "ERR "+msg); return 0 }
 	const api = "redis.register_function"
+	if r.funcs.loading == nil {
+		// A function that kept the load-time table calls it at run time.
+		return fail(api + " can only be called on FUNCTION LOAD command")
+	}
 	var name, desc string
 	var hasName, hasDesc bool
 	var callback *glua.LFunction
