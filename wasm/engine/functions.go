@@ -337,6 +337,9 @@ func (r *runner) loadLibrary(code string, clash bool) (*library, string) {
 	case clash && r.funcs.libs[name] != nil:
 		return nil, "Library '" + name + "' already exists"
 	}
+	if msg := r.refusedLibrary(code); msg != "" {
+		return nil, msg
+	}
 	proto, msg := compileChunk(functionChunk, body)
 	if proto == nil {
 		return nil, "Error compiling function: " + msg

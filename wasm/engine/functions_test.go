@@ -1,6 +1,10 @@
 package engine
 
-import "testing"
+import (
+	"testing"
+
+	emqlua "echomq.dev/playground/lua"
+)
 
 // TestFunctionFlush: FUNCTION FLUSH, which Redis's own test suite sends
 // before every group of tests, answers OK with either mode and refuses
@@ -14,4 +18,82 @@ func TestFunctionFlush(t *testing.T) {
 	do(t, e, "(error) ERR unknown subcommand or wrong number of arguments for 'FLuSH'. Try FUNCTION HELP.", "FUNCTION", "FLuSH", "a", "b")
 	do(t, e, "(error) ERR unknown subcommand 'foo'. Try FUNCTION HELP.", "FUNCTION", "foo")
 	do(t, e, "(error) ERR wrong number of arguments for 'function' command", "FUNCTION")
+}
+
+// ranLibrary registers ran, which writes the key "ran" as ranScript does.
+const ranLibrary = "#!lua name=ranlib\nredis.register_function('ran', function(keys) redis.call('SET', keys[1], 'ran') return 'ran' end)"
+
+// TestFunctionsPassTheLuaGate: FUNCTION LOAD and FUNCTION RESTORE run a
+// library's code, and FCALL runs one of its functions. Spelt any way the
+// engine reads them, alone or queued in MULTI, the review names the
+// library's code wherever one runs, and with the guard up and nothing
+// allowed no library loads and no function runs, not even one loaded
+// before the guard went up; allowed, they run.
+func TestFunctionsPassTheLuaGate(t *testing.T) {
+	e := MustNew()
+	e.exec("FUNCTION", "LOAD", ranLibrary)
+	payload := e.exec("FUNCTION", "DUMP").Str
+	var sequences [][][]string
+	for _, fn := range spellings("FUNCTION") {
+		for _, sub := range []string{"LOAD", "load"} {
+			sequences = append(sequences, [][]string{{"FUNCTION", "FLUSH"}, {fn, sub, ranLibrary}, {"FCALL", "ran", "1", "ran"}})
+			sequences = append(sequences, [][]string{{"FUNCTION", "FLUSH"}, {fn, sub, "REPLACE", ranLibrary}, {"FCALL", "ran", "1", "ran"}})
+		}
+		sequences = append(sequences, [][]string{{"FUNCTION", "FLUSH"}, {fn, "RESTORE", payload}, {"FCALL", "ran", "1", "ran"}})
+		sequences = append(sequences, [][]string{{"FUNCTION", "FLUSH"}, {"MULTI"}, {fn, "LOAD", ranLibrary}, {"FCALL", "ran", "1", "ran"}, {"EXEC"}})
+	}
+	for _, name := range []string{"FCALL", "FCALL_RO"} {
+		for _, n := range spellings(name) {
+			sequences = append(sequences, [][]string{{n, "ran", "1", "ran"}}, [][]string{{"MULTI"}, {n, "RAN", "1", "ran"}, {"EXEC"}})
+		}
+	}
+	runs := 0
+	for _, cmds := range sequences {
+		reload := func() {
+			e.exec("FUNCTION", "FLUSH")
+			e.exec("FUNCTION", "LOAD", ranLibrary)
+		}
+		reload()
+		ran, flagged := reviewedLibrary(e, cmds...)
+		if ran {
+			runs++
+		}
+		if ran && !flagged {
+			t.Errorf("%q ran the library's function, and the review did not name its code", cmds)
+		}
+		reload()
+		if guarded(e, cmds...) {
+			t.Errorf("%q ran the library's function with the guard up", cmds)
+		}
+	}
+	if runs < len(sequences)/2 {
+		t.Errorf("only %d of %d sequences ran the function; the test sends it wrongly", runs, len(sequences))
+	}
+	e.exec("FUNCTION", "FLUSH")
+	e.GuardScripts(map[string]bool{})
+	do(t, e, "(error) "+errScriptRefused+" (script "+emqlua.SHA1Hex(ranLibrary)+")", "FUNCTION", "LOAD", ranLibrary)
+	do(t, e, "(empty array)", "FUNCTION", "LIST")
+	e.GuardScripts(map[string]bool{emqlua.SHA1Hex(ranLibrary): true})
+	do(t, e, `"ranlib"`, "FUNCTION", "LOAD", ranLibrary)
+	do(t, e, `"ran"`, "FCALL", "ran", "1", "ran")
+	e.GuardScripts(nil)
+}
+
+// reviewedLibrary is reviewed for a library: whether a function wrote
+// the key "ran", and whether the review named ranLibrary's code as run.
+func reviewedLibrary(e *Engine, cmds ...[]string) (ran, flagged bool) {
+	e.exec("DISCARD")
+	e.exec("FLUSHALL")
+	v := e.ReviewScripts()
+	for _, cmd := range cmds {
+		for _, use := range v.Uses(cmd) {
+			if use.Runs && use.Source == ranLibrary && use.SHA == emqlua.SHA1Hex(ranLibrary) {
+				flagged = true
+			}
+		}
+	}
+	for _, cmd := range cmds {
+		e.exec(cmd...)
+	}
+	return e.exec("EXISTS", "ran").Int == 1, flagged
 }

@@ -43,6 +43,9 @@ type ScriptReview struct {
 	e       *Engine
 	loaded  map[string]string // the scripts earlier commands load, by SHA1
 	flushed bool              // an earlier SCRIPT FLUSH empties the engine's cache
+	// fnsFlushed: an earlier FUNCTION FLUSH deletes the engine's
+	// libraries (see functionUses).
+	fnsFlushed bool
 }
 
 // ReviewScripts starts a review of commands about to be sent to e.
@@ -60,7 +63,34 @@ func (v *ScriptReview) Command(args []string) (ScriptUse, bool) {
 	if len(args) == 0 {
 		return ScriptUse{}, false
 	}
+	if c := v.e.lookupLocked(args[0]); c.lua != luaFcall && c.lua != luaFunction {
+		return v.scriptUse(c, args)
+	}
+	uses := v.Uses(args)
+	if len(uses) == 0 {
+		return ScriptUse{}, false
+	}
+	return uses[0], true
+}
+
+// Uses is every script a client's command args would run or load: one at
+// most for a script, one per library for a FUNCTION RESTORE.
+func (v *ScriptReview) Uses(args []string) []ScriptUse {
+	if len(args) == 0 {
+		return nil
+	}
 	c := v.e.lookupLocked(args[0])
+	if c.lua == luaFcall || c.lua == luaFunction {
+		return v.functionUses(c, args)
+	}
+	if use, ok := v.scriptUse(c, args); ok {
+		return []ScriptUse{use}
+	}
+	return nil
+}
+
+// scriptUse is Command for the commands of scripts.
+func (v *ScriptReview) scriptUse(c *command, args []string) (ScriptUse, bool) {
 	switch c.lua {
 	case luaEval:
 		if _, _, bad := evalArgs(c.upper, args[1:]); bad != nil {
