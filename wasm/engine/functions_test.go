@@ -97,3 +97,41 @@ func reviewedLibrary(e *Engine, cmds ...[]string) (ran, flagged bool) {
 	}
 	return e.exec("EXISTS", "ran").Int == 1, flagged
 }
+
+// TestFunctionsRunUnderTheBudget: a function runs under the runner's
+// budget as a script does: one that never ends is stopped with the same
+// words, LastStop says why, and the next command (and function) runs; a
+// library whose code never ends fails to load as Redis's load timeout
+// words it, and is not loaded.
+func TestFunctionsRunUnderTheBudget(t *testing.T) {
+	withWork(t, 200_000)
+	e := MustNew()
+	do(t, e, `"spin"`, "FUNCTION", "LOAD", "#!lua name=spin\nredis.register_function('spin', function() while true do end end)\nredis.register_function('ok', function() return 'ok' end)")
+	do(t, e, "(error) "+KilledError+" script: spin, on @user_function:2.", "FCALL", "spin", "0")
+	if got := e.LastStop(); got != StoppedByWork {
+		t.Errorf("LastStop after a runaway function = %v, want StoppedByWork", got)
+	}
+	do(t, e, `"ok"`, "FCALL", "ok", "0")
+	do(t, e, "(error) ERR Error registering functions: ERR FUNCTION LOAD timeout", "FUNCTION", "LOAD", "#!lua name=forever\nwhile true do end")
+	if got := e.LastStop(); got != StoppedByWork {
+		t.Errorf("LastStop after a runaway load = %v, want StoppedByWork", got)
+	}
+	do(t, e, "(empty array)", "FUNCTION", "LIST", "LIBRARYNAME", "forever")
+}
+
+// TestFunctionsShareTheRunnerButNotItsGlobals: functions and scripts run
+// in one Lua state, yet a function sees no KEYS or ARGV left by a script,
+// a script cannot reach redis.register_function, SCRIPT FLUSH leaves the
+// libraries and Reset removes them.
+func TestFunctionsShareTheRunnerButNotItsGlobals(t *testing.T) {
+	e := MustNew()
+	do(t, e, `"g"`, "FUNCTION", "LOAD", "#!lua name=g\nredis.register_function('keys', function(keys) return keys[1] end)\nredis.register_function('k', function() return KEYS end)")
+	do(t, e, `"a"`, "EVAL", "return KEYS[1]", "1", "a")
+	do(t, e, `"b"`, "FCALL", "keys", "1", "b")
+	do(t, e, "(error) ERR user_function:3: Script attempted to access nonexistent global variable 'KEYS' script: k, on @user_function:3.", "FCALL", "k", "0")
+	do(t, e, "(nil)", "EVAL", "return redis.register_function", "0")
+	do(t, e, "OK", "SCRIPT", "FLUSH")
+	do(t, e, `"b"`, "FCALL", "keys", "1", "b")
+	e.Reset()
+	do(t, e, "(error) ERR Function not found", "FCALL", "keys", "1", "b")
+}
