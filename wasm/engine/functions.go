@@ -54,12 +54,21 @@ func (f *function) name() string { return f.c.sha }
 // playground without a memory limit; the others are kept and listed.
 var functionFlags = []string{"no-writes", "allow-oom", "allow-stale", "no-cluster", "allow-cross-slot-keys"}
 
-// functions is the runner's registry: the libraries by name (case
-// sensitive, as Redis files them) and the functions by lower-case name
-// (FCALL finds a function in any case).
-type functions struct {
+// registry is a set of libraries: by name (case sensitive, as Redis files
+// them), and their functions by lower-case name (FCALL finds a function in
+// any case).
+type registry struct {
 	libs map[string]*library
 	fns  map[string]*function
+}
+
+func newRegistry() registry {
+	return registry{libs: map[string]*library{}, fns: map[string]*function{}}
+}
+
+// functions is the runner's libraries, and the load-time state.
+type functions struct {
+	registry
 	// env is the globals every library's code sees (see libraryEnv), and
 	// envMeta its metatable, whose __index is the load-time API while a
 	// library loads and the runner's globals otherwise.
@@ -71,7 +80,7 @@ type functions struct {
 
 // flushFunctions deletes every library, as FUNCTION FLUSH does.
 func (r *runner) flushFunctions() {
-	r.funcs.libs, r.funcs.fns = map[string]*library{}, map[string]*function{}
+	r.funcs.registry = newRegistry()
 }
 
 // functionCommand serves FUNCTION and its subcommands for a connection.
@@ -99,11 +108,15 @@ func (e *Engine) functionCommand(peer *server.Peer, args []string) resp.Reply {
 			}
 			replace = true
 		}
-		lib, msg := r.loadLibrary(rest[len(rest)-1], !replace)
+		var clash map[string]*library
+		if !replace {
+			clash = r.funcs.libs
+		}
+		lib, msg := r.loadLibrary(rest[len(rest)-1], clash)
 		if lib == nil {
 			return resp.ErrorReply("ERR " + msg)
 		}
-		if msg := r.addLibraries([]*library{lib}, replace); msg != "" {
+		if msg := r.funcs.add([]*library{lib}, replace); msg != "" {
 			return resp.ErrorReply("ERR " + msg)
 		}
 		return resp.BulkReply(lib.name)
@@ -112,7 +125,7 @@ func (e *Engine) functionCommand(peer *server.Peer, args []string) resp.Reply {
 		if lib == nil {
 			return resp.ErrorReply("ERR Library not found")
 		}
-		r.dropLibrary(lib)
+		r.funcs.drop(lib)
 		return resp.OK()
 	case "LIST":
 		return forProtocol(r.listLibraries(rest), peer.Resp3)
@@ -143,15 +156,15 @@ func subcommandSyntax(sub, cmd string) resp.Reply {
 	return resp.Errorf("ERR unknown subcommand or wrong number of arguments for '%s'. Try %s HELP.", sub, cmd)
 }
 
-// addLibraries adds libs (loaded, not yet registered) to the registry, in
-// one step or not at all: a library of the same name is an error unless
-// replace is set, when it goes; a function of the same name (in any case)
-// in a library that stays is always an error. It returns the error, "" for
+// add adds libs (loaded, not yet registered) to the registry, in one step
+// or not at all: a library of the same name is an error unless replace is
+// set, when it goes; a function of the same name (in any case) in a
+// library that stays is always an error. It returns the error, "" for
 // none.
-func (r *runner) addLibraries(libs []*library, replace bool) string {
+func (g *registry) add(libs []*library, replace bool) string {
 	going := map[*library]bool{}
 	for _, lib := range libs {
-		if old := r.funcs.libs[lib.name]; old != nil {
+		if old := g.libs[lib.name]; old != nil {
 			if !replace {
 				return "Library " + lib.name + " already exists" // RESTORE's words: LOAD found it before
 			}
@@ -160,39 +173,39 @@ func (r *runner) addLibraries(libs []*library, replace bool) string {
 	}
 	for _, lib := range libs {
 		for _, f := range lib.fns {
-			if old := r.funcs.fns[ascii.Lower(f.name())]; old != nil && !going[old.lib] {
+			if old := g.fns[ascii.Lower(f.name())]; old != nil && !going[old.lib] {
 				return "Function " + f.name() + " already exists"
 			}
 		}
 	}
 	for old := range going {
-		r.dropLibrary(old)
+		g.drop(old)
 	}
 	for _, lib := range libs {
-		r.funcs.libs[lib.name] = lib
+		g.libs[lib.name] = lib
 		for _, f := range lib.fns {
-			r.funcs.fns[ascii.Lower(f.name())] = f
+			g.fns[ascii.Lower(f.name())] = f
 		}
 	}
 	return ""
 }
 
-// dropLibrary deletes lib and its functions.
-func (r *runner) dropLibrary(lib *library) {
-	delete(r.funcs.libs, lib.name)
+// drop deletes lib and its functions.
+func (g *registry) drop(lib *library) {
+	delete(g.libs, lib.name)
 	for _, f := range lib.fns {
-		if r.funcs.fns[ascii.Lower(f.name())] == f {
-			delete(r.funcs.fns, ascii.Lower(f.name()))
+		if g.fns[ascii.Lower(f.name())] == f {
+			delete(g.fns, ascii.Lower(f.name()))
 		}
 	}
 }
 
-// sortedLibraries is the registry's libraries by name. Redis lists them in
+// sorted is the registry's libraries by name. Redis lists them in
 // its hash table's order, which a random seed picks at start-up: no order
 // is Redis's, and this one is repeatable.
-func (r *runner) sortedLibraries() []*library {
-	libs := make([]*library, 0, len(r.funcs.libs))
-	for _, lib := range r.funcs.libs {
+func (g *registry) sorted() []*library {
+	libs := make([]*library, 0, len(g.libs))
+	for _, lib := range g.libs {
 		libs = append(libs, lib)
 	}
 	slices.SortFunc(libs, func(a, b *library) int { return strings.Compare(a.name, b.name) })
@@ -220,7 +233,7 @@ func (r *runner) listLibraries(opts []string) resp.Reply {
 		}
 	}
 	out := []resp.Reply{}
-	for _, lib := range r.sortedLibraries() {
+	for _, lib := range r.funcs.sorted() {
 		if pattern != nil && !globMatch(ascii.Lower(*pattern), ascii.Lower(lib.name)) {
 			continue
 		}
@@ -323,9 +336,10 @@ const errBadName = "Library names can only contain letters, numbers, or undersco
 // loadLibrary reads, compiles and runs a library's code, and returns the
 // library with the functions it registered, not yet in the registry, or
 // why it cannot be loaded (without "ERR "): Redis's checks in Redis's
-// order. With clash set, a library of the same name is one of them (a
-// FUNCTION LOAD without REPLACE); RESTORE checks that after.
-func (r *runner) loadLibrary(code string, clash bool) (*library, string) {
+// order. A library of the same name in clash is one of them: the
+// registry's for a FUNCTION LOAD without REPLACE, the payload's libraries
+// so far for a RESTORE.
+func (r *runner) loadLibrary(code string, clash map[string]*library) (*library, string) {
 	engine, name, body, msg := libraryMeta(code)
 	switch {
 	case msg != "":
@@ -334,7 +348,7 @@ func (r *runner) loadLibrary(code string, clash bool) (*library, string) {
 		return nil, errBadName
 	case !ascii.EqualFold(engine, "lua"):
 		return nil, "Engine '" + engine + "' not found"
-	case clash && r.funcs.libs[name] != nil:
+	case clash[name] != nil:
 		return nil, "Library '" + name + "' already exists"
 	}
 	if msg := r.refusedLibrary(code); msg != "" {
@@ -570,7 +584,7 @@ func luaString(v glua.LValue) (string, bool) {
 
 // dumpFunctions is FUNCTION DUMP's payload: every library, by name.
 func (r *runner) dumpFunctions() string {
-	libs := r.sortedLibraries()
+	libs := r.funcs.sorted()
 	codes := make([]string, len(libs))
 	for i, lib := range libs {
 		codes[i] = lib.code
@@ -596,10 +610,16 @@ func (r *runner) restoreFunctions(sub string, rest []string) resp.Reply {
 	if err != nil {
 		return resp.ErrorReply(err.Error())
 	}
+	// The payload's libraries load one by one, as FUNCTION LOAD loads
+	// them, into a registry of their own, which then joins the runner's.
+	restored := newRegistry()
 	libs := make([]*library, 0, len(codes))
 	for _, code := range codes {
-		lib, msg := r.loadLibrary(code, false)
+		lib, msg := r.loadLibrary(code, restored.libs)
 		if lib == nil {
+			return resp.ErrorReply("ERR " + msg)
+		}
+		if msg := restored.add([]*library{lib}, false); msg != "" {
 			return resp.ErrorReply("ERR " + msg)
 		}
 		libs = append(libs, lib)
@@ -607,7 +627,7 @@ func (r *runner) restoreFunctions(sub string, rest []string) resp.Reply {
 	if policy == "FLUSH" {
 		r.flushFunctions()
 	}
-	if msg := r.addLibraries(libs, policy == "REPLACE"); msg != "" {
+	if msg := r.funcs.add(libs, policy == "REPLACE"); msg != "" {
 		return resp.ErrorReply("ERR " + msg)
 	}
 	return resp.OK()

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	emqlua "echomq.dev/playground/lua"
+	"echomq.dev/playground/wasm/rdb"
 )
 
 // TestFunctionFlush: FUNCTION FLUSH, which Redis's own test suite sends
@@ -134,4 +135,42 @@ func TestFunctionsShareTheRunnerButNotItsGlobals(t *testing.T) {
 	do(t, e, `"b"`, "FCALL", "keys", "1", "b")
 	e.Reset()
 	do(t, e, "(error) ERR Function not found", "FCALL", "keys", "1", "b")
+}
+
+// FuzzFunctionRestore: FUNCTION RESTORE of any payload, with any policy,
+// answers OK or an error and never panics; an error leaves the libraries
+// as they were, and what it restores FUNCTION DUMP gives back.
+func FuzzFunctionRestore(f *testing.F) {
+	e := MustNew()
+	e.exec("FUNCTION", "LOAD", ranLibrary)
+	f.Add(e.exec("FUNCTION", "DUMP").Str, "APPEND")
+	f.Add(rdb.DumpFunctions([]string{"#!lua name=other\nredis.register_function('other', function() return 1 end)"}), "FLUSH")
+	f.Add(rdb.DumpFunctions([]string{"#!lua name=bad\nreturn (", ranLibrary}), "REPLACE")
+	f.Add("", "")
+	f.Fuzz(func(t *testing.T, payload, policy string) {
+		e := MustNew()
+		e.exec("FUNCTION", "LOAD", ranLibrary)
+		before := e.exec("FUNCTION", "DUMP").Str
+		args := []string{"FUNCTION", "RESTORE", payload}
+		if policy != "" {
+			args = append(args, policy)
+		}
+		r := e.exec(args...)
+		after := e.exec("FUNCTION", "DUMP").Str
+		switch {
+		case r.IsError() && after != before:
+			t.Fatalf("RESTORE failed (%s) and changed the libraries", r.Str)
+		case !r.IsError() && r.Str != "OK":
+			t.Fatalf("RESTORE answered %v", r)
+		}
+		if !r.IsError() {
+			e.exec("FUNCTION", "FLUSH")
+			if r := e.exec("FUNCTION", "RESTORE", after); r.IsError() {
+				t.Fatalf("the DUMP of what RESTORE made does not restore: %s", r.Str)
+			}
+			if again := e.exec("FUNCTION", "DUMP").Str; again != after {
+				t.Fatalf("restored again, the libraries differ")
+			}
+		}
+	})
 }

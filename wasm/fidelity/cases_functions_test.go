@@ -117,6 +117,13 @@ redis.register_function('sel', function() redis.call('SELECT', '1') return redis
 				{"FUNCTION", "RESTORE"}, {"FUNCTION", "DUMP", "x"}, {"FUNCTION", "RESTORE", dumpOf(lib("b-a-d", "return 1")), "FLUSH"}, {"FCALL", "short", "0"},
 				{"FUNCTION", "RESTORE", dumpOf(lib("empty", "return 1"))}, {"FUNCTION", "RESTORE", dumpOf(lib("nope", "return ("))}, {"FUNCTION", "RESTORE", keyDump("x")},
 				{"FUNCTION", "LIST"}}},
+		{id: "functions/restore-several", desc: "FUNCTION RESTORE of a payload of several libraries: two of one name, two with one function name, one that fails to load (nothing is restored), and two that restore together",
+			cmds: [][]string{{"FUNCTION", "RESTORE", dumpOf(one, one)}, {"FUNCTION", "RESTORE", dumpOf(one, lib("two", "redis.register_function('HELLO', function() return 2 end)"))},
+				{"FUNCTION", "RESTORE", dumpOf(one, lib("bad", "return ("))}, {"FUNCTION", "STATS"},
+				{"FUNCTION", "RESTORE", dumpOf(one, lib("two", "redis.register_function('two', function() return 2 end)"))}, {"FCALL", "hello", "0"}, {"FCALL", "two", "0"},
+				{"FUNCTION", "STATS"}, {"FUNCTION", "RESTORE", dumpOf(lib("two", "redis.register_function('hello', function() return 3 end)")), "REPLACE"},
+				{"FUNCTION", "RESTORE", dumpOf(lib("two", "redis.register_function('three', function() return 3 end)")), "REPLACE"}, {"FCALL", "three", "0"},
+				{"FUNCTION", "RESTORE", dumpOf(), "FLUSH"}, {"FUNCTION", "STATS"}}},
 		{id: "functions/stats-kill-help", desc: "FUNCTION STATS (nothing running, the counts of libraries and functions), FUNCTION KILL with nothing to kill, FUNCTION HELP, and the subcommands' arity errors",
 			cmds: [][]string{{"FUNCTION", "STATS"}, {"FUNCTION", "LOAD", lib("queue", queueLib)}, {"FUNCTION", "STATS"}, {"FUNCTION", "STATS", "x"},
 				{"FUNCTION", "KILL"}, {"FUNCTION", "KILL", "x"}, {"FUNCTION", "HELP"}, {"FUNCTION", "HELP", "x"}, {"FUNCTION"}, {"FUNCTION", "bogus"}, {"FCALL"}, {"FCALL_RO", "x"}}},
@@ -130,8 +137,8 @@ redis.register_function('sel', function() redis.call('SELECT', '1') return redis
 	}
 }
 
-// dumpOf is a FUNCTION RESTORE payload holding one library of this code.
-func dumpOf(code string) string { return rdb.DumpFunctions([]string{code}) }
+// dumpOf is a FUNCTION RESTORE payload holding libraries of these codes.
+func dumpOf(codes ...string) string { return rdb.DumpFunctions(codes) }
 
 // keyDump is the DUMP payload of a string key holding s: no function.
 func keyDump(s string) string { return rdb.Dump(rdb.Value{Kind: rdb.String, Str: s}) }
