@@ -101,6 +101,25 @@ redis.register_function('sel', function() redis.call('SELECT', '1') return redis
 				{"FCALL", "globals", "0"}, {"FCALL", "libs", "0"}, {"FCALL", "boom", "0"}, {"FCALL", "bad", "0"}, {"FCALL", "myerr", "0"}, {"FCALL", "set", "0"},
 				{"SET", "s", "str"}, {"FCALL", "pc", "1", "s"}, {"FCALL", "types", "0"}, {"HSET", "h", "f", "v", "g", "w"}, {"FCALL", "r3", "1", "h"},
 				{"FCALL", "sel", "0"}, {"GET", "in1"}, {"SELECT", "1"}, {"GET", "in1"}}},
+		{id: "functions/errors-in-code", desc: "Errors from a library's code as Redis words them: syntax errors on the line they are on, a tab or quotes in the first line, a NUL in the code, an empty code; and from its functions: errors raised in a local function it calls, error levels and tables, pcall, a wrong command, arity and type errors",
+			cmds: [][]string{{"FUNCTION", "LOAD", ""}, {"FUNCTION", "LOAD", "#!lua\tname=tab\nredis.register_function('tab', function() return 'tab' end)"}, {"FCALL", "tab", "0"},
+				{"FUNCTION", "LOAD", "#!lua \"name=dq\"\nredis.register_function('dq', function() return 'dq' end)"}, {"FCALL", "dq", "0"},
+				fnLoad("syn", "local x = \n\nredis.register_function('a', function() end"), fnLoad("syn", "local function f()\n  return 1 +\nend"),
+				fnLoad("syn", "redis.register_function('a', function() return 'a\x00b' end)"), {"FCALL", "a", "0"},
+				fnLoad("e", `local function deep(n) if n == 0 then error('deep down') end return deep(n - 1) end
+local function lvl() error('at level 2', 2) end
+redis.register_function('deep', function() return deep(3) end)
+redis.register_function('lvl', function() lvl() end)
+redis.register_function('tbl', function() error({err='CUSTOM raised table'}) end)
+redis.register_function('num', function() error(42) end)
+redis.register_function('pc', function() return {pcall(error, 'caught'), pcall(redis.call, 'nosuch')} end)
+redis.register_function('arity', function() return redis.call('GET') end)
+redis.register_function('wrongtype', function(keys) redis.call('SET', keys[1], 'x') return redis.call('LPUSH', keys[1], 'y') end)
+redis.register_function('arith', function() return {} + 1 end)
+redis.register_function('noret', function() end)
+redis.register_function('float', function() return 3.99 end)`),
+				{"FCALL", "deep", "0"}, {"FCALL", "lvl", "0"}, {"FCALL", "tbl", "0"}, {"FCALL", "num", "0"}, {"FCALL", "pc", "0"}, {"FCALL", "arity", "0"},
+				{"FCALL", "wrongtype", "1", "k"}, {"FCALL", "arith", "0"}, {"FCALL", "noret", "0"}, {"FCALL", "float", "0"}}},
 		{id: "functions/delete-flush", desc: "FUNCTION DELETE removes a library and its functions (its name read case by case), FUNCTION FLUSH every library in either mode; FLUSHALL and FLUSHDB leave them",
 			cmds: [][]string{{"FUNCTION", "LOAD", one}, {"FUNCTION", "DELETE", "ONE"}, {"FUNCTION", "DELETE", "nope"}, {"FLUSHALL"}, {"FLUSHDB"},
 				{"FCALL", "hello", "0"}, {"FUNCTION", "DELETE", "one"}, {"FCALL", "hello", "0"}, {"FUNCTION", "LIST"}, {"FUNCTION", "DELETE"}, {"FUNCTION", "DELETE", "a", "b"},
