@@ -470,105 +470,103 @@ func (r *runner) libraryEnv() *glua.LTable {
 // flags and description. Its errors are raised as Redis raises them, as
 // error replies without a position.
 func (r *runner) registerFunction(L *glua.LState) int {
-	fail := func(msg string) int { raiseRedisError(L, "ERR "+msg); return 0 }
 	const api = "redis.register_function"
+	f := &function{c: &compiled{}}
+	var bad string
 	if r.funcs.loading == nil {
 		// A function that kept the load-time table calls it at run time.
-		return fail(api + " can only be called on FUNCTION LOAD command")
+		bad = api + " can only be called on FUNCTION LOAD command"
+	} else if L.GetTop() == 1 {
+		bad = namedArguments(L, f)
+	} else if L.GetTop() != 2 {
+		bad = "wrong number of arguments to " + api
+	} else if name, ok := luaString(L.Get(1)); !ok {
+		bad = "first argument to " + api + " must be a string"
+	} else if f.c.fn, _ = L.Get(2).(*glua.LFunction); f.c.fn == nil {
+		bad = "second argument to " + api + " must be a function"
+	} else {
+		f.c.sha = name
 	}
-	var name, desc string
-	var hasName, hasDesc bool
-	var callback *glua.LFunction
-	var flags scriptFlags
-	var flagNames []string
-	switch L.GetTop() {
-	case 1:
-		t, ok := L.Get(1).(*glua.LTable)
-		if !ok {
-			return fail("calling " + api + " with a single argument is only applicable to Lua table (representing named arguments).")
-		}
-		var bad string
-		t.ForEach(func(k, v glua.LValue) {
-			if bad != "" {
-				return
+	if bad == "" && !validName(f.name()) {
+		bad = errBadName
+	}
+	if bad == "" {
+		for _, g := range *r.funcs.loading {
+			if g.name() == f.name() {
+				bad = "Function already exists in the library"
 			}
-			key, _ := k.(glua.LString)
-			switch key {
-			case "function_name":
-				if name, hasName = luaString(v); !hasName {
-					bad = "function_name argument given to " + api + " must be a string"
-				}
-			case "description":
-				if desc, hasDesc = luaString(v); !hasDesc {
-					bad = "description argument given to " + api + " must be a string"
-				}
-			case "callback":
-				if callback, _ = v.(*glua.LFunction); callback == nil {
-					bad = "callback argument given to " + api + " must be a function"
-				}
-			case "flags":
-				ft, ok := v.(*glua.LTable)
-				if !ok {
-					bad = "flags argument to " + api + " must be a table representing function flags"
-					return
-				}
-				var seen [8]bool
-				ft.ForEach(func(_, fv glua.LValue) {
-					s, ok := fv.(glua.LString)
-					i := -1
-					if ok {
-						i = slices.IndexFunc(functionFlags, func(f string) bool { return ascii.EqualFold(f, string(s)) })
-					}
-					if i < 0 {
-						if bad == "" {
-							bad = "unknown flag given"
-						}
-						return
-					}
-					seen[i] = true
-				})
-				flagNames = flagNames[:0]
-				for i, f := range functionFlags {
-					if seen[i] {
-						flagNames = append(flagNames, f)
-					}
-				}
-				flags.noWrites = seen[0]
-			default:
-				bad = "unknown argument given to " + api
-			}
-		})
-		switch {
-		case bad != "":
-			return fail(bad)
-		case !hasName:
-			return fail(api + " must get a function name argument")
-		case callback == nil:
-			return fail(api + " must get a callback argument")
-		}
-	case 2:
-		if name, hasName = luaString(L.Get(1)); !hasName {
-			return fail("first argument to " + api + " must be a string")
-		}
-		if callback, _ = L.Get(2).(*glua.LFunction); callback == nil {
-			return fail("second argument to " + api + " must be a function")
-		}
-	default:
-		return fail("wrong number of arguments to " + api)
-	}
-	if !validName(name) {
-		return fail(errBadName)
-	}
-	fns := r.funcs.loading
-	for _, f := range *fns {
-		if f.name() == name {
-			return fail("Function already exists in the library")
 		}
 	}
-	flags.shebang = true
-	c := &compiled{sha: name, flags: flags, fn: callback, function: true}
-	*fns = append(*fns, &function{c: c, desc: desc, hasDesc: hasDesc, flags: slices.Clone(flagNames)})
+	if bad != "" {
+		raiseRedisError(L, "ERR "+bad)
+	}
+	f.c.flags.shebang, f.c.function = true, true
+	*r.funcs.loading = append(*r.funcs.loading, f)
 	return 0
+}
+
+// namedArguments reads register_function's one argument, a table of named
+// arguments, into f, and says what is wrong with it ("" for nothing).
+func namedArguments(L *glua.LState, f *function) string {
+	const api = "redis.register_function"
+	t, ok := L.Get(1).(*glua.LTable)
+	if !ok {
+		return "calling " + api + " with a single argument is only applicable to Lua table (representing named arguments)."
+	}
+	hasName := false
+	for k, v := t.Next(glua.LNil); k != glua.LNil; k, v = t.Next(k) {
+		key, _ := k.(glua.LString)
+		switch key {
+		case "function_name":
+			if f.c.sha, hasName = luaString(v); !hasName {
+				return "function_name argument given to " + api + " must be a string"
+			}
+		case "description":
+			if f.desc, f.hasDesc = luaString(v); !f.hasDesc {
+				return "description argument given to " + api + " must be a string"
+			}
+		case "callback":
+			if f.c.fn, _ = v.(*glua.LFunction); f.c.fn == nil {
+				return "callback argument given to " + api + " must be a function"
+			}
+		case "flags":
+			ft, ok := v.(*glua.LTable)
+			if !ok {
+				return "flags argument to " + api + " must be a table representing function flags"
+			}
+			var seen [8]bool
+			for fk, fv := ft.Next(glua.LNil); fk != glua.LNil; fk, fv = ft.Next(fk) {
+				i := -1
+				if s, ok := fv.(glua.LString); ok {
+					for j, name := range functionFlags {
+						if ascii.EqualFold(name, string(s)) {
+							i = j
+						}
+					}
+				}
+				if i < 0 {
+					return "unknown flag given"
+				}
+				seen[i] = true
+			}
+			f.flags = nil
+			for i, name := range functionFlags {
+				if seen[i] {
+					f.flags = append(f.flags, name)
+				}
+			}
+			f.c.flags.noWrites = seen[0]
+		default:
+			return "unknown argument given to " + api
+		}
+	}
+	switch {
+	case !hasName:
+		return api + " must get a function name argument"
+	case f.c.fn == nil:
+		return api + " must get a callback argument"
+	}
+	return ""
 }
 
 // luaString is v as lua_tolstring reads it: a string, or a number's text.
