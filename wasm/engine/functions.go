@@ -423,15 +423,14 @@ func (r *runner) lastResortFor() (d time.Duration) {
 // use in the runner's state: an empty table no code can write to (every
 // global store is refused, see luavm.go), whose reads go to its metatable's
 // __index. While a library loads, that is the load-time API, a table with
-// redis alone; otherwise, the runner's globals without KEYS and ARGV,
-// which a function does not have (it is given its keys and arguments).
+// redis alone; otherwise, the runner's globals, which hold no KEYS or ARGV
+// while a function runs (see run).
 func (r *runner) libraryEnv() *glua.LTable {
 	if r.funcs.env != nil {
 		return r.funcs.env
 	}
 	L := r.L
 	globalMeta := L.GetMetatable(L.G.Global).(*glua.LTable)
-	missing := globalMeta.RawGetString("__index").(*glua.LFunction)
 	api := L.NewTable()
 	redis := L.NewTable()
 	full := L.G.Global.RawGetString("redis").(*glua.LTable)
@@ -446,17 +445,7 @@ func (r *runner) libraryEnv() *glua.LTable {
 	set.RawSet(redis, glua.LTrue)
 	set.RawSet(api, glua.LTrue)
 	r.funcs.loadAPI = api
-	r.funcs.runGlobal = L.NewFunction(func(L *glua.LState) int {
-		k := L.Get(2)
-		v := L.G.Global.RawGet(k)
-		if s, ok := k.(glua.LString); v == glua.LNil || ok && (s == "KEYS" || s == "ARGV") {
-			L.Insert(missing, 1)
-			L.Call(L.GetTop()-1, 1)
-			return 1
-		}
-		L.Push(v)
-		return 1
-	})
+	r.funcs.runGlobal = L.G.Global
 	r.funcs.env, r.funcs.envMeta = L.NewTable(), L.NewTable()
 	r.funcs.envMeta.RawSetString("__index", r.funcs.runGlobal)
 	L.SetMetatable(r.funcs.env, r.funcs.envMeta)

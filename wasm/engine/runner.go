@@ -172,7 +172,11 @@ func (r *runner) reset() {
 // writes a global, so a table the globals already hold needs no store.
 func (r *runner) setArgs(i int, name string, t *glua.LTable) {
 	if r.argTables[i] != t {
-		r.L.G.Global.RawSetString(name, t)
+		var v glua.LValue = glua.LNil
+		if t != nil {
+			v = t
+		}
+		r.L.G.Global.RawSetString(name, v)
 		r.argTables[i] = t
 	}
 }
@@ -581,6 +585,12 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 	if !c.function {
 		r.setArgs(0, "KEYS", stringTable(L, keys, lastKeys, keysT))
 		r.setArgs(1, "ARGV", stringTable(L, argv, lastArgv, argvT))
+	} else {
+		// A function has no KEYS or ARGV (in Redis it runs in a Lua state
+		// of its own, where no script set them): a script's are taken
+		// away, and the next script is given new ones.
+		r.setArgs(0, "KEYS", nil)
+		r.setArgs(1, "ARGV", nil)
 	}
 	r.running, r.readOnly, r.callErr, r.errLine, r.threw, r.trace = c, readOnly, "", 0, false, t
 	r.setResp(false)
