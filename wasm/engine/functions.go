@@ -10,10 +10,10 @@ import (
 	glua "github.com/yuin/gopher-lua"
 
 	"echomq.dev/playground/wasm/ascii"
-	"echomq.dev/playground/wasm/cli"
 	"echomq.dev/playground/wasm/lualib"
 	"echomq.dev/playground/wasm/rdb"
 	"echomq.dev/playground/wasm/resp"
+	"echomq.dev/playground/wasm/sdsargs"
 )
 
 // Redis 7.0's functions: libraries of Lua functions loaded with FUNCTION
@@ -296,7 +296,7 @@ func libraryMeta(code string) (engine, name, body, msg string) {
 	if !found {
 		return "", "", "", "Invalid library metadata"
 	}
-	parts, err := cli.Split(line)
+	parts, err := sdsargs.Split(line)
 	if err != nil || len(parts) == 0 {
 		return "", "", "", "Invalid library metadata"
 	}
