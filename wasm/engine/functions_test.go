@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strings"
 	"testing"
 
 	emqlua "echomq.dev/playground/lua"
@@ -171,6 +172,28 @@ func FuzzFunctionRestore(f *testing.F) {
 			if again := e.exec("FUNCTION", "DUMP").Str; again != after {
 				t.Fatalf("restored again, the libraries differ")
 			}
+		}
+	})
+}
+
+// FuzzLibraryMeta: libraryMeta reads any code without a panic; code it
+// takes begins "#!" and ends its first line, and its body is the code
+// with that line emptied, so lines keep their numbers.
+func FuzzLibraryMeta(f *testing.F) {
+	for _, s := range []string{ranLibrary, "#!lua name=a b\n", "#!lua\tNAME=x\r\nreturn 1", "#!lua \"name=q\"\n", "#! lua name=a\n", "#!lua name=a name=b\n", "#!lua", "return 1", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, code string) {
+		_, _, body, msg := libraryMeta(code)
+		if msg != "" {
+			return
+		}
+		_, rest, ok := strings.Cut(code, "\n")
+		if !ok || !strings.HasPrefix(code, "#!") {
+			t.Fatalf("libraryMeta(%q) took code with no first line of metadata", code)
+		}
+		if body != "\n"+rest {
+			t.Fatalf("libraryMeta(%q): body %q, want the code with its first line emptied", code, body)
 		}
 	})
 }
