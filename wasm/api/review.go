@@ -66,7 +66,7 @@ func (p *Playground) review(a *params) (any, error) {
 			if !ok {
 				continue
 			}
-			if use, ok := v.Command(cmd); ok {
+			for _, use := range v.Uses(cmd) {
 				note(i, use.Command, use.SHA, use.Source)
 			}
 		case "trace":

@@ -115,6 +115,12 @@ func buildCommands() map[string]*route {
 		})
 		t[name].lua = luaEval
 	}
+	for _, name := range []string{"FCALL", "FCALL_RO"} {
+		t.session(name, "the runner's functions", "functions.go", func(e *Engine, peer *server.Peer, args []string) (resp.Reply, bool) {
+			return e.runner.fcall(peer, name, args[1:]), true
+		})
+		t[name].lua = luaFcall
+	}
 	t.session("HELLO", "the connection's protocol", "hello.go", func(_ *Engine, peer *server.Peer, args []string) (resp.Reply, bool) {
 		return hello(peer, args), true
 	})
@@ -122,6 +128,15 @@ func buildCommands() map[string]*route {
 		return e.runner.scriptCommand(args[1:]), true
 	})
 	t["SCRIPT"].lua = luaScript
+	t.session("FUNCTION", "the runner's function libraries", "functions.go", func(e *Engine, peer *server.Peer, args []string) (resp.Reply, bool) {
+		return e.functionCommand(peer, args), true
+	})
+	// A script reaches FUNCTION HELP alone (the rest are noscript).
+	t.serve("FUNCTION", own, "HELP, for a script", "functions.go", func(e *Engine, peer *server.Peer, args []string) resp.Reply {
+		return e.functionCommand(peer, args)
+	})
+	t["FUNCTION"].absent = true
+	t["FUNCTION"].lua = luaFunction
 	t.session("COMMAND", "DOCS from the engine's docs, the rest dispatched", "commanddocs.go", func(_ *Engine, peer *server.Peer, args []string) (resp.Reply, bool) {
 		if len(args) >= 2 && ascii.EqualFold(args[1], "DOCS") {
 			return commandDocs(peer, args[2:]), true

@@ -43,6 +43,9 @@ type ScriptReview struct {
 	e       *Engine
 	loaded  map[string]string // the scripts earlier commands load, by SHA1
 	flushed bool              // an earlier SCRIPT FLUSH empties the engine's cache
+	// fnsFlushed: an earlier FUNCTION FLUSH deletes the engine's
+	// libraries (see functionUses).
+	fnsFlushed bool
 }
 
 // ReviewScripts starts a review of commands about to be sent to e.
@@ -60,7 +63,34 @@ func (v *ScriptReview) Command(args []string) (ScriptUse, bool) {
 	if len(args) == 0 {
 		return ScriptUse{}, false
 	}
+	if c := v.e.lookupLocked(args[0]); c.lua != luaFcall && c.lua != luaFunction {
+		return v.scriptUse(c, args)
+	}
+	uses := v.Uses(args)
+	if len(uses) == 0 {
+		return ScriptUse{}, false
+	}
+	return uses[0], true
+}
+
+// Uses is every script a client's command args would run or load: one at
+// most for a script, one per library for a FUNCTION RESTORE.
+func (v *ScriptReview) Uses(args []string) []ScriptUse {
+	if len(args) == 0 {
+		return nil
+	}
 	c := v.e.lookupLocked(args[0])
+	if c.lua == luaFcall || c.lua == luaFunction {
+		return v.functionUses(c, args)
+	}
+	if use, ok := v.scriptUse(c, args); ok {
+		return []ScriptUse{use}
+	}
+	return nil
+}
+
+// scriptUse is Command for the commands of scripts.
+func (v *ScriptReview) scriptUse(c *command, args []string) (ScriptUse, bool) {
 	switch c.lua {
 	case luaEval:
 		if _, _, bad := evalArgs(c.upper, args[1:]); bad != nil {
@@ -130,7 +160,7 @@ const errScriptRefused = "ERR the playground refused to run this script: it come
 
 // refused is the reply of a script the guard does not let run, if it is.
 func (r *runner) refused(c *compiled) (resp.Reply, bool) {
-	if r.allow == nil || r.allow[c.sha] {
+	if r.allow == nil || r.allow[c.sha] && !c.function || c.function && r.allow[emqlua.SHA1Hex(c.src)] {
 		return resp.Reply{}, false
 	}
 	r.threw = false // it raised nothing: a trace shows no problem from an earlier run
@@ -141,9 +171,11 @@ func (r *runner) refused(c *compiled) (resp.Reply, bool) {
 type luaKind uint8
 
 const (
-	luaNone   luaKind = iota
-	luaEval           // EVAL, EVALSHA and their _RO forms: runs a script
-	luaScript         // SCRIPT: LOAD caches one, FLUSH empties the cache
+	luaNone     luaKind = iota
+	luaEval             // EVAL, EVALSHA and their _RO forms: runs a script
+	luaScript           // SCRIPT: LOAD caches one, FLUSH empties the cache
+	luaFcall            // FCALL and FCALL_RO: runs a function of a library
+	luaFunction         // FUNCTION: LOAD and RESTORE run a library's code
 )
 
 // lookupLocked is lookup for a caller that does not hold the engine lock.

@@ -93,6 +93,21 @@ type runner struct {
 	// walk is what the running script's pairs and next have walked (see
 	// undefined.go).
 	walk walkNoted
+
+	// funcs is the function libraries (see functions.go).
+	funcs functions
+}
+
+// chunkRunning is the name of the chunk whose code runs: a library's
+// while it loads or one of its functions runs, a script's otherwise.
+func (r *runner) chunkRunning() string {
+	if r.running != nil {
+		return r.running.chunk()
+	}
+	if r.funcs.loading != nil {
+		return functionChunk
+	}
+	return chunkName
 }
 
 // takeStop is why the budget stopped a script since the last takeStop,
@@ -115,6 +130,20 @@ type compiled struct {
 	argsStayPut bool
 	// The last run's KEYS and ARGV as Lua values (see stringTable).
 	lastKeys, lastArgv []glua.LValue
+
+	// function is set for a function of a library (functions.go): fn is
+	// its callback, called with the keys and the arguments as its two
+	// arguments (there are no KEYS and ARGV globals), sha is its name, and
+	// its chunk is user_function.
+	function bool
+}
+
+// chunk is the name Redis gives the code c runs in its error messages.
+func (c *compiled) chunk() string {
+	if c.function {
+		return functionChunk
+	}
+	return chunkName
 }
 
 // newRunner is called by New only once the Lua 5.1 hook is in place: an
@@ -129,6 +158,8 @@ func newRunner(e *Engine) *runner {
 // generator and cjson's settings included).
 func (r *runner) reset() {
 	r.flush()
+	r.funcs = functions{}
+	r.flushFunctions()
 	r.hidden = map[glua.LValue]bool{}
 	r.L = r.newState()
 	r.catcher = r.L.NewFunction(r.catch)
@@ -144,7 +175,11 @@ func (r *runner) reset() {
 // writes a global, so a table the globals already hold needs no store.
 func (r *runner) setArgs(i int, name string, t *glua.LTable) {
 	if r.argTables[i] != t {
-		r.L.G.Global.RawSetString(name, t)
+		var v glua.LValue = glua.LNil
+		if t != nil {
+			v = t
+		}
+		r.L.G.Global.RawSetString(name, v)
 		r.argTables[i] = t
 	}
 }
@@ -447,21 +482,32 @@ func compile(src string) (*compiled, resp.Reply) {
 	if errRep != nil {
 		return nil, *errRep
 	}
-	if err := luasyntax.Check(chunkName, body); err != nil {
-		return nil, resp.ErrorReply("ERR Error compiling script (new function): " + oneLine(err.Error()))
+	proto, msg := compileChunk(chunkName, body)
+	if proto == nil {
+		return nil, resp.ErrorReply("ERR Error compiling script (new function): " + msg)
 	}
-	chunk, err := parse.Parse(strings.NewReader(body), chunkName)
+	return &compiled{sha: emqlua.SHA1Hex(src), src: src, flags: flags, proto: proto, argsStayPut: argTablesStayPut(proto)}, resp.Reply{}
+}
+
+// compileChunk compiles body as the chunk called name (user_script for a
+// script, user_function for a library), or says why it does not compile,
+// in Lua 5.1's words.
+func compileChunk(name, body string) (*glua.FunctionProto, string) {
+	if err := luasyntax.Check(name, body); err != nil {
+		return nil, oneLine(err.Error())
+	}
+	chunk, err := parse.Parse(strings.NewReader(body), name)
 	if err != nil {
-		return nil, resp.ErrorReply("ERR Error compiling script (new function): " + describeSyntaxError(err, body))
+		return nil, describeSyntaxError(err, body, name)
 	}
 	padForLists(chunk)
-	proto, err := glua.Compile(chunk, chunkName)
+	proto, err := glua.Compile(chunk, name)
 	if err != nil {
-		return nil, resp.ErrorReply("ERR Error compiling script (new function): " + chunkName + ": " + oneLine(err.Error()))
+		return nil, name + ": " + oneLine(err.Error())
 	}
 	x86Constants(proto)
 	noArgTable(proto)
-	return &compiled{sha: emqlua.SHA1Hex(src), src: src, flags: flags, proto: proto, argsStayPut: argTablesStayPut(proto)}, resp.Reply{}
+	return proto, ""
 }
 
 // x86Constants gives NaN constants the sign x86 gives them. Lua source has
@@ -496,7 +542,7 @@ func noArgTable(p *glua.FunctionProto) {
 
 // describeSyntaxError words a gopher-lua parse error the way Lua 5.1's
 // compiler reports one: "user_script:LINE: MESSAGE near 'TOKEN'".
-func describeSyntaxError(err error, src string) string {
+func describeSyntaxError(err error, src, chunkName string) string {
 	var pe *parse.Error
 	if !errors.As(err, &pe) {
 		return chunkName + ": " + oneLine(err.Error())
@@ -545,19 +591,23 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 	} else if !r.argsMayStay && t == nil {
 		keysT, argvT = r.argTables[0], r.argTables[1]
 	}
-	r.setArgs(0, "KEYS", stringTable(L, keys, lastKeys, keysT))
-	r.setArgs(1, "ARGV", stringTable(L, argv, lastArgv, argvT))
+	if !c.function {
+		r.setArgs(0, "KEYS", stringTable(L, keys, lastKeys, keysT))
+		r.setArgs(1, "ARGV", stringTable(L, argv, lastArgv, argvT))
+	} else {
+		// A function has no KEYS or ARGV (in Redis it runs in a Lua state
+		// of its own, where no script set them): a script's are taken
+		// away, and the next script is given new ones.
+		r.setArgs(0, "KEYS", nil)
+		r.setArgs(1, "ARGV", nil)
+	}
 	r.running, r.readOnly, r.callErr, r.errLine, r.threw, r.trace = c, readOnly, "", 0, false, t
 	r.walk = walkNoted{}
 	r.setResp(false)
 	if t != nil {
 		r.budget.onTick = func() { t.tick(L) }
 	}
-	last := r.e.lastResort
-	if scriptLastResort != 0 {
-		last = scriptLastResort
-	}
-	r.budget.arm(scriptWork, last)
+	r.budget.arm(scriptWork, r.lastResortFor())
 	defer func() {
 		if r.budget.expired {
 			r.stopped = r.budget.why
@@ -580,7 +630,13 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 	}
 	L.Push(r.catcher)
 	L.Push(c.fn)
-	if err := L.PCall(1, 1, nil); err != nil {
+	nargs := 1
+	if c.function {
+		L.Push(stringTable(L, keys, lastKeys, nil))
+		L.Push(stringTable(L, argv, lastArgv, nil))
+		nargs = 3
+	}
+	if err := L.PCall(nargs, 1, nil); err != nil {
 		r.threw = true
 		return r.errorReply(c, err)
 	}
@@ -644,13 +700,13 @@ func (r *runner) catch(L *glua.LState) int {
 // @user_script:N" suffix.
 func (r *runner) raised(L *glua.LState) {
 	if !lualib.Catching(L) {
-		r.errLine = scriptLine(L)
+		r.errLine = scriptLine(L, r.chunkRunning())
 	}
 	panic(&glua.ApiError{Type: glua.ApiErrorRun, Object: L.Get(-1), StackTrace: "(not kept)"})
 }
 
 // scriptLine is the line of the innermost frame that runs the user's script.
-func scriptLine(L *glua.LState) int {
+func scriptLine(L *glua.LState, chunkName string) int {
 	for level := 0; level < 64; level++ {
 		dbg, ok := L.GetStack(level)
 		if !ok {
@@ -687,10 +743,10 @@ func (r *runner) errorReply(c *compiled, err error) resp.Reply {
 	if line == 0 {
 		// The error handler could not run (a stack overflow leaves it no
 		// room): the line is the one the message names.
-		line = messageLine(msg)
+		line = messageLine(msg, c.chunk())
 	}
 	// Redis reads the message as a C string: a NUL ends it.
-	return resp.ErrorReply(oneLine(fmt.Sprintf("%s script: %s, on @%s:%d.", cutAtNUL(msg), c.sha, chunkName, line)))
+	return resp.ErrorReply(oneLine(fmt.Sprintf("%s script: %s, on @%s:%d.", cutAtNUL(msg), c.sha, c.chunk(), line)))
 }
 
 func cutAtNUL(s string) string {
@@ -701,7 +757,7 @@ func cutAtNUL(s string) string {
 }
 
 // messageLine is N in a message "ERR user_script:N: ...", or 0.
-func messageLine(msg string) int {
+func messageLine(msg, chunkName string) int {
 	_, rest, ok := strings.Cut(msg, chunkName+":")
 	if !ok {
 		return 0

@@ -203,7 +203,7 @@ func (t *tracer) closeMove() {
 }
 
 func (t *tracer) call(L *glua.LState, c scriptCall) {
-	line := scriptLine(L)
+	line := scriptLine(L, chunkName)
 	// A key the command created (SET of a new name) is followed from now:
 	// before it, it did not exist.
 	for _, a := range candidates(c.args) {
