@@ -111,7 +111,7 @@ export interface CliResult {
   reply: Reply;
   /** What redis-cli 7.0 prints for the reply (`(integer) 1`, `1) "JOB-1"`), without the final newline. */
   text: string;
-  /** Set when the engine stopped a runaway script: what happened, in plain words. */
+  /** Set when the engine stopped a runaway script, or answered a blocking command's timeout without waiting it: what happened, in plain words. */
   note?: string;
 }
 

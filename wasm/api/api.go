@@ -435,6 +435,9 @@ func (p *Playground) cli(line string) Object {
 	if note := stoppedNote(p.console.LastStop()); note != "" {
 		out["note"] = note
 	}
+	if ms := p.console.LastUnwaited(); ms > 0 {
+		out["note"] = unwaitedNote(args[0], ms)
+	}
 	return out
 }
 

@@ -52,7 +52,7 @@ type route struct {
 	// other than COMMAND DOCS).
 	session func(e *Engine, peer *server.Peer, args []string) (r resp.Reply, ok bool)
 	steps   []step // outermost first
-	run     fixup  // the steps composed; nil for a command with a RESP3 shape only
+	run     fixup  // the steps composed (miniredis itself for a command with a RESP3 shape only)
 	// shape gives a RESP3 connection's reply the shape Redis 7.0 gives it
 	// (see fixups_resp3.go); the steps themselves work on RESP2 replies.
 	shape     func(args []string, r resp.Reply) resp.Reply
@@ -156,6 +156,8 @@ func buildCommands() map[string]*route {
 	t.serve("INFO", corrected, "a section Redis lacks answers empty", "fixups_commands.go", infoFixup)
 	t.serve("LMOVE", corrected, "both ends read before anything moves", "fixups_commands.go", lmoveFixup)
 	t.serve("XLEN", corrected, "WRONGTYPE for a key of another type", "fixups_commands.go", xlenFixup)
+	t.serve("LMPOP", corrected, "nothing to pop is a null array", "blocking.go", nullArrayFixup)
+	t.serve("ZMPOP", corrected, "nothing to pop is a null array", "blocking.go", nullArrayFixup)
 	t.serve("DUMP", own, "Redis 7.0's payload, byte for byte", "dump.go", dumpCommand)
 	t.serve("RESTORE", own, "Redis 7.0's payload checked and read", "dump.go", restoreCommand)
 	// HyperLogLogs are Redis's own, in a string (wasm/hll).
@@ -215,6 +217,13 @@ func buildCommands() map[string]*route {
 		t.shape(name, "WITHSCORES as [member, score] pairs", pairsWithScores)
 	}
 	t.shape("HGETALL", "a map", asMap)
+	for _, name := range []string{"SMEMBERS", "SINTER", "SUNION", "SDIFF"} {
+		t.shape(name, "a set", asSet)
+	}
+	t.shape("HRANDFIELD", "WITHVALUES as [field, value] pairs", fieldValuePairs)
+	t.shape("XREAD", "a map of streams", streamsMap)
+	t.shape("XREADGROUP", "a map of streams", streamsMap)
+	t.shape("ZMPOP", "[member, score] pairs", mpopShape)
 	t.shape("INFO", "a verbatim string", asVerbatim)
 	t.shape("LCS", "IDX as a map", asMap)
 	return t
@@ -260,6 +269,11 @@ func (t commandTable) shape(name, what string, shape func(args []string, r resp.
 		panic(fmt.Sprintf("engine: %s has two RESP3 shapes in the command table", name))
 	}
 	r.shape, r.shapeWhat = shape, what
+	if r.run == nil {
+		// A shape works on the RESP2 reply, so a command miniredis answers
+		// as it is still needs a step that asks it in RESP2 (runCommand).
+		r.run = func(e *Engine, peer *server.Peer, args []string) resp.Reply { return e.raw(peer, args) }
+	}
 }
 
 // runFixup runs a wrapped step's next: the steps inside it, or miniredis.

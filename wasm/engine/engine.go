@@ -111,6 +111,9 @@ type Engine struct {
 	// CONFIG SET of it is served.
 	hllSparseMax int
 
+	// block is the blocking commands' state (see blocking.go).
+	block blockState
+
 	// off is the shortcuts this engine does without, and lastResort how
 	// long a script may run whatever its work (see Options).
 	off        Shortcut
@@ -146,6 +149,8 @@ type Client struct {
 	// lastStop is why the engine stopped the last script this connection's
 	// last command ran, if it did (see LastStop).
 	lastStop Stop
+	// lastUnwaited is the timeout its last command did not wait for.
+	lastUnwaited int64
 }
 
 // NewClient opens another connection to the engine.
@@ -167,7 +172,18 @@ func (c *Client) Do(args ...string) (resp.Reply, error) {
 	defer c.e.mu.Unlock()
 	r := c.e.do(c.peer, args)
 	c.lastStop = c.e.runner.takeStop()
+	c.lastUnwaited = c.e.takeUnwaited()
 	return r, nil
+}
+
+// LastUnwaited is the timeout, in milliseconds, that the last command Do
+// sent on this connection would have waited in Redis for another client's
+// write, and that the engine answered at once instead (see blocking.go):
+// 0 when it waited for nothing.
+func (c *Client) LastUnwaited() int64 {
+	c.e.mu.Lock()
+	defer c.e.mu.Unlock()
+	return c.lastUnwaited
 }
 
 // LastStop says whether the engine stopped a script that the last command
@@ -248,6 +264,7 @@ func (e *Engine) reset() {
 	e.zsets = nil
 	e.tx, e.probe = nil, nil // a fresh server has no transactions either
 	e.hllSparseMax = hll.SparseMaxBytes
+	e.block = blockState{}
 }
 
 // Reset empties the keyspace and the script cache and puts the clock back
@@ -336,7 +353,10 @@ func (e *Engine) do(peer *server.Peer, args []string) resp.Reply {
 			return r
 		}
 	}
-	if c.refused && (c.upper != "XREAD" && c.upper != "XREADGROUP" || hasBlockOption(args)) {
+	if c.refused {
+		if r, ok := e.blockingFront(peer, c, args); ok {
+			return r
+		}
 		return resp.ErrorReply(c.refusedMsg)
 	}
 	return e.dispatch(peer, c, args)
@@ -386,19 +406,6 @@ func miniredisScripting(name string) bool {
 	switch strings.ToUpper(name) {
 	case "EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO", "SCRIPT", "FUNCTION", "FCALL", "FCALL_RO":
 		return true
-	}
-	return false
-}
-
-// hasBlockOption reports whether an XREAD or XREADGROUP asks to block.
-func hasBlockOption(args []string) bool {
-	for _, a := range args[1:] {
-		if ascii.EqualFold(a, "STREAMS") {
-			return false
-		}
-		if ascii.EqualFold(a, "BLOCK") {
-			return true
-		}
 	}
 	return false
 }

@@ -1,0 +1,3 @@
+package fidelity
+
+func intsetCases() []fcase { return nil }

@@ -1,0 +1,3 @@
+package fidelity
+
+func resp3Cases() []fcase { return nil }
