@@ -202,6 +202,13 @@ func buildCommands() map[string]*route {
 		t.wrap(name, "hash field order kept", "fixups_hash.go", func(next fixup) fixup { return trackHashOrder(name, next) })
 	}
 	t.wrap("HSCAN", "fields in insertion order", "fixups_hash.go", hscanInOrder)
+	for name, intset := range map[string]func(*Engine, *server.Peer, []string, []resp.Reply) bool{
+		"SMEMBERS": theKey, "SUNION": theResult, "SINTER": smallest, "SDIFF": diffBuild,
+		"SRANDMEMBER": wholeSet, "SPOP": wholeSet, "SORT": noSort,
+	} {
+		t.wrap(name, "an intset's members in numeric order", "intsets.go", inIntsetOrder(intset))
+	}
+	t.wrap("SSCAN", "an intset walked whole, in numeric order", "intsets.go", sscanIntset)
 	t.wrap("ZSCAN", "scores printed as %.17g", "fixups_zset.go", zscanScores)
 
 	// 5. RESP3 shapes.
@@ -220,6 +227,7 @@ func buildCommands() map[string]*route {
 	for _, name := range []string{"SMEMBERS", "SINTER", "SUNION", "SDIFF"} {
 		t.shape(name, "a set", asSet)
 	}
+	t.shape("SPOP", "with a count, a set", spopShape)
 	t.shape("HRANDFIELD", "WITHVALUES as [field, value] pairs", fieldValuePairs)
 	t.shape("XREAD", "a map of streams", streamsMap)
 	t.shape("XREADGROUP", "a map of streams", streamsMap)

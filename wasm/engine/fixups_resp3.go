@@ -126,3 +126,11 @@ func mpopShape(_ []string, r resp.Reply) resp.Reply {
 	}
 	return resp.ArrayReply(r.Elems[0], resp.ArrayReply(ps...))
 }
+
+// spopShape: SPOP key count sends a set (SPOP key, one member).
+func spopShape(args []string, r resp.Reply) resp.Reply {
+	if len(args) > 2 {
+		return asSet(args, r)
+	}
+	return r
+}
