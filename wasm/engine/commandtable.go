@@ -236,6 +236,10 @@ func buildCommands() map[string]*route {
 		t.shape(name, "a set", asSet)
 	}
 	t.shape("SPOP", "with a count, a set", spopShape)
+	t.shape("GEOPOS", "coordinates as doubles", coordsShape)
+	for _, name := range []string{"GEORADIUS", "GEORADIUS_RO", "GEORADIUSBYMEMBER", "GEORADIUSBYMEMBER_RO", "GEOSEARCH"} {
+		t.shape(name, "WITHCOORD's coordinates as doubles", withCoordShape)
+	}
 	t.shape("HRANDFIELD", "WITHVALUES as [field, value] pairs", fieldValuePairs)
 	t.shape("XREAD", "a map of streams", streamsMap)
 	t.shape("XREADGROUP", "a map of streams", streamsMap)

@@ -134,3 +134,44 @@ func spopShape(args []string, r resp.Reply) resp.Reply {
 	}
 	return r
 }
+
+// coordsShape: GEOPOS sends each position as [longitude, latitude]
+// doubles (nil for a missing member).
+func coordsShape(_ []string, r resp.Reply) resp.Reply {
+	if r.Kind != resp.Array {
+		return r
+	}
+	out := make([]resp.Reply, len(r.Elems))
+	for i, p := range r.Elems {
+		out[i] = eachDouble(nil, p)
+	}
+	return resp.ArrayReply(out...)
+}
+
+// withCoordShape: GEORADIUS, GEORADIUSBYMEMBER and GEOSEARCH with WITHCOORD
+// send each match's [longitude, latitude] as doubles; the distance and the
+// hash keep their kinds.
+func withCoordShape(args []string, r resp.Reply) resp.Reply {
+	if r.Kind != resp.Array || !hasWord(args, "WITHCOORD") {
+		return r
+	}
+	out := make([]resp.Reply, len(r.Elems))
+	for i, item := range r.Elems {
+		if item.Kind == resp.Array && len(item.Elems) > 1 {
+			parts := append([]resp.Reply(nil), item.Elems...)
+			parts[len(parts)-1] = eachDouble(nil, parts[len(parts)-1])
+			item = resp.ArrayReply(parts...)
+		}
+		out[i] = item
+	}
+	return resp.ArrayReply(out...)
+}
+
+func hasWord(args []string, w string) bool {
+	for _, a := range args {
+		if ascii.EqualFold(a, w) {
+			return true
+		}
+	}
+	return false
+}
