@@ -164,6 +164,8 @@ func buildCommands() map[string]*route {
 	t.serve("INFO", corrected, "a section Redis lacks answers empty", "fixups_commands.go", infoFixup)
 	t.serve("LMOVE", corrected, "both ends read before anything moves", "fixups_commands.go", lmoveFixup)
 	t.serve("XLEN", corrected, "WRONGTYPE for a key of another type", "fixups_commands.go", xlenFixup)
+	t.serve("BITCOUNT", corrected, "a BIT|BYTE range", "bitrange.go", bitcountFixup)
+	t.serve("BITPOS", corrected, "a BIT|BYTE range", "bitrange.go", bitposFixup)
 	t.serve("LMPOP", corrected, "nothing to pop is a null array", "blocking.go", nullArrayFixup)
 	t.serve("ZMPOP", corrected, "nothing to pop is a null array", "blocking.go", nullArrayFixup)
 	t.serve("DUMP", own, "Redis 7.0's payload, byte for byte", "dump.go", dumpCommand)
