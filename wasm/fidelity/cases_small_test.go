@@ -1,7 +1,8 @@
 package fidelity
 
 // Cases for the small items of the issue: BITCOUNT and BITPOS with a
-// BIT|BYTE range (wasm/engine/bitrange.go).
+// BIT|BYTE range (wasm/engine/bitrange.go), redis.acl_check_cmd and
+// redis.set_repl (redislib_admin.go), and the #! line (shebang.go).
 
 func smallCases() []fcase {
 	return []fcase{
@@ -49,5 +50,35 @@ func smallCases() []fcase {
 				{"bitpos", "s", "1", "9", "9", "bit"},
 				{"bitcount", "s", "9", "9", "bit"},
 				{"bitcount", "s", "0", "100", "byte"}}},
+		{id: "lua/acl-check-cmd", desc: "redis.acl_check_cmd answers true for a command (and subcommand) Redis knows, the default user being allowed everything, and refuses the rest in Redis's words",
+			cmds: [][]string{eval("return redis.acl_check_cmd('get', 'x')"), eval("return redis.acl_check_cmd('SET', 'k')"),
+				eval("return redis.acl_check_cmd('config', 'get')"), eval("return redis.pcall == nil or redis.acl_check_cmd('config', 'nosuch')"),
+				eval("return redis.acl_check_cmd('nosuch')"), eval("return redis.acl_check_cmd()"), eval("return redis.acl_check_cmd(1)"),
+				eval("return redis.acl_check_cmd({})"), eval("return {pcall(redis.acl_check_cmd, 'nosuch')}")}},
+		{id: "lua/set-repl", desc: "redis.set_repl takes one of REPL_NONE, REPL_AOF, REPL_REPLICA and REPL_ALL, and refuses other flags and other argument counts",
+			cmds: [][]string{eval("return redis.set_repl(redis.REPL_ALL)"), eval("return redis.set_repl(redis.REPL_NONE)"), eval("return redis.set_repl('x')"),
+				eval("return redis.set_repl(99)"), eval("return redis.set_repl(-1)"), eval("return redis.set_repl(4)"), eval("return redis.set_repl(3.5)"),
+				eval("return redis.set_repl()"), eval("return redis.set_repl(1, 2)")}},
+		{id: "lua/shebang-parse", desc: "A script's #! line is split as Redis splits it (like redis-cli's arguments): '#! lua' is another engine, and a quoted flags=\"no-writes\" is read as no-writes",
+			cmds: [][]string{
+				{"eval", "#!lua\nreturn 1", "0"},
+				{"eval", "#! lua\nreturn 1", "0"},
+				{"eval", "#!lua flags=no-writes\nreturn 1", "0"},
+				{"eval", "#!lua flags=\"no-writes\"\nreturn 1", "0"},
+				{"eval", "#!lua flags='no-writes'\nreturn 1", "0"},
+				{"eval", "#!lua  flags=no-writes\nreturn 1", "0"},
+				{"eval", "#!lua flags=no-writes,allow-oom\nreturn 1", "0"},
+				{"eval", "#!lua flags=\"no-writes,allow-oom\"\nreturn 1", "0"},
+				{"eval", "#!lua flags=\"no-writes allow-oom\"\nreturn 1", "0"},
+				{"eval", "#!lua flags=\"no-writes\nreturn 1", "0"},
+				{"eval", "#!lua name=x\nreturn 1", "0"},
+				{"eval", "#!luax\nreturn 1", "0"},
+				{"eval", "#!lua \nreturn 1", "0"},
+				{"eval", "#!lua flags=\nreturn 1", "0"},
+				{"eval", "#!lua flags=\"\"\nreturn 1", "0"},
+				{"eval", "#!lua flags=no-writes flags=allow-oom\nreturn 1", "0"},
+				{"eval", "#!lua\treturn 1", "0"},
+				{"eval", "#!lua flags=no-writes\nreturn redis.call('set','a','b')", "0"},
+				{"eval", "#!lua flags=\"no-writes\"\nreturn redis.call('set','a','b')", "0"}}},
 	}
 }
