@@ -219,6 +219,12 @@ func buildCommands() map[string]*route {
 		t.wrap(name, "an intset's members in numeric order", "intsets.go", inIntsetOrder(intset))
 	}
 	t.wrap("SSCAN", "an intset walked whole, in numeric order", "intsets.go", sscanIntset)
+	for _, name := range []string{"ZUNION", "ZINTER"} {
+		t.wrap(name, "a NaN score counts as 0", "zsetnan.go", nanAsZero)
+	}
+	for _, name := range []string{"ZUNIONSTORE", "ZINTERSTORE"} {
+		t.wrap(name, "a NaN score is stored as 0", "zsetnan.go", nanStoredAsZero)
+	}
 	t.wrap("ZSCAN", "scores printed as %.17g", "fixups_zset.go", zscanScores)
 
 	// 5. RESP3 shapes.

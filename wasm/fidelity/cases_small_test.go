@@ -2,7 +2,8 @@ package fidelity
 
 // Cases for the small items of the issue: BITCOUNT and BITPOS with a
 // BIT|BYTE range (wasm/engine/bitrange.go), redis.acl_check_cmd and
-// redis.set_repl (redislib_admin.go), and the #! line (shebang.go).
+// redis.set_repl (redislib_admin.go), the #! line (shebang.go),
+// and NaN scores in ZUNION and ZINTER (zsetnan.go).
 
 func smallCases() []fcase {
 	return []fcase{
@@ -80,5 +81,42 @@ func smallCases() []fcase {
 				{"eval", "#!lua\treturn 1", "0"},
 				{"eval", "#!lua flags=no-writes\nreturn redis.call('set','a','b')", "0"},
 				{"eval", "#!lua flags=\"no-writes\"\nreturn redis.call('set','a','b')", "0"}}},
+		{id: "zset/nan-scores", desc: "ZUNION, ZINTER and their STORE forms count a NaN (inf + -inf, 0 * inf) as 0 where Redis does: a weighted score before it is aggregated, and a sum; the member sorts at its score",
+			cmds: [][]string{
+				{"zadd", "a", "inf", "x"},
+				{"zadd", "b", "-inf", "x"},
+				{"zunion", "2", "a", "b", "withscores"},
+				{"zunion", "2", "a", "b"},
+				{"zinter", "2", "a", "b", "withscores"},
+				{"zunionstore", "d", "2", "a", "b"},
+				{"zrange", "d", "0", "-1", "withscores"},
+				{"zinterstore", "d2", "2", "a", "b"},
+				{"zrange", "d2", "0", "-1", "withscores"},
+				{"zadd", "c", "1", "x", "-1", "y", "5", "z"},
+				{"zunion", "2", "a", "c", "weights", "1", "-inf", "withscores"},
+				{"zunion", "2", "c", "a", "weights", "-inf", "1", "withscores"},
+				{"zunion", "2", "c", "c", "weights", "inf", "-inf", "withscores"},
+				{"zinter", "2", "a", "b", "aggregate", "min", "withscores"},
+				{"zinter", "2", "a", "b", "aggregate", "max", "withscores"},
+				{"zunion", "1", "a", "weights", "0", "withscores"},
+				{"zunion", "2", "a", "c", "weights", "0", "1"},
+				{"zunion", "2", "a", "c", "weights", "0", "1", "withscores"},
+				{"zunionstore", "d3", "2", "a", "c", "weights", "0", "1"},
+				{"zrange", "d3", "0", "-1", "withscores"},
+				{"zscore", "d3", "x"},
+				{"zrank", "d3", "x"},
+				{"zunion", "2", "a", "b", "aggregate", "bad"},
+				{"zunion", "2", "a"},
+				{"zunion", "1", "str"},
+				{"zunionstore", "a", "2", "a", "b"},
+				{"zrange", "a", "0", "-1", "withscores"},
+				{"zadd", "m", "inf", "p", "2", "q"},
+				{"zadd", "n", "-inf", "p", "3", "q"},
+				{"zinterstore", "m", "2", "m", "n", "aggregate", "sum"},
+				{"zrange", "m", "0", "-1", "withscores"},
+				{"sadd", "st", "x"},
+				{"zunion", "2", "st", "a", "weights", "inf", "1", "withscores"},
+				{"zunion", "2", "c", "c", "weights", "inf", "-inf", "aggregate", "max", "withscores"},
+				{"zunion", "3", "a", "b", "c", "aggregate", "min", "withscores"}}},
 	}
 }
