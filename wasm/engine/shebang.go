@@ -3,8 +3,8 @@ package engine
 import (
 	"strings"
 
-	"echomq.dev/playground/wasm/cli"
 	"echomq.dev/playground/wasm/resp"
+	"echomq.dev/playground/wasm/sdsargs"
 )
 
 // scriptFlags are the flags a Redis 7 script may declare in a first line
@@ -34,9 +34,9 @@ func parseShebang(src string) (scriptFlags, string, *resp.Reply) {
 		r := resp.ErrorReply("ERR Invalid script shebang")
 		return scriptFlags{}, "", &r
 	}
-	// Redis splits the line as redis-cli splits a command (sdssplitargs):
+	// Redis splits the line as redis-cli splits a command (sdssplitargs, wasm/sdsargs):
 	// "#! lua" is the engine "#!", and flags="no-writes" is quoted.
-	words, err := cli.Split(line)
+	words, err := sdsargs.Split(line)
 	if err != nil {
 		r := resp.ErrorReply("ERR Invalid engine in script shebang")
 		return scriptFlags{}, "", &r
