@@ -225,6 +225,9 @@ func buildCommands() map[string]*route {
 	for _, name := range []string{"ZUNIONSTORE", "ZINTERSTORE"} {
 		t.wrap(name, "a NaN score is stored as 0", "zsetnan.go", nanStoredAsZero)
 	}
+	for _, name := range []string{"SDIFFSTORE", "SINTERSTORE", "SUNIONSTORE"} {
+		t.wrap(name, "an empty result deletes the destination", "setstore.go", emptyStoreDeletes)
+	}
 	t.wrap("ZSCAN", "scores printed as %.17g", "fixups_zset.go", zscanScores)
 
 	// 5. RESP3 shapes.

@@ -3,7 +3,8 @@ package fidelity
 // Cases for the small items of the issue: BITCOUNT and BITPOS with a
 // BIT|BYTE range (wasm/engine/bitrange.go), redis.acl_check_cmd and
 // redis.set_repl (redislib_admin.go), the #! line (shebang.go),
-// and NaN scores in ZUNION and ZINTER (zsetnan.go).
+// NaN scores in ZUNION and ZINTER (zsetnan.go), and the set STORE
+// commands' empty result (setstore.go).
 
 func smallCases() []fcase {
 	return []fcase{
@@ -118,5 +119,8 @@ func smallCases() []fcase {
 				{"zunion", "2", "st", "a", "weights", "inf", "1", "withscores"},
 				{"zunion", "2", "c", "c", "weights", "inf", "-inf", "aggregate", "max", "withscores"},
 				{"zunion", "3", "a", "b", "c", "aggregate", "min", "withscores"}}},
+		{id: "set/empty-store-deletes", desc: "SUNIONSTORE, SINTERSTORE and SDIFFSTORE with an empty result delete the destination (a key never holds an empty set)",
+			cmds: words("SADD d x", "SUNIONSTORE d none", "EXISTS d", "SADD d x", "SINTERSTORE d none d", "EXISTS d", "SADD d x", "SADD a 1",
+				"SDIFFSTORE d a a", "EXISTS d", "SET s str", "SADD d x", "SUNIONSTORE d s", "EXISTS d", "SADD a 2", "SUNIONSTORE d a", "SMEMBERS d")},
 	}
 }
