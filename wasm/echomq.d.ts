@@ -122,8 +122,9 @@ export interface CliResult {
   /** What redis-cli 7.0 prints for the reply (`(integer) 1`, `1) "JOB-1"`), without the final newline. */
   text: string;
   /**
-   * Set when the engine stopped a runaway script, or when the reply is one
-   * Redis leaves open (see Noted): what happened, in plain words.
+   * Set when the engine stopped a runaway script, answered a blocking
+   * command's timeout without waiting it, or gave a reply Redis leaves open
+   * (see Noted): what happened, in plain words.
    */
   note?: string;
 }

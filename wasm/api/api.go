@@ -435,7 +435,11 @@ func (p *Playground) cli(line string) Object {
 		return p.errorObject(err)
 	}
 	out := Object{"args": args, "reply": reply, "text": cli.Format(r)}
-	if note := joinNotes(stoppedNote(p.console.LastStop()), undefinedNote(p.console.LastUndefined())); note != "" {
+	note := joinNotes(stoppedNote(p.console.LastStop()), undefinedNote(p.console.LastUndefined()))
+	if ms := p.console.LastUnwaited(); ms > 0 {
+		note = joinNotes(unwaitedNote(args[0], ms), note)
+	}
+	if note != "" {
 		out["note"] = note
 	}
 	return out

@@ -52,7 +52,7 @@ type route struct {
 	// other than COMMAND DOCS).
 	session func(e *Engine, peer *server.Peer, args []string) (r resp.Reply, ok bool)
 	steps   []step // outermost first
-	run     fixup  // the steps composed; nil for a command with a RESP3 shape only
+	run     fixup  // the steps composed (miniredis itself for a command with a RESP3 shape only)
 	// shape gives a RESP3 connection's reply the shape Redis 7.0 gives it
 	// (see fixups_resp3.go); the steps themselves work on RESP2 replies.
 	shape     func(args []string, r resp.Reply) resp.Reply
@@ -171,6 +171,10 @@ func buildCommands() map[string]*route {
 	t.serve("INFO", corrected, "a section Redis lacks answers empty", "fixups_commands.go", infoFixup)
 	t.serve("LMOVE", corrected, "both ends read before anything moves", "fixups_commands.go", lmoveFixup)
 	t.serve("XLEN", corrected, "WRONGTYPE for a key of another type", "fixups_commands.go", xlenFixup)
+	t.serve("BITCOUNT", corrected, "a BIT|BYTE range", "bitrange.go", bitcountFixup)
+	t.serve("BITPOS", corrected, "a BIT|BYTE range", "bitrange.go", bitposFixup)
+	t.serve("LMPOP", corrected, "nothing to pop is a null array", "blocking.go", nullArrayFixup)
+	t.serve("ZMPOP", corrected, "nothing to pop is a null array", "blocking.go", nullArrayFixup)
 	t.serve("DUMP", own, "Redis 7.0's payload, byte for byte", "dump.go", dumpCommand)
 	t.serve("RESTORE", own, "Redis 7.0's payload checked and read", "dump.go", restoreCommand)
 	// HyperLogLogs are Redis's own, in a string (wasm/hll).
@@ -215,6 +219,22 @@ func buildCommands() map[string]*route {
 		t.wrap(name, "hash field order kept", "fixups_hash.go", func(next fixup) fixup { return trackHashOrder(name, next) })
 	}
 	t.wrap("HSCAN", "fields in insertion order", "fixups_hash.go", hscanInOrder)
+	for name, intset := range map[string]func(*Engine, *server.Peer, []string, []resp.Reply) bool{
+		"SMEMBERS": theKey, "SUNION": theResult, "SINTER": smallest, "SDIFF": diffBuild,
+		"SRANDMEMBER": wholeSet, "SPOP": wholeSet, "SORT": noSort,
+	} {
+		t.wrap(name, "an intset's members in numeric order", "intsets.go", inIntsetOrder(intset))
+	}
+	t.wrap("SSCAN", "an intset walked whole, in numeric order", "intsets.go", sscanIntset)
+	for _, name := range []string{"ZUNION", "ZINTER"} {
+		t.wrap(name, "a NaN score counts as 0", "zsetnan.go", nanAsZero)
+	}
+	for _, name := range []string{"ZUNIONSTORE", "ZINTERSTORE"} {
+		t.wrap(name, "a NaN score is stored as 0", "zsetnan.go", nanStoredAsZero)
+	}
+	for _, name := range []string{"SDIFFSTORE", "SINTERSTORE", "SUNIONSTORE"} {
+		t.wrap(name, "an empty result deletes the destination", "setstore.go", emptyStoreDeletes)
+	}
 	t.wrap("ZSCAN", "scores printed as %.17g", "fixups_zset.go", zscanScores)
 
 	// 5. RESP3 shapes.
@@ -230,6 +250,18 @@ func buildCommands() map[string]*route {
 		t.shape(name, "WITHSCORES as [member, score] pairs", pairsWithScores)
 	}
 	t.shape("HGETALL", "a map", asMap)
+	for _, name := range []string{"SMEMBERS", "SINTER", "SUNION", "SDIFF"} {
+		t.shape(name, "a set", asSet)
+	}
+	t.shape("SPOP", "with a count, a set", spopShape)
+	t.shape("GEOPOS", "coordinates as doubles", coordsShape)
+	for _, name := range []string{"GEORADIUS", "GEORADIUS_RO", "GEORADIUSBYMEMBER", "GEORADIUSBYMEMBER_RO", "GEOSEARCH"} {
+		t.shape(name, "WITHCOORD's coordinates as doubles", withCoordShape)
+	}
+	t.shape("HRANDFIELD", "WITHVALUES as [field, value] pairs", fieldValuePairs)
+	t.shape("XREAD", "a map of streams", streamsMap)
+	t.shape("XREADGROUP", "a map of streams", streamsMap)
+	t.shape("ZMPOP", "[member, score] pairs", mpopShape)
 	t.shape("INFO", "a verbatim string", asVerbatim)
 	t.shape("LCS", "IDX as a map", asMap)
 	return t
@@ -275,6 +307,11 @@ func (t commandTable) shape(name, what string, shape func(args []string, r resp.
 		panic(fmt.Sprintf("engine: %s has two RESP3 shapes in the command table", name))
 	}
 	r.shape, r.shapeWhat = shape, what
+	if r.run == nil {
+		// A shape works on the RESP2 reply, so a command miniredis answers
+		// as it is still needs a step that asks it in RESP2 (runCommand).
+		r.run = func(e *Engine, peer *server.Peer, args []string) resp.Reply { return e.raw(peer, args) }
+	}
 }
 
 // runFixup runs a wrapped step's next: the steps inside it, or miniredis.

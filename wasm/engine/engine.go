@@ -115,6 +115,9 @@ type Engine struct {
 	// CONFIG SET of it is served.
 	hllSparseMax int
 
+	// block is the blocking commands' state (see blocking.go).
+	block blockState
+
 	// off is the shortcuts this engine does without, and lastResort how
 	// long a script may run whatever its work (see Options).
 	off        Shortcut
@@ -153,6 +156,8 @@ type Client struct {
 	// lastUndefined is what the last command's reply depends on that
 	// Redis leaves open (see LastUndefined).
 	lastUndefined Undefined
+	// lastUnwaited is the timeout its last command did not wait for.
+	lastUnwaited int64
 }
 
 // NewClient opens another connection to the engine.
@@ -176,6 +181,7 @@ func (c *Client) Do(args ...string) (resp.Reply, error) {
 	r := c.e.do(c.peer, args)
 	c.lastStop = c.e.runner.takeStop()
 	c.lastUndefined = c.e.undefined
+	c.lastUnwaited = c.e.takeUnwaited()
 	return r, nil
 }
 
@@ -187,6 +193,16 @@ func (c *Client) LastUndefined() Undefined {
 	c.e.mu.Lock()
 	defer c.e.mu.Unlock()
 	return c.lastUndefined
+}
+
+// LastUnwaited is the timeout, in milliseconds, that the last command Do
+// sent on this connection would have waited in Redis for another client's
+// write, and that the engine answered at once instead (see blocking.go):
+// 0 when it waited for nothing.
+func (c *Client) LastUnwaited() int64 {
+	c.e.mu.Lock()
+	defer c.e.mu.Unlock()
+	return c.lastUnwaited
 }
 
 // LastStop says whether the engine stopped a script that the last command
@@ -267,6 +283,7 @@ func (e *Engine) reset() {
 	e.zsets = nil
 	e.tx, e.probe = nil, nil // a fresh server has no transactions either
 	e.hllSparseMax = hll.SparseMaxBytes
+	e.block = blockState{}
 }
 
 // Reset empties the keyspace and the script cache and puts the clock back
@@ -355,7 +372,10 @@ func (e *Engine) do(peer *server.Peer, args []string) resp.Reply {
 			return r
 		}
 	}
-	if c.refused && (c.upper != "XREAD" && c.upper != "XREADGROUP" || hasBlockOption(args)) {
+	if c.refused {
+		if r, ok := e.blockingFront(peer, c, args); ok {
+			return r
+		}
 		return resp.ErrorReply(c.refusedMsg)
 	}
 	return e.dispatch(peer, c, args)
@@ -405,19 +425,6 @@ func miniredisScripting(name string) bool {
 	switch strings.ToUpper(name) {
 	case "EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO", "SCRIPT", "FUNCTION", "FCALL", "FCALL_RO":
 		return true
-	}
-	return false
-}
-
-// hasBlockOption reports whether an XREAD or XREADGROUP asks to block.
-func hasBlockOption(args []string) bool {
-	for _, a := range args[1:] {
-		if ascii.EqualFold(a, "STREAMS") {
-			return false
-		}
-		if ascii.EqualFold(a, "BLOCK") {
-			return true
-		}
 	}
 	return false
 }

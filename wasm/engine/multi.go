@@ -150,6 +150,8 @@ func (e *Engine) transaction(peer *server.Peer, c *command, args []string) (r re
 	queue := t.queue
 	e.discard(t)
 	out := make([]resp.Reply, len(queue))
+	e.block.execDepth++ // nothing blocks inside a transaction
+	defer func() { e.block.execDepth-- }()
 	for i, q := range queue {
 		// A runtime error is that command's reply; the others still run.
 		out[i] = e.do(peer, q)

@@ -70,7 +70,8 @@ func (r *runner) redisTable(L *glua.LState) *glua.LTable {
 			r.setResp(v == 3)
 			return 0
 		},
-		"set_repl":           func(L *glua.LState) int { return 0 },
+		"set_repl":           setRepl,
+		"acl_check_cmd":      aclCheckCmd,
 		"replicate_commands": func(L *glua.LState) int { L.Push(glua.LTrue); return 1 },
 		"breakpoint":         func(L *glua.LState) int { L.Push(glua.LFalse); return 1 },
 		"debug":              func(L *glua.LState) int { return 0 },

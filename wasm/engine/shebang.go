@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"echomq.dev/playground/wasm/resp"
+	"echomq.dev/playground/wasm/sdsargs"
 )
 
 // scriptFlags are the flags a Redis 7 script may declare in a first line
@@ -33,13 +34,19 @@ func parseShebang(src string) (scriptFlags, string, *resp.Reply) {
 		r := resp.ErrorReply("ERR Invalid script shebang")
 		return scriptFlags{}, "", &r
 	}
-	words := strings.Fields(line[2:])
-	if len(words) == 0 || words[0] != "lua" {
-		r := resp.Errorf("ERR Unexpected engine in script shebang: %s", line)
+	// Redis splits the line as redis-cli splits a command (sdssplitargs, wasm/sdsargs):
+	// "#! lua" is the engine "#!", and flags="no-writes" is quoted.
+	words, err := sdsargs.Split(line)
+	if err != nil {
+		r := resp.ErrorReply("ERR Invalid engine in script shebang")
+		return scriptFlags{}, "", &r
+	}
+	if words = append(words, ""); words[0] != "#!lua" {
+		r := resp.Errorf("ERR Unexpected engine in script shebang: %s", words[0])
 		return scriptFlags{}, "", &r
 	}
 	flags := scriptFlags{shebang: true}
-	for _, opt := range words[1:] {
+	for _, opt := range words[1 : len(words)-1] {
 		list, ok := strings.CutPrefix(opt, "flags=")
 		if !ok {
 			r := resp.Errorf("ERR Unknown lua shebang option: %s", opt)
