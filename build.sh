@@ -204,6 +204,15 @@ do_test() {
 		die "the module is $br B brotli, past the size line of $WASM_SIZE_LINE B"
 	fi
 
+	# The module the RESP listener serves (wasm/listen.mjs: the suite's wasm
+	# target, wasm/listen.test.mjs): the site's, with the listener's
+	# exports (-tags wire), which the site's module leaves out.
+	section "build .cache/wire/echomq.wasm (-tags wire)"
+	mkdir -p "$ROOT/.cache/wire"
+	GOOS=js GOARCH=wasm go build -trimpath -tags wire "${WASM_GCFLAGS[@]}" -ldflags='-s -w' -o "$ROOT/.cache/wire/echomq.wasm" ./wasm
+	cp "$(wasm_exec_dir)/wasm_exec.js" "$ROOT/.cache/wire/wasm_exec.js"
+	export ECHOMQ_WIRE_WASM="$ROOT/.cache/wire/echomq.wasm"
+
 	section "gofmt"
 	local files=() unformatted
 	if in_git_checkout; then
@@ -265,7 +274,7 @@ do_test() {
 	# /work/shared/redis-7.0.15-tests (where none holds it the step says
 	# NOT RUN and goes on: it is reference data, not a package): every unit
 	# against the engine natively, and the units of SUITE_WASM_UNITS against
-	# the module just built (static/echomq.wasm, under Node); a test the
+	# the module just built (with the listener, .cache/wire, under Node); a test the
 	# record (internal/suite/testdata) has as passing that fails now fails
 	# the step. The whole suite in wasm takes far longer than CI should (see
 	# internal/suite); `go test ./internal/suite -suite -update -targets

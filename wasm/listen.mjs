@@ -51,7 +51,7 @@ go.run(instance).then(() => {
 });
 const x = instance.exports;
 if (typeof x.echomq_wire !== "function") {
-  console.error(`listen.mjs: ${opts.wasm} has no echomq_wire export`);
+  console.error(`listen.mjs: ${opts.wasm} has no echomq_wire export: build it with -tags wire (./build.sh test builds one in .cache/wire)`);
   process.exit(1);
 }
 

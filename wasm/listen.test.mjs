@@ -1,7 +1,8 @@
 // wasm/listen.mjs, the RESP listener over the built module (the one the
 // suite measures, internal/suite): a client's bytes in, Redis's out, over
-// TCP. Run by `./build.sh test` after the build; ECHOMQ_STATIC overrides
-// the folder of the module.
+// TCP. Run by `./build.sh test` after the build, on the module built with
+// the listener's exports (-tags wire, see wasm/wire_js.go) that
+// ECHOMQ_WIRE_WASM names, beside its wasm_exec.js.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -10,13 +11,13 @@ import { fileURLToPath } from "node:url";
 import path from "node:path";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const staticDir = process.env.ECHOMQ_STATIC ?? path.join(here, "..", "static");
+const module = process.env.ECHOMQ_WIRE_WASM ?? path.join(here, "..", ".cache", "wire", "echomq.wasm");
 let child;
 let port;
 
 before(async () => {
   child = spawn(process.execPath, [path.join(here, "listen.mjs"), "--addr", "127.0.0.1:0",
-    "--wasm", path.join(staticDir, "echomq.wasm"), "--stall", "5"], { stdio: ["ignore", "pipe", "inherit"] });
+    "--wasm", module, "--wasm-exec", path.join(path.dirname(module), "wasm_exec.js"), "--stall", "5"], { stdio: ["ignore", "pipe", "inherit"] });
   port = await new Promise((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (d) => {

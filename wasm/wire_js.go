@@ -1,9 +1,14 @@
-//go:build js && wasm
+//go:build js && wasm && wire
 
 package main
 
 // The exports of the module's RESP side (api.Module.Wire), for a listener
-// that moves a TCP connection's bytes in and out (wasm/listen.mjs). Like
+// that moves a TCP connection's bytes in and out (wasm/listen.mjs).
+//
+// Only a module built with -tags wire has them: the tests build one (the
+// suite's wasm target, wasm/listen.test.mjs); the site's module does not,
+// and without these exports nothing reaches package wasm/wire, which the
+// linker leaves out (about 7 KB of brotli a learner does not download). Like
 // echomq_call they only move bytes: the request goes in the buffer of
 // echomq_buffer, the reply comes back in the result of echomq_result.
 

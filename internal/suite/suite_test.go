@@ -24,7 +24,7 @@ var (
 	logDir   = flag.String("log", "", "a directory to keep each run's raw output in")
 	triage   = flag.String("triage", "", "a file to write the engine's failures to, grouped by unit and first error line")
 	listener = flag.String("listener", "", "a built internal/listen to run as the native target, instead of building this tree's")
-	module   = flag.String("module", "", "a built echomq.wasm to run as the wasm target (default: $ECHOMQ_STATIC/echomq.wasm, or one built from this tree)")
+	module   = flag.String("module", "", "an echomq.wasm built with -tags wire to run as the wasm target (default: $ECHOMQ_WIRE_WASM, or one built from this tree)")
 	reread   = flag.Bool("reread", false, "run nothing: read the results of an earlier run from the -log directory (for -triage)")
 	parallel = flag.Int("parallel", 2, "units run side by side, each against a server of its own")
 )
@@ -160,14 +160,14 @@ func makeTargets(t *testing.T, root string) []Target {
 	return list
 }
 
-// wasmTarget is the module -module names, or the one build.sh built
-// ($ECHOMQ_STATIC), or one built from this tree.
+// wasmTarget is the module -module names, or the one build.sh built with
+// the listener's exports ($ECHOMQ_WIRE_WASM, beside its wasm_exec.js), or
+// one built from this tree. (The site's own module, in static/, has no
+// listener exports: see wasm/wire_js.go.)
 func wasmTarget(t *testing.T, root, tmp string) Wasm {
 	w := Wasm{Script: filepath.Join(root, "wasm", "listen.mjs"), Module: *module}
 	if w.Module == "" {
-		if static := os.Getenv("ECHOMQ_STATIC"); static != "" {
-			w.Module = filepath.Join(static, "echomq.wasm")
-		}
+		w.Module = os.Getenv("ECHOMQ_WIRE_WASM")
 	}
 	if w.Module != "" {
 		w.Exec = filepath.Join(filepath.Dir(w.Module), "wasm_exec.js")

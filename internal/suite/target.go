@@ -158,7 +158,8 @@ func BuildListener(root, dir string) (string, error) {
 }
 
 // BuildModule builds the WebAssembly module as build.sh does (the flags of
-// wasm/gcflags.txt) into dir, and returns it with the wasm_exec.js of the
+// wasm/gcflags.txt) into dir, with the RESP listener's exports (-tags
+// wire, see wasm/wire_js.go), and returns it with the wasm_exec.js of the
 // Go that built it.
 func BuildModule(root, dir string) (module, wasmExec string, err error) {
 	flags, err := os.ReadFile(filepath.Join(root, "wasm", "gcflags.txt"))
@@ -166,7 +167,7 @@ func BuildModule(root, dir string) (module, wasmExec string, err error) {
 		return "", "", err
 	}
 	module = filepath.Join(dir, "echomq.wasm")
-	args := []string{"build", "-trimpath"}
+	args := []string{"build", "-trimpath", "-tags=wire"}
 	for line := range strings.Lines(string(flags)) {
 		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
 			args = append(args, line)
