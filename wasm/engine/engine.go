@@ -110,6 +110,8 @@ type Engine struct {
 	// HyperLogLog turns dense (see hllcmds.go): Redis's default until a
 	// CONFIG SET of it is served.
 	hllSparseMax int
+	// janitor drops what is kept beside keys that are gone (janitor.go).
+	janitor janitor
 
 	// off is the shortcuts this engine does without, and lastResort how
 	// long a script may run whatever its work (see Options).
@@ -248,6 +250,7 @@ func (e *Engine) reset() {
 	e.zsets = nil
 	e.tx, e.probe = nil, nil // a fresh server has no transactions either
 	e.hllSparseMax = hll.SparseMaxBytes
+	e.janitor = janitor{}
 }
 
 // Reset empties the keyspace and the script cache and puts the clock back
