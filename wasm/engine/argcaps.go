@@ -43,7 +43,10 @@ func capArguments(t commandTable) {
 	t.wrap("APPEND", "the string's size capped", "argcaps.go", appendCap)
 	t.wrap("LPOS", "COUNT past the list's length read as 0", "argcaps.go", lposCount)
 	for _, name := range []string{"SPOP", "LPOP", "RPOP"} {
-		t.wrap(name, "the count checked as Redis does", "argcaps.go", popCount)
+		t.wrap(name, "the count checked as Redis does", "argcaps.go", func(next fixup) fixup { return popCount(name, next) })
+	}
+	for _, name := range []string{"MOVE", "COPY", "SWAPDB"} {
+		t.wrap(name, "database indexes checked as Redis does", "argcaps.go", func(next fixup) fixup { return dbIndexes(name, next) })
 	}
 }
 
@@ -58,6 +61,9 @@ func randomCount(option, kind string, next fixup) fixup {
 	return func(e *Engine, peer *server.Peer, args []string) resp.Reply {
 		if len(args) < 3 {
 			return runFixup(next, e, peer, args)
+		}
+		if option == "" && len(args) > 3 {
+			return resp.ErrorReply(errSyntax) // SRANDMEMBER reads no count then
 		}
 		n, ok := parseRedisInt(args[2])
 		switch {
@@ -142,14 +148,78 @@ func lposCount(next fixup) fixup {
 
 // popCount refuses SPOP's, LPOP's and RPOP's count as Redis does, before
 // the key: one that is not a number, or is negative, is "out of range,
-// must be positive" (miniredis says "index out of range").
-func popCount(next fixup) fixup {
+// must be positive" (miniredis says "index out of range"); an argument
+// after it is a syntax error to SPOP and a wrong count to the list pops;
+// and a list pop with a count answers a missing key with a null array.
+func popCount(name string, next fixup) fixup {
+	tooMany := resp.ErrorReply("ERR wrong number of arguments for '" + ascii.Lower(name) + "' command")
+	if name == "SPOP" {
+		tooMany = resp.ErrorReply(errSyntax)
+	}
 	return func(e *Engine, peer *server.Peer, args []string) resp.Reply {
+		if len(args) > 3 {
+			return tooMany
+		}
 		if len(args) == 3 {
 			if n, ok := parseRedisInt(args[2]); !ok || n < 0 {
 				return resp.ErrorReply("ERR value is out of range, must be positive")
 			}
 		}
+		r := runFixup(next, e, peer, args)
+		if len(args) == 3 && name != "SPOP" && r.Kind == resp.Nil {
+			return resp.NilArrayReply() // a count asks for an array, null when the key is missing
+		}
+		return r
+	}
+}
+
+// dbIndexes checks the database indexes of MOVE, COPY's DB options and
+// SWAPDB as Redis does: miniredis takes any number, and made a database
+// for it (MOVE k 9223372036854770000 moved the key where nothing can
+// reach it, for good).
+func dbIndexes(name string, next fixup) fixup {
+	return func(e *Engine, peer *server.Peer, args []string) resp.Reply {
+		switch {
+		case name == "MOVE" && len(args) == 3:
+			if msg := dbIndexRefused(args[2]); msg != "" {
+				return resp.ErrorReply(msg)
+			}
+		case name == "COPY":
+			for i := 3; i+1 < len(args); i++ {
+				if ascii.EqualFold(args[i], "DB") {
+					if msg := dbIndexRefused(args[i+1]); msg != "" {
+						return resp.ErrorReply(msg)
+					}
+					i++
+				}
+			}
+		case name == "SWAPDB" && len(args) == 3:
+			for i, which := range []string{"first", "second"} {
+				if n, ok := parseRedisInt(args[1+i]); !ok || n < math.MinInt32 || n > math.MaxInt32 {
+					return resp.ErrorReply("ERR invalid " + which + " DB index")
+				}
+			}
+			for _, a := range args[1:] {
+				if n, _ := parseRedisInt(a); n < 0 || n >= databases {
+					return resp.ErrorReply("ERR DB index is out of range")
+				}
+			}
+		}
 		return runFixup(next, e, peer, args)
 	}
+}
+
+// dbIndexRefused is Redis's error for a database index that is not one,
+// or "" for one that is.
+func dbIndexRefused(s string) string {
+	n, ok := parseRedisInt(s)
+	switch {
+	case !ok:
+		return errNotInt
+	case n < math.MinInt32 || n > math.MaxInt32:
+		return "ERR value is out of range, value must between -2147483648 and 2147483647"
+	case n < 0 || n >= databases:
+		return "ERR DB index is out of range"
+	}
+	return ""
 }

@@ -71,7 +71,7 @@ func (e *Engine) flushed(db int) {
 		return
 	}
 	for n, d := range l.databases(e.m) {
-		if n == db || db < 0 {
+		if n >= 0 && n < databases && (n == db || db < 0) {
 			*l.versions(d) = map[string]uint{}
 			e.janitor.versions[n] = 0
 		}
