@@ -176,6 +176,13 @@ func (e *Engine) dispatch(peer *server.Peer, c *command, args []string) resp.Rep
 	if c.zset != zsetUntouched && (len(e.zsets) > 0 || c.zset != zsetNamed && c.zset != zsetFirstKey) {
 		e.zsetsAfter(peer, c, args, r)
 	}
+	switch {
+	case c.zset == zsetFlushAll && !r.IsError():
+		e.flushed(-1)
+	case c.zset == zsetFlushDB && !r.IsError():
+		e.flushed(e.dbOf[peer])
+	}
+	e.tick()
 	e.budgetAfterCommand(c, args, r)
 	return r
 }

@@ -215,6 +215,7 @@ func buildCommands() map[string]*route {
 	t.serve("ZRANDMEMBER", corrected, "scores printed as %.17g, a syntax error past WITHSCORES", "fixups_zset.go", zrandmemberFixup)
 
 	// 4. Wrappers.
+	capArguments(t) // argcaps.go: counts and offsets checked before miniredis allocates for them
 	for _, name := range []string{"HSET", "HMSET", "HSETNX", "HINCRBY", "HINCRBYFLOAT", "HDEL"} {
 		t.wrap(name, "hash field order kept", "fixups_hash.go", func(next fixup) fixup { return trackHashOrder(name, next) })
 	}

@@ -114,6 +114,8 @@ type Engine struct {
 	// HyperLogLog turns dense (see hllcmds.go): Redis's default until a
 	// CONFIG SET of it is served.
 	hllSparseMax int
+	// janitor drops what is kept beside keys that are gone (janitor.go).
+	janitor janitor
 
 	// block is the blocking commands' state (see blocking.go).
 	block blockState
@@ -284,6 +286,7 @@ func (e *Engine) reset() {
 	e.tx, e.probe = nil, nil // a fresh server has no transactions either
 	e.hllSparseMax = hll.SparseMaxBytes
 	e.block = blockState{}
+	e.janitor = janitor{}
 }
 
 // Reset empties the keyspace and the script cache and puts the clock back

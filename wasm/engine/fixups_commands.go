@@ -103,9 +103,9 @@ func setrangeFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 		return cur
 	case args[3] == "":
 		return resp.IntReply(int64(len(cur.Str)))
-	case off+int64(len(args[3])) > 512<<20:
+	case off > 512<<20-int64(len(args[3])): // not off+len, which an offset near 2^63 overflows
 		return resp.ErrorReply("ERR string exceeds maximum allowed size (proto-max-bulk-len)")
-	case off+int64(len(args[3])) > MaxStringBytes:
+	case off > MaxStringBytes-int64(len(args[3])):
 		return errStringCap
 	}
 	return e.raw(peer, args)
