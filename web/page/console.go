@@ -34,7 +34,7 @@ func DefaultConsole() Console {
 	return Console{
 		Prompt:     "redis>",
 		HistoryMax: 100,
-		Examples:   []string{"ZRANGE " + PendingKey("q") + " 0 -1", "HGETALL " + keyOf("q", "job:JOB-1")},
+		Examples:   []string{"ZRANGE " + PendingKey("q") + " 0 -1", "HGETALL " + keyOf("q", "job:JOB-000001")},
 		Lua:        luaDifferences,
 		Server:     serverDifferences,
 		Runaway:    serverDifferences[:1],
