@@ -53,7 +53,7 @@ performance.mark("echomq:module");
 const root = document.documentElement;
 root.dataset.engine = "loading";
 
-const { options, problems } = readOptions(location.search);
+const { options, problems } = readOptions(location.search, document.body.classList.contains("embed") ? "embed" : undefined);
 if (options.theme !== "auto") root.dataset.theme = options.theme;
 
 // ---- the context every widget gets ----------------------------------------

@@ -194,7 +194,10 @@ func TestEditorRunawayKeepsThePageResponsive(t *testing.T) {
 	ed.wantText(editorProblem, "Stopped on line 2", "past its budget", "SCRIPT KILL", "What it wrote before that stays",
 		"ERR Script killed by user with SCRIPT KILL")
 	t.Logf("the runaway was reported %v after Run", time.Since(started)) // reported, never judged
-	ed.wantText(editorOutcome, "The playground stopped it on line 2 when it ran past its budget", "Nothing is rolled back")
+	ed.wantText(editorOutcome, "The playground stopped it on line 2 when it ran past its budget", "Before that it wrote:", "those writes stay in the keyspace")
+	if got := ed.text(editorOutcome); strings.Contains(got, "wrote nothing") || strings.Contains(got, "Nothing is rolled back") {
+		t.Errorf("the runaway's outcome contradicts itself: %q", got)
+	}
 	ed.wantAttrs(editorError, "data-line", "2")
 	ed.wantRows("runaway", [][]string{{"string", "before the loop"}})
 	ed.screenshot("editor-runaway")

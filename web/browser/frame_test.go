@@ -173,7 +173,12 @@ func TestEmbedBadOption(t *testing.T) {
 		s := frameStatus(tb, frame)
 		return s, s == "Ready"
 	})
-	tb.wantSeen(frame, "#notice p", "The address option lease was ignored")
+	// A course's reader has no address to fix: the notice says what the
+	// widget does instead.
+	tb.wantSeen(frame, "#notice p", "This widget's lease setting could not be used (a lease is a whole number of milliseconds")
+	if got := tb.inFrame(frame, "body").text("#notice"); strings.Contains(got, "address") {
+		t.Errorf("the embed's notice speaks of an address: %q", got)
+	}
 	tb.inFrame(frame, "#roundtrip").findControl("button", "Enqueue")
 	tb.whole().screenshot("embed-bad-option")
 }
