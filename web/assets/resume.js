@@ -165,8 +165,14 @@ export function mountResume({ ctx, links, widgets, notice, hold = () => () => {}
 
 const DAMAGED_SAVE = "Where you left off could not be restored: what this page saved is damaged. The playground starts from its default state instead.";
 
-/** A panel pinned to the bottom of the screen, where the learner is, whatever the scroll position. */
-function pinned(id, heading, text, ...actions) {
+/**
+ * A panel in the page where the learner is. A reloaded page comes back at
+ * its scroll position, often thousands of pixels below the top, so the
+ * panel goes before the part of the page at the top of the screen (under
+ * the contents bar) and is scrolled into view there; at the top of the
+ * page it goes in the loader. It sits in the flow, covering nothing.
+ */
+function shownHere(id, heading, text, ...actions) {
   const lede = h("p", { text });
   const box = h(
     "div",
@@ -175,7 +181,16 @@ function pinned(id, heading, text, ...actions) {
     lede,
     h("p", { class: "resume-actions" }, ...actions.flatMap((a, i) => (i ? [" ", a] : [a]))),
   );
-  document.body.append(box);
+  const nav = document.getElementById("toc");
+  const y = Math.min(innerHeight - 1, (nav ? nav.getBoundingClientRect().bottom : 0) + 8);
+  const at = scrollY > 0 ? document.elementFromPoint(innerWidth / 2, y) : null;
+  const part = at ? at.closest("main > *") : null;
+  if (part) {
+    part.before(box);
+    box.scrollIntoView({ block: "start" });
+  } else {
+    (document.getElementById("loader") || document.body).append(box);
+  }
   return { box, lede };
 }
 
@@ -183,7 +198,7 @@ function pinned(id, heading, text, ...actions) {
 function offerPanel(ctx, { resume, fresh }) {
   const resumeButton = h("button", { type: "button", class: "primary", text: "Resume where I left off" });
   const freshButton = h("button", { type: "button", text: "Start afresh" });
-  const { box, lede } = pinned(
+  const { box, lede } = shownHere(
     "resume-offer",
     "You have been here before",
     "This page kept where you left off: the keyspace, the clock and what you typed. Resume it, or start from the lesson's default state. Nothing has been restored yet.",
@@ -209,7 +224,7 @@ function offerPanel(ctx, { resume, fresh }) {
 /** The notice of a tab that does not own the saved lesson; took() says it owns it now. */
 function tabPanel() {
   const ok = h("button", { type: "button", text: "OK" });
-  const { box, lede } = pinned(
+  const { box, lede } = shownHere(
     "resume-other-tab",
     "This lesson is open in another tab",
     "That tab keeps where you left off. What you do in this tab is not saved, so it cannot overwrite the other tab's work; close the other tab to have this one keep yours.",
@@ -218,11 +233,19 @@ function tabPanel() {
   ok.addEventListener("click", () => box.remove());
   return {
     took(dirty) {
-      lede.textContent = dirty
+      const heading = "This tab keeps your work now";
+      const text = dirty
         ? "The other tab has closed, so this tab now keeps where you left off: what you did here is saved in place of what that tab kept."
         : "The other tab has closed, so this tab now keeps where you left off, from your next change on.";
-      box.querySelector("h2").textContent = "This tab keeps your work now";
-      if (!box.isConnected) document.body.append(box);
+      if (!box.isConnected) {
+        // Dismissed since: said again, where the learner is now.
+        const again = h("button", { type: "button", text: "OK" });
+        again.addEventListener("click", () => shownBox.remove());
+        const shownBox = shownHere("resume-other-tab", heading, text, again).box;
+        return;
+      }
+      lede.textContent = text;
+      box.querySelector("h2").textContent = heading;
     },
   };
 }

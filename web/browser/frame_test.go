@@ -199,7 +199,7 @@ func TestEmbedCopyLink(t *testing.T) {
 	if _, err := eval[bool](tb, `(document.querySelector("#dive").contentDocument.getElementById("roundtrip-enqueue").click(), true)`); err != nil {
 		t.Fatal(err)
 	}
-	r.wantRows(pendingKey, [][]string{{"JOB-1", "0"}})
+	r.wantRows(pendingKey, [][]string{{"JOB-000001", "0"}})
 	if _, err := eval[bool](tb, `(document.querySelector("#dive").contentDocument.querySelector("button[data-permalink]").click(), true)`); err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func TestEmbedCopyLink(t *testing.T) {
 
 	fresh := newTab(t).onServer(base)
 	fresh.openURL(link)
-	fresh.inFrame(frame, "#roundtrip").wantRows(pendingKey, [][]string{{"JOB-1", "0"}})
+	fresh.inFrame(frame, "#roundtrip").wantRows(pendingKey, [][]string{{"JOB-000001", "0"}})
 	fresh.inFrame("iframe", "#stepper").findControl("button", "Step")
 	// The other embed keeps its own, empty keyspace.
 	fresh.inFrame("iframe", "#stepper").wantRows(pendingKey, nil)

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -123,7 +125,11 @@ func TestTwoTabsKeepEachOthersWork(t *testing.T) {
 	if got := a.savedNow(); got != kept {
 		t.Fatal("tab B's enqueue overwrote what tab A keeps")
 	}
-	// Tab A still saves.
+	// Tab A still saves (brought to the front first, as a learner
+	// switching back to it does).
+	if _, err := chromedp.Call(a.ctx, page.BringToFront, cdp.Empty{}); err != nil {
+		t.Fatalf("Page.bringToFront: %v", err)
+	}
 	enqueueJob(ra, "JOB-A2", "{:ok, :enqueued}")
 	keptA := a.saved("tab A to save its second enqueue", func(v string) bool { return v != kept })
 
