@@ -29,6 +29,7 @@ import { mountConsole } from "./console.js";
 import { mountWorkers } from "./workers.js";
 import { mountPermalinks } from "./links.js";
 import { reportHeight, requestEnginePort } from "./embed-height.js";
+import { whenNear } from "./near.js";
 import { readRecording } from "./recorded.js";
 import { mountToc } from "./toc.js";
 import { mountCards } from "./cards.js";
@@ -524,32 +525,6 @@ async function startEach(which, then) {
 }
 
 /**
- * Resolves when the page is near the reader's viewport: at once for a page
- * of its own, and for an embed once its frame comes within a screen of the
- * course page's viewport, so a long course page pays only for the embeds
- * its reader reaches.
- */
-function whenNear() {
-  if (!document.body.classList.contains("embed") || typeof IntersectionObserver !== "function") return Promise.resolve();
-  return new Promise((resolve) => {
-    let waiting = true;
-    const watch = new IntersectionObserver(
-      (entries) => {
-        if (!entries.some((e) => e.isIntersecting)) {
-          if (waiting) loadingStatus("Starts when you scroll to it");
-          return;
-        }
-        waiting = false;
-        watch.disconnect();
-        resolve();
-      },
-      { rootMargin: "100% 0px" },
-    );
-    watch.observe(document.body);
-  });
-}
-
-/**
  * Resolves once the page itself has arrived and been painted: everything
  * it loads has loaded (the load event) and a frame has been drawn since.
  * The engine is 2 MB (brotli) to download and a second of work for two
@@ -576,7 +551,7 @@ function afterFirstPaint() {
 // The widgets mount and the recorded run is shown first; the engine
 // starts once the page has painted (and, in an embed, once its frame is
 // near the reader).
-const booting = whenNear()
+const booting = whenNear(loadingStatus)
   .then(afterFirstPaint)
   .then(() => performance.mark("echomq:boot"))
   .then(boot);
