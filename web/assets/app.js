@@ -30,6 +30,7 @@ import { mountWorkers } from "./workers.js";
 import { mountPermalinks } from "./links.js";
 import { reportHeight, requestEnginePort } from "./embed-height.js";
 import { whenNear } from "./near.js";
+import { warnUncompressed } from "./hosting.js";
 import { readRecording } from "./recorded.js";
 import { mountToc } from "./toc.js";
 import { mountCards } from "./cards.js";
@@ -356,6 +357,7 @@ async function boot() {
     ...(await engineSource()),
     onProgress: showProgress,
     onCompiling: () => loadingStatus("Compiling the engine…"),
+    onUncompressed: (info) => warnUncompressed(info, notice),
     onFailure: (message) => fail(message),
     // Another embed changed the keyspace this one shares: show it.
     onChanged: () => {
