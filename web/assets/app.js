@@ -33,6 +33,7 @@ import { whenNear } from "./near.js";
 import { warnUncompressed } from "./hosting.js";
 import { readRecording } from "./recorded.js";
 import { mountToc } from "./toc.js";
+import { mountStart } from "./start.js";
 import { mountCards } from "./cards.js";
 import { mountResume } from "./resume.js";
 import { checkWidget } from "./widget.js";
@@ -575,6 +576,7 @@ startRecorded().catch((err) => console.warn("the recorded run could not be shown
 
 for (const p of problems) notice(p);
 mountToc();
+mountStart();
 mountCards();
 if (document.body.classList.contains("embed")) reportHeight(document.body.dataset.widget || "");
 

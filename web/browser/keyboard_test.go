@@ -22,9 +22,13 @@ func TestKeyboardReachesTheLessonQuickly(t *testing.T) {
 		t.Errorf("the focused skip link is not on screen: %s", where)
 	}
 	page.press(kb.Tab)
+	if f := page.focus(); f.Tag != "a" || f.Name != "Step the first move of @enqueue" {
+		t.Fatalf("the second Tab stop is %s; want the masthead's invitation to the first step", f)
+	}
+	page.press(kb.Tab)
 	first := toc.focus()
 	if !first.Inside || first.Tag != "a" {
-		t.Fatalf("the second Tab stop is %s; want the contents bar", first)
+		t.Fatalf("the third Tab stop is %s; want the contents bar", first)
 	}
 	page.press(kb.ArrowRight)
 	if f := toc.focus(); !f.Inside || f.Name == first.Name {

@@ -78,7 +78,7 @@ var ClassicScripts = map[string]bool{"worker.js": true, "embed.js": true}
 // Styles are the stylesheets in web/assets, in cascade order: the page's
 // own first, then one per experiment widget, then the course's prose and
 // contents, then the handout's print rules last, so they win.
-var Styles = []string{"app.css", "editor.css", "console.css", "workers.css", "course.css", "print.css"}
+var Styles = []string{"app.css", "editor.css", "console.css", "workers.css", "course.css", "first-step.css", "print.css"}
 
 // The files the renderer builds (web/bundle) under these plain names in
 // the site; the pages load their hashed copies. EmbedFile is the course
