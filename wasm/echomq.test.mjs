@@ -397,23 +397,25 @@ test("a bounded snapshot of a deep queue shows its ends and counts the rest; bul
   fresh();
   const made = echomq.enqueueMany(Q, 2100, "{}");
   assert.equal(made.enqueued, 2100);
-  assert.equal(made.first, "JOB-1");
-  assert.equal(made.last, "JOB-2100");
+  assert.equal(made.first, "JOB-000001");
+  assert.equal(made.last, "JOB-002100");
   assert.equal(typeof made.ms, "number");
   const s = echomq.snapshot(Q, 25);
   assert.equal(s.pending.length, 50);
-  // Score 0 throughout: byte order, so JOB-10 comes before JOB-2.
-  assert.deepEqual(s.pending.slice(0, 3).map((p) => p.id), ["JOB-1", "JOB-10", "JOB-100"]);
-  assert.equal(s.pending.at(-1).id, "JOB-999");
+  // Score 0 throughout: byte order, which for the zero-padded ids minted
+  // is mint order (the lesson's "byte order is mint order").
+  assert.deepEqual(s.pending.slice(0, 3).map((p) => p.id), ["JOB-000001", "JOB-000002", "JOB-000003"]);
+  assert.equal(s.pending.at(-1).id, "JOB-002100");
   assert.deepEqual(s.gaps.pending, { at: 25, count: 2050 });
   assert.deepEqual(s.counts, { pending: 2100, active: 0, rows: 2100 });
   assert.equal(s.rowsOfSets, true); // 2,101 keys, more than 1,000: the rows are those of the ids shown
   assert.equal(s.rows.length, 50);
-  assert.equal(s.fresh, "JOB-2101");
+  assert.equal(s.fresh, "JOB-002101");
   const claimed = echomq.claimMany(Q, 30000, 2100);
   assert.equal(claimed.claimed, 2100);
   assert.equal(claimed.empty, false); // it stopped at max, not at an empty answer
-  assert.equal(claimed.first, "JOB-1");
+  assert.equal(claimed.first, "JOB-000001");
+  assert.equal(claimed.last, "JOB-002100");
   const after = echomq.snapshot(Q, 25);
   assert.deepEqual(after.pending, []);
   assert.equal(after.counts.active, 2100);

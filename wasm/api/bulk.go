@@ -36,8 +36,26 @@ func jobNumber(id string) (int, bool) {
 	return n, err == nil
 }
 
-// jobID is the id JOB-n.
-func jobID(n int) string { return "JOB-" + strconv.Itoa(n) }
+// IDDigits is how many digits the ids the page mints carry: JOB-000001.
+// The lesson's pending set orders its members by their bytes ("byte order
+// is mint order"), so JOB-10 must not sort before JOB-9: every minted id
+// is zero-padded to one width, wide enough for MaxMinted jobs, far more
+// than a learner's clicks of "Enqueue 1,000" reach (a link may enqueue
+// 100,000). An id written with fewer digits (JOB-7, from an old link or
+// the console) still counts as n when the next id is minted.
+const IDDigits = 6
+
+// MaxMinted is the highest n an id of IDDigits digits holds.
+const MaxMinted = 999999
+
+// jobID is the id JOB-n, zero-padded to IDDigits.
+func jobID(n int) string {
+	digits := strconv.Itoa(n)
+	if pad := IDDigits - len(digits); pad > 0 {
+		digits = "000000000"[:pad] + digits
+	}
+	return "JOB-" + digits
+}
 
 // minted notes that the id, JOB-n, now has a row, so that the next fresh
 // id is found without listing the rows.
@@ -155,6 +173,9 @@ func (p *Playground) enqueueMany(queue string, count int, payload string) (Objec
 	high, err := p.highestJob(k)
 	if err != nil {
 		return nil, err
+	}
+	if high+count > MaxMinted {
+		return nil, argsf("the queue already holds ids up to %s: enqueueing %d more would mint ids past %s, which would no longer sort in the order they were minted", jobID(high), count, jobID(MaxMinted))
 	}
 	out := Object{"first": jobID(high + 1), "last": jobID(high + count)}
 	enqueued, duplicate := 0, 0

@@ -19,15 +19,17 @@ func TestEnqueueManyNumbersAfterTheLastID(t *testing.T) {
 	p := New()
 	call(t, p, "enqueue", "q", "JOB-7", "{}")
 	got := call(t, p, "enqueueMany", "q", 5.0, `{"bulk":true}`)
-	if got["first"] != "JOB-8" || got["last"] != "JOB-12" || got["enqueued"] != 5.0 || got["duplicate"] != 0.0 {
-		t.Fatalf("enqueueMany(q, 5) = %v, want JOB-8 to JOB-12, 5 enqueued", got)
+	if got["first"] != "JOB-000008" || got["last"] != "JOB-000012" || got["enqueued"] != 5.0 || got["duplicate"] != 0.0 {
+		t.Fatalf("enqueueMany(q, 5) = %v, want JOB-000008 to JOB-000012, 5 enqueued", got)
 	}
 	if ms, ok := got["ms"].(float64); !ok || ms < 0 {
 		t.Errorf("ms = %v, want a number of milliseconds", got["ms"])
 	}
-	// Every score is 0, so the pending set is in byte order.
+	// Every score is 0, so the pending set is in byte order, which for the
+	// ids the page mints is the order they were minted in; the JOB-7 a
+	// learner typed sorts after them.
 	snap := call(t, p, "snapshot", "q", 2.0)
-	if want := []string{"JOB-10", "JOB-11", "JOB-8", "JOB-9"}; !reflect.DeepEqual(ids(snap["pending"]), want) {
+	if want := []string{"JOB-000008", "JOB-000009", "JOB-000012", "JOB-7"}; !reflect.DeepEqual(ids(snap["pending"]), want) {
 		t.Errorf("pending = %v, want %v", ids(snap["pending"]), want)
 	}
 	if want := map[string]any{"at": 2.0, "count": 2.0}; !reflect.DeepEqual(snap["gaps"].(map[string]any)["pending"], want) {
@@ -36,11 +38,11 @@ func TestEnqueueManyNumbersAfterTheLastID(t *testing.T) {
 	if want := map[string]any{"pending": 6.0, "active": 0.0, "rows": 6.0}; !reflect.DeepEqual(snap["counts"], want) {
 		t.Errorf("counts = %v, want %v", snap["counts"], want)
 	}
-	if snap["fresh"] != "JOB-13" {
-		t.Errorf("fresh = %v, want JOB-13", snap["fresh"])
+	if snap["fresh"] != "JOB-000013" {
+		t.Errorf("fresh = %v, want JOB-000013", snap["fresh"])
 	}
 	row := snap["rows"].([]any)[0].(map[string]any)
-	if row["id"] != "JOB-10" || row["payload"] != `{"bulk":true}` || row["state"] != "pending" {
+	if row["id"] != "JOB-000008" || row["payload"] != `{"bulk":true}` || row["state"] != "pending" {
 		t.Errorf("first row = %v", row)
 	}
 }
@@ -49,11 +51,11 @@ func TestClaimManyStopsWhenTheQueueIsEmpty(t *testing.T) {
 	p := New()
 	call(t, p, "enqueueMany", "q", 6.0, "{}")
 	got := call(t, p, "claimMany", "q", 30000.0, 4.0)
-	if got["claimed"] != 4.0 || got["empty"] != false || got["first"] != "JOB-1" || got["last"] != "JOB-4" {
-		t.Fatalf("claimMany(q, 4) = %v, want JOB-1 to JOB-4 and not empty", got)
+	if got["claimed"] != 4.0 || got["empty"] != false || got["first"] != "JOB-000001" || got["last"] != "JOB-000004" {
+		t.Fatalf("claimMany(q, 4) = %v, want JOB-000001 to JOB-000004 and not empty", got)
 	}
 	got = call(t, p, "claimMany", "q", 30000.0, 100.0)
-	if got["claimed"] != 2.0 || got["empty"] != true || got["paused"] != false || got["last"] != "JOB-6" {
+	if got["claimed"] != 2.0 || got["empty"] != true || got["paused"] != false || got["last"] != "JOB-000006" {
 		t.Fatalf("claimMany(q, 100) = %v, want 2 claimed, then empty", got)
 	}
 	snap := call(t, p, "snapshot", "q", 25.0)
@@ -141,21 +143,62 @@ end`, "2", "emq:{q}:job:", "emq:{q}:pending", strconv.Itoa(first), strconv.Itoa(
 			t.Fatalf("filling the queue: %v", r)
 		}
 	}
-	if got := call(t, p, "snapshot", "q", 25.0); got["fresh"] != "JOB-2101" || got["rowsOfSets"] != true {
-		t.Fatalf("snapshot: fresh %v, rowsOfSets %v; want JOB-2101, true", got["fresh"], got["rowsOfSets"])
+	if got := call(t, p, "snapshot", "q", 25.0); got["fresh"] != "JOB-002101" || got["rowsOfSets"] != true {
+		t.Fatalf("snapshot: fresh %v, rowsOfSets %v; want JOB-002101, true", got["fresh"], got["rowsOfSets"])
 	}
-	if got := call(t, p, "enqueueMany", "q", 3.0, "{}"); got["first"] != "JOB-2101" || got["last"] != "JOB-2103" {
+	if got := call(t, p, "enqueueMany", "q", 3.0, "{}"); got["first"] != "JOB-002101" || got["last"] != "JOB-002103" {
 		t.Fatalf("enqueueMany = %v", got)
 	}
-	if got := call(t, p, "snapshot", "q", 25.0); got["fresh"] != "JOB-2104" {
-		t.Errorf("fresh after enqueueMany = %v, want JOB-2104", got["fresh"])
+	if got := call(t, p, "snapshot", "q", 25.0); got["fresh"] != "JOB-002104" {
+		t.Errorf("fresh after enqueueMany = %v, want JOB-002104", got["fresh"])
 	}
-	call(t, p, "exec", []any{"DEL", "emq:{q}:job:JOB-2103"})
-	if got := call(t, p, "snapshot", "q", 25.0); got["fresh"] != "JOB-2103" {
-		t.Errorf("fresh after the last row was deleted = %v, want JOB-2103", got["fresh"])
+	// (The id leaves the pending set too: the set's first entries are
+	// shown, and a shown id is never minted again.)
+	call(t, p, "exec", []any{"DEL", "emq:{q}:job:JOB-002103"})
+	call(t, p, "exec", []any{"ZREM", "emq:{q}:pending", "JOB-002103"})
+	if got := call(t, p, "snapshot", "q", 25.0); got["fresh"] != "JOB-002103" {
+		t.Errorf("fresh after the last row was deleted = %v, want JOB-002103", got["fresh"])
 	}
 	call(t, p, "reset")
-	if got := call(t, p, "snapshot", "q", 25.0); got["fresh"] != "JOB-1" {
-		t.Errorf("fresh after reset = %v, want JOB-1", got["fresh"])
+	if got := call(t, p, "snapshot", "q", 25.0); got["fresh"] != "JOB-000001" {
+		t.Errorf("fresh after reset = %v, want JOB-000001", got["fresh"])
+	}
+}
+
+// TestMintedIDsSortInMintOrder: the lesson says the pending set's byte
+// order is mint order. Eleven ids minted one by one and in bulk come out
+// of the set, and out of @claim, in the order they were minted: JOB-10 is
+// not claimed before JOB-2.
+func TestMintedIDsSortInMintOrder(t *testing.T) {
+	p := New()
+	var minted []string
+	for i := 0; i < 4; i++ {
+		id := call(t, p, "snapshot", "q", 25.0)["fresh"].(string)
+		call(t, p, "enqueue", "q", id, "{}")
+		minted = append(minted, id)
+	}
+	got := call(t, p, "enqueueMany", "q", 7.0, "{}")
+	for n := 5; n <= 11; n++ {
+		minted = append(minted, jobID(n))
+	}
+	if got["first"] != minted[4] || got["last"] != minted[10] {
+		t.Fatalf("enqueueMany = %v, want %s to %s", got, minted[4], minted[10])
+	}
+	if !reflect.DeepEqual(ids(call(t, p, "snapshot", "q", 25.0)["pending"]), minted) {
+		t.Errorf("pending = %v, want the mint order %v", ids(call(t, p, "snapshot", "q", 25.0)["pending"]), minted)
+	}
+	for i, want := range minted {
+		c := call(t, p, "claimMany", "q", 30000.0, 1.0)
+		if c["first"] != want {
+			t.Fatalf("claim %d took %v, want %s", i+1, c["first"], want)
+		}
+	}
+	if r := call(t, p, "enqueueMany", "q", 10.0, "{}"); r["error"] != nil {
+		t.Fatalf("enqueueMany refused: %v", r)
+	}
+	// Past the width the order would break: the engine says so instead.
+	call(t, p, "enqueue", "q", jobID(MaxMinted-2), "{}")
+	if r := call(t, p, "enqueueMany", "q", 5.0, "{}"); r["error"] != "args" || !strings.Contains(r["message"].(string), "no longer sort") {
+		t.Errorf("enqueueMany past JOB-999999 = %v, want a refusal that says why", r)
 	}
 }

@@ -111,7 +111,7 @@ var Commands = []Command{
 		Lesson: "When EVALSHA answers NOSCRIPT, the connector sends the whole script once with EVAL, which also caches it.",
 		URL:    "https://redis.io/docs/latest/commands/eval/",
 		Examples: []Example{{Show: [][]string{
-			{"EVAL", "return {KEYS[1], ARGV[1], 42}", "1", "emq:{q}:pending", "JOB-1"},
+			{"EVAL", "return {KEYS[1], ARGV[1], 42}", "1", "emq:{q}:pending", "JOB-000001"},
 			{"EVAL", "return redis.error_reply('EMQKIND this id is not a job')", "0"},
 		}}},
 	},
@@ -181,10 +181,10 @@ var Commands = []Command{
 		Lesson: "@enqueue asks it about the job's row: 1 means the id was admitted before, and the script answers 0, a duplicate. claim/3 asks it about the pause flag.",
 		URL:    "https://redis.io/docs/latest/commands/exists/",
 		Examples: []Example{{
-			Setup: [][]string{{"HSET", "emq:{q}:job:JOB-1", "state", "pending", "attempts", "0", "payload", "{}"}},
+			Setup: [][]string{{"HSET", "emq:{q}:job:JOB-000001", "state", "pending", "attempts", "0", "payload", "{}"}},
 			Show: [][]string{
-				{"EXISTS", "emq:{q}:job:JOB-1"},
-				{"EXISTS", "emq:{q}:job:JOB-2"},
+				{"EXISTS", "emq:{q}:job:JOB-000001"},
+				{"EXISTS", "emq:{q}:job:JOB-000002"},
 			},
 		}},
 	},
@@ -205,8 +205,8 @@ var Commands = []Command{
 		Examples: []Example{{
 			Setup: [][]string{{"SET", "emq:{q}:not-a-hash", "x"}},
 			Show: [][]string{
-				{"HSET", "emq:{q}:job:JOB-1", "state", "pending", "attempts", "0", "payload", `{"task":"resize"}`},
-				{"HSET", "emq:{q}:job:JOB-1", "state", "active"},
+				{"HSET", "emq:{q}:job:JOB-000001", "state", "pending", "attempts", "0", "payload", `{"task":"resize"}`},
+				{"HSET", "emq:{q}:job:JOB-000001", "state", "active"},
 				{"HSET", "emq:{q}:not-a-hash", "state", "pending"},
 			},
 		}},
@@ -225,10 +225,10 @@ var Commands = []Command{
 		Lesson: "@claim reads the payload of the job it popped, to hand it to the worker.",
 		URL:    "https://redis.io/docs/latest/commands/hget/",
 		Examples: []Example{{
-			Setup: [][]string{{"HSET", "emq:{q}:job:JOB-1", "state", "pending", "attempts", "0", "payload", `{"task":"resize"}`}},
+			Setup: [][]string{{"HSET", "emq:{q}:job:JOB-000001", "state", "pending", "attempts", "0", "payload", `{"task":"resize"}`}},
 			Show: [][]string{
-				{"HGET", "emq:{q}:job:JOB-1", "payload"},
-				{"HGET", "emq:{q}:job:JOB-1", "owner"},
+				{"HGET", "emq:{q}:job:JOB-000001", "payload"},
+				{"HGET", "emq:{q}:job:JOB-000001", "owner"},
 			},
 		}},
 	},
@@ -246,10 +246,10 @@ var Commands = []Command{
 		Lesson: "@claim counts one more attempt with it; attempts is the fencing token a worker shows when it reports back.",
 		URL:    "https://redis.io/docs/latest/commands/hincrby/",
 		Examples: []Example{{
-			Setup: [][]string{{"HSET", "emq:{q}:job:JOB-1", "state", "pending", "attempts", "0", "payload", "{}"}},
+			Setup: [][]string{{"HSET", "emq:{q}:job:JOB-000001", "state", "pending", "attempts", "0", "payload", "{}"}},
 			Show: [][]string{
-				{"HINCRBY", "emq:{q}:job:JOB-1", "attempts", "1"},
-				{"HINCRBY", "emq:{q}:job:JOB-1", "state", "1"},
+				{"HINCRBY", "emq:{q}:job:JOB-000001", "attempts", "1"},
+				{"HINCRBY", "emq:{q}:job:JOB-000001", "state", "1"},
 			},
 		}},
 	},
@@ -283,10 +283,10 @@ var Commands = []Command{
 		Lesson: "@enqueue files the id in the pending set at score 0 (so ids come out in byte order); @claim files it in the active set at its lease deadline.",
 		URL:    "https://valkey.io/commands/zadd/",
 		Examples: []Example{{Show: [][]string{
-			{"ZADD", "emq:{q}:pending", "0", "JOB-1"},
-			{"ZADD", "emq:{q}:pending", "0", "JOB-1"},
-			{"ZADD", "emq:{q}:active", "1767225630000", "JOB-1"},
-			{"ZADD", "emq:{q}:active", "soon", "JOB-2"},
+			{"ZADD", "emq:{q}:pending", "0", "JOB-000001"},
+			{"ZADD", "emq:{q}:pending", "0", "JOB-000001"},
+			{"ZADD", "emq:{q}:active", "1767225630000", "JOB-000001"},
+			{"ZADD", "emq:{q}:active", "soon", "JOB-000002"},
 		}}},
 	},
 	{
@@ -303,7 +303,7 @@ var Commands = []Command{
 		Lesson: "@claim takes the oldest pending id with it: at score 0 for every id, the lowest is the first in byte order, which is mint order.",
 		URL:    "https://valkey.io/commands/zpopmin/",
 		Examples: []Example{{
-			Setup: [][]string{{"ZADD", "emq:{q}:pending", "0", "JOB-2", "0", "JOB-1"}},
+			Setup: [][]string{{"ZADD", "emq:{q}:pending", "0", "JOB-000002", "0", "JOB-000001"}},
 			Show: [][]string{
 				{"ZPOPMIN", "emq:{q}:pending"},
 				{"ZPOPMIN", "emq:{q}:pending"},

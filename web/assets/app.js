@@ -29,8 +29,11 @@ import { mountConsole } from "./console.js";
 import { mountWorkers } from "./workers.js";
 import { mountPermalinks } from "./links.js";
 import { reportHeight, requestEnginePort } from "./embed-height.js";
+import { whenNear } from "./near.js";
+import { warnUncompressed } from "./hosting.js";
 import { readRecording } from "./recorded.js";
 import { mountToc } from "./toc.js";
+import { mountStart } from "./start.js";
 import { mountCards } from "./cards.js";
 import { mountResume } from "./resume.js";
 import { checkWidget } from "./widget.js";
@@ -53,7 +56,7 @@ performance.mark("echomq:module");
 const root = document.documentElement;
 root.dataset.engine = "loading";
 
-const { options, problems } = readOptions(location.search);
+const { options, problems } = readOptions(location.search, document.body.classList.contains("embed") ? "embed" : undefined);
 if (options.theme !== "auto") root.dataset.theme = options.theme;
 
 // ---- the context every widget gets ----------------------------------------
@@ -355,6 +358,7 @@ async function boot() {
     ...(await engineSource()),
     onProgress: showProgress,
     onCompiling: () => loadingStatus("Compiling the engine…"),
+    onUncompressed: (info) => warnUncompressed(info, notice),
     onFailure: (message) => fail(message),
     // Another embed changed the keyspace this one shares: show it.
     onChanged: () => {
@@ -524,32 +528,6 @@ async function startEach(which, then) {
 }
 
 /**
- * Resolves when the page is near the reader's viewport: at once for a page
- * of its own, and for an embed once its frame comes within a screen of the
- * course page's viewport, so a long course page pays only for the embeds
- * its reader reaches.
- */
-function whenNear() {
-  if (!document.body.classList.contains("embed") || typeof IntersectionObserver !== "function") return Promise.resolve();
-  return new Promise((resolve) => {
-    let waiting = true;
-    const watch = new IntersectionObserver(
-      (entries) => {
-        if (!entries.some((e) => e.isIntersecting)) {
-          if (waiting) loadingStatus("Starts when you scroll to it");
-          return;
-        }
-        waiting = false;
-        watch.disconnect();
-        resolve();
-      },
-      { rootMargin: "100% 0px" },
-    );
-    watch.observe(document.body);
-  });
-}
-
-/**
  * Resolves once the page itself has arrived and been painted: everything
  * it loads has loaded (the load event) and a frame has been drawn since.
  * The engine is 2 MB (brotli) to download and a second of work for two
@@ -576,7 +554,7 @@ function afterFirstPaint() {
 // The widgets mount and the recorded run is shown first; the engine
 // starts once the page has painted (and, in an embed, once its frame is
 // near the reader).
-const booting = whenNear()
+const booting = whenNear(loadingStatus)
   .then(afterFirstPaint)
   .then(() => performance.mark("echomq:boot"))
   .then(boot);
@@ -598,6 +576,7 @@ startRecorded().catch((err) => console.warn("the recorded run could not be shown
 
 for (const p of problems) notice(p);
 mountToc();
+mountStart();
 mountCards();
 if (document.body.classList.contains("embed")) reportHeight(document.body.dataset.widget || "");
 

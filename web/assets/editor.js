@@ -344,13 +344,10 @@ export function mountEditor(root, ctx) {
     const writes = run.writes;
     const wrote = writes.length ? ` It wrote: ${writesText(writes)}.` : " It wrote nothing.";
     if (p && p.kind === "syntax") return `Redis could not compile it (line ${p.line}: ${p.detail}), so nothing ran and nothing was written.`;
-    if (p && p.kind === "killed") {
-      return (
-        `The playground stopped it on line ${p.line} when it ran past its budget, the way Redis's SCRIPT KILL stops a busy script.` +
-        `${wrote} Nothing is rolled back: those writes stay in the keyspace.`
-      );
-    }
-    if (p) return `It failed on line ${p.line}.${wrote} Redis does not roll a script back, so those writes stay.`;
+    // Said as it happened: with no writes there is nothing to keep; with some, Redis keeps them (no rollback).
+    const kept = writes.length ? ` Before that it wrote: ${writesText(writes)}. Redis does not roll a script back, so those writes stay in the keyspace.` : " It had written nothing by then, so the keyspace is as it was before the run.";
+    if (p && p.kind === "killed") return `The playground stopped it on line ${p.line} when it ran past its budget, the way Redis's SCRIPT KILL stops a busy script.${kept}`;
+    if (p) return `It failed on line ${p.line}.${kept}`;
     let text = `The script returned ${speakReply(run.reply)}.${wrote}`;
     const again = run.repeatOf;
     if (again && writes.length > 0) {

@@ -37,13 +37,14 @@
 
 import { readOptions, optionsQuery } from "./options.js";
 
-/* global __ECHOMQ_WIDGETS__, __ECHOMQ_TITLES__, __ECHOMQ_SANDBOX__, __ECHOMQ_ALLOW__ */
+/* global __ECHOMQ_WIDGETS__, __ECHOMQ_TITLES__, __ECHOMQ_SANDBOX__, __ECHOMQ_ALLOW__, __ECHOMQ_HEIGHTS__ */
 // Put in by the build from web/page (web/bundle's Embed), so the widgets,
 // their titles and the frame's sandbox are written down once.
 const WIDGETS = __ECHOMQ_WIDGETS__;
 const TITLES = __ECHOMQ_TITLES__;
 const SANDBOX = __ECHOMQ_SANDBOX__;
 const ALLOW = __ECHOMQ_ALLOW__;
+const HEIGHTS = __ECHOMQ_HEIGHTS__;
 
 const PREFIX = "#echomq.";
 const ONCE = Symbol.for("echomq.embed");
@@ -65,6 +66,25 @@ function style(frame) {
   frame.style.width = "100%";
   frame.style.border = "0";
   frame.style.display = "block";
+}
+
+/**
+ * Reserves a frame's height before its widget reports one, from the
+ * widget's measured heights at 720 and 360 px wide (page.EmbedHeights),
+ * read for the frame's width: the page does not jump when the widget
+ * arrives, and the embed judges whether it is near the reader from where
+ * it will stay. A frame with a height of its own (an attribute, a style,
+ * a reported one) keeps it.
+ */
+function reserve(frame) {
+  if (frame.dataset.echomqSized || frame.hasAttribute("height") || frame.style.height) return;
+  const m = /embed\/([a-z]+)\.html/.exec(frame.getAttribute("src") || "");
+  const h = m && HEIGHTS[m[1]];
+  if (!h) return;
+  // Between the two widths, and a little past them, a widget's height
+  // goes about as one over the width (its text wraps).
+  const k = Math.max(-0.5, Math.min(1.5, 720 / Math.max(1, frame.clientWidth || 720) - 1));
+  frame.style.height = Math.round(h[0] + (h[1] - h[0]) * k) + "px";
 }
 
 function originOf(frame) {
@@ -175,8 +195,8 @@ function defineElement(base) {
       frame.dataset.echomq = "";
       if (this.id) frame.dataset.echomqKey = this.id;
       style(frame);
-      frame.style.height = "150px"; // until the widget reports its own
       this.append(frame);
+      reserve(frame); // until the widget reports its own
     }
 
     notice(text) {
@@ -209,6 +229,7 @@ function install() {
       // frame's origin is "null"); only the frame it came from is resized.
       if (typeof data.height !== "number" || !(data.height > 0 && data.height < 100000)) return;
       style(from.frame);
+      from.frame.dataset.echomqSized = "";
       from.frame.style.height = Math.ceil(data.height) + "px";
       // Tells the embed that this page can make course links (see above),
       // and hands it the permalink the address names for it, once.
@@ -232,7 +253,10 @@ function install() {
   });
   defineElement(base);
   const ready = () => {
-    for (const f of frames()) style(f);
+    for (const f of frames()) {
+      style(f);
+      reserve(f);
+    }
   };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();

@@ -44,6 +44,7 @@
  * @param {(keyspace: string) => void} [o.onChanged]  another page changed the keyspace
  * @param {(loaded: number, total: number) => void} [o.onProgress]
  * @param {() => void} [o.onCompiling]
+ * @param {(info: {url: string, bytes: number}) => void} [o.onUncompressed]  the host sent the module uncompressed
  * @param {(message: string) => void} o.onFailure  the engine died after it was ready
  * @returns {Promise<Engine>}
  */
@@ -235,6 +236,9 @@ function connect(port, errors, o, kind) {
           break;
         case "compiling":
           if (o.onCompiling) o.onCompiling();
+          break;
+        case "uncompressed":
+          if (o.onUncompressed) o.onUncompressed(msg);
           break;
         case "changed":
           if (ready && o.onChanged && msg.keyspace === keyspace) o.onChanged(keyspace);

@@ -19,6 +19,16 @@ export function keysOf(queue) {
 
 const JOB_N = /^JOB-(\d+)$/;
 
+/**
+ * The id JOB-n as the playground mints it, zero-padded to six digits (the
+ * engine's api.IDDigits): the pending set orders ids by their bytes, and
+ * the lesson's "byte order is mint order" holds only when JOB-10 does not
+ * sort before JOB-9.
+ */
+export function mintedId(n) {
+  return `JOB-${String(n).padStart(6, "0")}`;
+}
+
 /** The highest n of any JOB-n the snapshot knows (rows, pending, active). */
 function highestN(snapshot) {
   let n = 0;
@@ -41,7 +51,7 @@ function highestN(snapshot) {
  */
 export function freshId(snapshot) {
   if (typeof snapshot?.fresh === "string") return snapshot.fresh;
-  return `JOB-${highestN(snapshot) + 1}`;
+  return mintedId(highestN(snapshot) + 1);
 }
 
 /** An id whose row exists, the newest JOB-n first; null when there is none. */

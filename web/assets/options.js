@@ -33,13 +33,17 @@ const MAX_ID = 64;
  * options, defaults filled in, and the problems found, as sentences.
  * noun names where the options came from in those sentences: "address
  * option" for an embed's URL, "attribute" for the custom element's
- * (embed.js), which checks them with this same function.
+ * (embed.js), which checks them with this same function; "embed" for an
+ * embed page inside a course, whose reader has no address to fix.
  */
 export function readOptions(search, noun = "address option") {
   const params = new URLSearchParams(search || "");
   const options = { ...DEFAULTS, ids: [] };
   const problems = [];
-  const bad = (name, why) => problems.push(`The ${noun} ${name} was ignored: ${why}.`);
+  // An embed's reader did not write its address and has none to fix: the
+  // notice says what the widget does instead, in the course's terms.
+  const bad = (name, why) =>
+    problems.push(noun === "embed" ? `This widget's ${name} setting could not be used (${why}), so the widget starts with its default ${name} instead.` : `The ${noun} ${name} was ignored: ${why}.`);
 
   if (params.has("queue")) {
     const q = params.get("queue");
@@ -52,8 +56,8 @@ export function readOptions(search, noun = "address option") {
       .split(",")
       .map((s) => s.trim())
       .filter((s) => s !== "");
-    if (ids.length > MAX_IDS) bad("ids", `at most ${MAX_IDS} ids can be enqueued from the address`);
-    else if (ids.some((id) => id.length > MAX_ID)) bad("ids", `an id from the address is at most ${MAX_ID} characters`);
+    if (ids.length > MAX_IDS) bad("ids", `at most ${MAX_IDS} ids can be enqueued at start`);
+    else if (ids.some((id) => id.length > MAX_ID)) bad("ids", `an id enqueued at start is at most ${MAX_ID} characters`);
     else options.ids = ids;
   }
   if (params.has("lease")) {

@@ -156,7 +156,12 @@ export async function decode(fragment, widgetNames) {
     const json = await pump(packed, new DecompressionStream("deflate-raw"), LIMITS.json);
     value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(json));
   } catch (err) {
-    return damaged(`it is damaged or cut short (${err && err.message ? err.message : err})`);
+    // The browser's own words (an "incorrect header check", a decoding
+    // error) say nothing to a learner; the console keeps them for whoever
+    // made the link.
+    console.warn("the link could not be unpacked", err);
+    if (err instanceof Error && err.message.startsWith("it unpacks to more than")) return damaged(err.message);
+    return damaged("it is damaged or cut short: part of it is missing or was changed, as happens when only part of a link is copied. Copy the whole link again");
   }
   const why = check(value, widgetNames);
   if (why) return damaged(why);

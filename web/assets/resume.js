@@ -13,6 +13,7 @@
 
 import { decode, encode } from "./permalink.js";
 import { h } from "./dom.js";
+import { ownSaved } from "./resume-owner.js";
 
 /** How long after a change the page waits before saving, in ms. */
 const SAVE_DELAY = 400;
@@ -30,9 +31,20 @@ export function storageKey(loc = location) {
 export function mountResume({ ctx, links, widgets, notice, hold = () => () => {}, storage = safeStorage() }) {
   if (document.body.classList.contains("embed") || !storage) return { offer() {} };
   const key = storageKey();
-  // While the offer waits for an answer, the saved state is kept as it
-  // was: saving the fresh page over it would make "Resume" a lie.
+  // Asked at once, so that the answer is in by the time the page is ready.
+  const owner = ownSaved(key);
+  // Whether this tab saves: it owns the saved lesson and the page is ready.
+  // Saving never waits on the offer: a learner who carries on without
+  // answering it keeps what they do, and the offer keeps the older state in
+  // memory for as long as it is on screen.
   let saving = false;
+  // Set once the page is ready and offer() has run: from then on a change
+  // is the learner's own, not the page starting up or a Resume replaying.
+  let listening = false;
+  // Whether the learner changed anything since the page opened.
+  let dirty = false;
+  // Told of the learner's first change while the offer waits.
+  let carriedOn = null;
   let timer = 0;
   // The widget the learner worked in last: the saved state is a link to
   // it, so Resume brings the learner back to it, with the focus there.
@@ -54,6 +66,11 @@ export function mountResume({ ctx, links, widgets, notice, hold = () => () => {}
   }
 
   function soon() {
+    if (listening && ctx.ready) {
+      dirty = true;
+      if (carriedOn) carriedOn();
+      carriedOn = null;
+    }
     if (!saving) return;
     clearTimeout(timer);
     timer = setTimeout(save, SAVE_DELAY);
@@ -88,46 +105,25 @@ export function mountResume({ ctx, links, widgets, notice, hold = () => () => {}
     return "#damaged";
   }
 
-  function panel(onResume, onFresh) {
-    const resume = h("button", { type: "button", class: "primary", text: "Resume where I left off" });
-    const fresh = h("button", { type: "button", text: "Start afresh" });
-    const box = h(
-      "div",
-      { id: "resume-offer", class: "resume-offer", role: "region", "aria-labelledby": "resume-offer-heading" },
-      h("h2", { id: "resume-offer-heading", text: "You have been here before" }),
-      h("p", { text: "This page kept where you left off: the keyspace, the clock and what you typed. Resume it, or start from the lesson's default state. Nothing has been restored yet." }),
-      h("p", { class: "resume-actions" }, resume, " ", fresh),
-    );
-    resume.addEventListener("click", ctx.serially(async () => {
-      box.remove();
-      await onResume();
-    }));
-    fresh.addEventListener("click", () => {
-      box.remove();
-      onFresh();
-    });
-    const loader = document.getElementById("loader");
-    (loader || document.body).append(box);
-    return box;
-  }
-
   async function offer(opened) {
+    const mine = await owner.now;
+    listening = true;
+    if (!mine) return otherTab();
     const fragment = opened ? null : saved();
+    saving = true;
     if (!fragment) {
-      saving = true;
       if (opened) soon();
       return;
     }
     const checked = await decode(fragment, [...widgets.keys()], new Set(ctx.scripts.keys()));
     if (!checked.state) {
-      const why = checked.problem ? checked.problem.replace(/^This link could not be opened/, "Where you left off could not be restored") : "Where you left off could not be restored: it is damaged. The playground starts from its default state instead.";
-      notice(why);
+      notice(DAMAGED_SAVE);
       storage.removeItem(key);
-      saving = true;
       return;
     }
-    panel(
-      async () => {
+    const p = offerPanel(ctx, {
+      resume: async () => {
+        carriedOn = null;
         // Held still until every widget is back: a click in between would
         // act on a half-restored page, or slip between the replayed calls.
         const letGo = hold("Restoring where you left off…");
@@ -140,17 +136,118 @@ export function mountResume({ ctx, links, widgets, notice, hold = () => () => {}
         }
         if (!ok) notice("Where you left off could not be restored. The playground starts from its default state instead.");
         else touched(checked.state.widget);
-        saving = true;
         soon();
       },
-      () => {
-        storage.removeItem(key);
-        saving = true;
+      fresh: () => {
+        carriedOn = null;
+        // What the learner did since the page opened is saved already, and
+        // stays; with nothing done, the older state is forgotten.
+        if (!dirty) storage.removeItem(key);
       },
-    );
+    });
+    if (dirty) p.carriedOn();
+    else carriedOn = p.carriedOn;
+  }
+
+  // A second tab of a saved lesson: it saves nothing until the owner
+  // closes, and says so, so that neither tab loses work without a word.
+  function otherTab() {
+    const box = tabPanel();
+    owner.later(() => {
+      saving = true;
+      box.took(dirty);
+      if (dirty) soon();
+    });
   }
 
   return { offer };
+}
+
+const DAMAGED_SAVE = "Where you left off could not be restored: what this page saved is damaged. The playground starts from its default state instead.";
+
+/**
+ * A panel in the page where the learner is. A reloaded page comes back at
+ * its scroll position, often thousands of pixels below the top, so the
+ * panel goes before the part of the page at the top of the screen (under
+ * the contents bar) and is scrolled into view there; at the top of the
+ * page it goes in the loader. It sits in the flow, covering nothing.
+ */
+function shownHere(id, heading, text, ...actions) {
+  const lede = h("p", { text });
+  const box = h(
+    "div",
+    { id, class: "resume-offer", role: "region", "aria-labelledby": `${id}-heading` },
+    h("h2", { id: `${id}-heading`, text: heading }),
+    lede,
+    h("p", { class: "resume-actions" }, ...actions.flatMap((a, i) => (i ? [" ", a] : [a]))),
+  );
+  const nav = document.getElementById("toc");
+  const y = Math.min(innerHeight - 1, (nav ? nav.getBoundingClientRect().bottom : 0) + 8);
+  const at = scrollY > 0 ? document.elementFromPoint(innerWidth / 2, y) : null;
+  const part = at ? at.closest("main > *") : null;
+  if (part) {
+    part.before(box);
+    box.scrollIntoView({ block: "start" });
+  } else {
+    (document.getElementById("loader") || document.body).append(box);
+  }
+  return { box, lede };
+}
+
+/** The offer to resume; carriedOn() rewords it once the learner has carried on without answering. */
+function offerPanel(ctx, { resume, fresh }) {
+  const resumeButton = h("button", { type: "button", class: "primary", text: "Resume where I left off" });
+  const freshButton = h("button", { type: "button", text: "Start afresh" });
+  const { box, lede } = shownHere(
+    "resume-offer",
+    "You have been here before",
+    "This page kept where you left off: the keyspace, the clock and what you typed. Resume it, or start from the lesson's default state. Nothing has been restored yet.",
+    resumeButton,
+    freshButton,
+  );
+  resumeButton.addEventListener("click", ctx.serially(async () => {
+    box.remove();
+    await resume();
+  }));
+  freshButton.addEventListener("click", () => {
+    box.remove();
+    fresh();
+  });
+  return {
+    carriedOn() {
+      lede.textContent = "You carried on here, and the page now keeps what you did. Resume brings back where you left off last time instead, and replaces what you did here.";
+      freshButton.textContent = "Keep what I did here";
+    },
+  };
+}
+
+/** The notice of a tab that does not own the saved lesson; took() says it owns it now. */
+function tabPanel() {
+  const ok = h("button", { type: "button", text: "OK" });
+  const { box, lede } = shownHere(
+    "resume-other-tab",
+    "This lesson is open in another tab",
+    "That tab keeps where you left off. What you do in this tab is not saved, so it cannot overwrite the other tab's work; close the other tab to have this one keep yours.",
+    ok,
+  );
+  ok.addEventListener("click", () => box.remove());
+  return {
+    took(dirty) {
+      const heading = "This tab keeps your work now";
+      const text = dirty
+        ? "The other tab has closed, so this tab now keeps where you left off: what you did here is saved in place of what that tab kept."
+        : "The other tab has closed, so this tab now keeps where you left off, from your next change on.";
+      if (!box.isConnected) {
+        // Dismissed since: said again, where the learner is now.
+        const again = h("button", { type: "button", text: "OK" });
+        again.addEventListener("click", () => shownBox.remove());
+        const shownBox = shownHere("resume-other-tab", heading, text, again).box;
+        return;
+      }
+      lede.textContent = text;
+      box.querySelector("h2").textContent = heading;
+    },
+  };
 }
 
 /** localStorage, or null where the browser refuses it (file: in some, private modes). */

@@ -205,3 +205,27 @@ export function validRound(mode, raw) {
   }
   return out;
 }
+
+/**
+ * The round trips one worker's entries cost a pipelining client. A
+ * command whose reply the next one needs goes alone (WATCH, the read,
+ * TIME before the deadline is worked out, the split claim's steps,
+ * claim/3's pause check and its script, UNWATCH after a nil EXEC), but
+ * the commands between MULTI and EXEC wait for nothing: a client such as
+ * Redix or redis-py sends MULTI, the queued commands and EXEC in one write
+ * and reads the replies together. So a "queue" step (TIME, then MULTI and
+ * the writes) is two round trips, and the EXEC that follows it rides in
+ * the second.
+ */
+export function roundTrips(entries) {
+  let trips = 0;
+  let prev = null;
+  for (const e of entries) {
+    const n = e.lines.length;
+    if (e.kind === "queue") trips += Math.min(n, 2);
+    else if (e.kind === "exec" && prev === "queue") trips += n - 1;
+    else trips += n;
+    prev = e.kind;
+  }
+  return trips;
+}

@@ -8,8 +8,11 @@
 // says when a part crosses that line, so nothing runs while the page is
 // still.
 
+import { mountTocKeys } from "./toc-keys.js";
+
 /** Wires the contents in nav#toc, if the page has one (embeds do not). */
 export function mountToc(doc = document) {
+  mountTocKeys(doc);
   const nav = doc.getElementById("toc");
   if (!nav || typeof IntersectionObserver !== "function") return null;
   const links = [...nav.querySelectorAll("a[data-section]")];

@@ -290,6 +290,11 @@ async function load(msg) {
   const hint = Number(msg.wasmBytes);
   const total = encoding === "identity" && length > 0 ? length : hint > 0 ? hint : 0;
   broadcast({ type: "progress", loaded: 0, total });
+  // A host that does not compress sends the module whole, five times its
+  // brotli size: say so to the author (hosting.js), from the headers when
+  // they tell, else from the bytes on the wire once it has arrived.
+  const plain = encoding === "identity" && length > 0 && hint > 0 && length >= 0.9 * hint;
+  if (plain) broadcast({ type: "uncompressed", url: msg.wasmUrl, bytes: length });
   const type = (response.headers.get("Content-Type") || "").split(";")[0].trim().toLowerCase();
   let module;
   if (response.body && typeof WebAssembly.compileStreaming === "function" && type === "application/wasm") {
@@ -303,6 +308,10 @@ async function load(msg) {
     module = await WebAssembly.compile(bytes);
   }
   timing.compiled = epoch();
+  const wire = encoding === "identity" && !plain ? performance.getEntriesByName(response.url)[0] : null;
+  if (wire && wire.encodedBodySize > 1e6 && wire.encodedBodySize >= 0.9 * wire.decodedBodySize) {
+    broadcast({ type: "uncompressed", url: msg.wasmUrl, bytes: wire.encodedBodySize });
+  }
   await run(module);
 }
 

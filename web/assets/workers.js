@@ -23,6 +23,7 @@ import { announce, byId, h, partsOf, setText, toggleAttr } from "./dom.js";
 import { formatCommand } from "./format.js";
 import { drawQueue, keysOf, queueTables } from "./keyspace.js";
 import { leaseOf } from "./options.js";
+import { costItems } from "./workers-cost.js";
 import {
   applyEntry,
   both,
@@ -622,39 +623,10 @@ export function mountWorkers(root, ctx) {
     drawCost(states);
   }
 
-  /**
-   * What the round cost each worker, counted from the timeline: the
-   * commands it sent, each in a round trip of its own (these clients send
-   * one command and wait for its reply), and its retries; next to what
-   * @claim costs.
-   */
+  /** What the round cost each worker, beside @claim (workers-cost.js). */
   function drawCost(states) {
-    const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
-    const items = [];
-    if (round.length > 0) {
-      for (const w of WORKERS) {
-        const n = round.filter((e) => e.w === w).reduce((k, e) => k + e.lines.length, 0);
-        const r = states[w].retries;
-        items.push(
-          h("li", {
-            "data-worker": w,
-            "data-commands": String(n),
-            "data-retries": String(r),
-            text: `${w}: ${plural(n, "command", "commands")} in ${plural(n, "round trip", "round trips")}${r > 0 ? `, ${plural(r, "retry", "retries")}` : ""}.`,
-          }),
-        );
-      }
-    }
-    if (mode !== "atomic") {
-      items.push(
-        h("li", {
-          class: "cost-claim",
-          text: "@claim: one script per claim, sent as one EVALSHA (and EVAL only when the server answers NOSCRIPT), with no retry loop.",
-        }),
-      );
-    }
     el.cost.dataset.mode = mode;
-    el.cost.replaceChildren(...items);
+    el.cost.replaceChildren(...costItems(round, states, mode));
   }
 
   /** The keyspace tables of the race queue, with what changed marked. */

@@ -42,7 +42,7 @@ func TestCommandCardFromTheStepper(t *testing.T) {
 	s.clickShows("Step", stepCommand, "EXISTS emq:{q}:job:")
 	s.tabInto(12, func(f focusInfo) bool { return f.Tag == "button" && f.Name == "EXISTS" })
 	s.press(kb.Enter)
-	s.wantText(cardPop, "EXISTS", "Counts how many of the given keys exist", "Time complexity", "redis> EXISTS emq:{q}:job:JOB-1", "(integer) 1", "https://redis.io/docs/latest/commands/exists/")
+	s.wantText(cardPop, "EXISTS", "Counts how many of the given keys exist", "Time complexity", "redis> EXISTS emq:{q}:job:JOB-000001", "(integer) 1", "https://redis.io/docs/latest/commands/exists/")
 	s.wantFocusOn("the focus in the card", "div", "")
 	// The readout reads as before: the name only became a button.
 	s.wantText(stepCommand, "EXISTS emq:{q}:job:")

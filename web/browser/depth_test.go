@@ -3,7 +3,6 @@ package browser
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"testing"
 	"time"
 )
@@ -15,14 +14,20 @@ const bulkResult = "[data-testid=bulk-result]"
 // a bound on a wait, not a measurement; the bench measures.
 const drainWait = 4 * time.Minute
 
-// byteOrder is JOB-1 … JOB-n as Redis orders them at one score: byte by
-// byte, so JOB-10 comes before JOB-2.
+// minted is the id the playground mints n-th: JOB-000001, zero-padded so
+// that byte order is mint order.
+func minted(n int) string { return fmt.Sprintf("JOB-%06d", n) }
+
+// byteOrder is the first n minted ids as Redis orders them at one score:
+// byte by byte, which for minted ids is the order they were minted in.
 func byteOrder(n int) []string {
 	ids := make([]string, n)
 	for i := range ids {
-		ids[i] = "JOB-" + strconv.Itoa(i+1)
+		ids[i] = minted(i + 1)
 	}
-	slices.Sort(ids)
+	if !slices.IsSorted(ids) {
+		panic("minted ids do not sort in mint order")
+	}
 	return ids
 }
 
@@ -63,7 +68,7 @@ func TestAtDepth(t *testing.T) {
 	r := tb.in("#roundtrip")
 	r.fill("Payload", `{"bulk":1}`)
 	for k := 1; k <= 10; k++ {
-		r.clickShows("Enqueue 1,000", bulkResult, fmt.Sprintf("JOB-%d … JOB-%d: 1,000 enqueues in ", k*1000-999, k*1000), " a second.")
+		r.clickShows("Enqueue 1,000", bulkResult, fmt.Sprintf("%s … %s: 1,000 enqueues in ", minted(k*1000-999), minted(k*1000)), " a second.")
 	}
 	ids := byteOrder(10000)
 	pending := r.wantRows(pendingKey, ends(ids, func(id string) []string { return []string{id, "0"} }))
@@ -74,14 +79,14 @@ func TestAtDepth(t *testing.T) {
 	wantGap(t, "rows", rows, "… and 9,950 more (one row per id in pending or active")
 	r.wantRows(activeKey, nil)
 	// The single Enqueue goes on from the last id.
-	if got := r.value("Job id"); got != "JOB-10001" {
-		t.Errorf("the Job id field suggests %q after 10,000 jobs; want JOB-10001", got)
+	if got := r.value("Job id"); got != "JOB-010001" {
+		t.Errorf("the Job id field suggests %q after 10,000 jobs; want JOB-010001", got)
 	}
 	r.screenshot("depth-10000")
 
 	r.fill("Lease (ms)", "30000")
 	r.click("Claim all")
-	r.wantTextWithin(drainWait, bulkResult, "JOB-1 … JOB-9999: 10,000 claims in ", " a second.")
+	r.wantTextWithin(drainWait, bulkResult, "JOB-000001 … JOB-010000: 10,000 claims in ", " a second.")
 	r.wantRows(pendingKey, nil)
 	// Every lease was taken at one server time: one deadline, byte order.
 	active := r.wantRows(activeKey, ends(ids, func(id string) []string { return []string{id, deadline, "in 30 s"} }))
@@ -98,10 +103,10 @@ func TestAtDepth(t *testing.T) {
 func TestBulkPermalink(t *testing.T) {
 	tb := openReady(t, "/")
 	r := tb.in("#roundtrip")
-	r.clickShows("Enqueue 1,000", bulkResult, "JOB-1 … JOB-1000: 1,000 enqueues in ")
-	r.clickShows("Enqueue 1,000", bulkResult, "JOB-1001 … JOB-2000: 1,000 enqueues in ")
+	r.clickShows("Enqueue 1,000", bulkResult, "JOB-000001 … JOB-001000: 1,000 enqueues in ")
+	r.clickShows("Enqueue 1,000", bulkResult, "JOB-001001 … JOB-002000: 1,000 enqueues in ")
 	r.fill("Lease (ms)", "30000")
-	r.clickShows("Claim", claimResult, `{:ok, {"JOB-1", `)
+	r.clickShows("Claim", claimResult, `{:ok, {"JOB-000001", `)
 	before := fmt.Sprintf("%q %q %q", r.table(pendingKey).Rows, r.table(activeKey).Rows, r.table(rowsKey).Rows)
 
 	link := copyLink(r, "roundtrip")
@@ -122,7 +127,7 @@ func TestBulkPermalink(t *testing.T) {
 	}
 	wantGap(t, "pending after the link", pending, "… and 1,949 more")
 	fresh.whole().wantNoText("#notice", "could not")
-	if got := r2.value("Job id"); got != "JOB-2001" {
-		t.Errorf("the Job id field suggests %q after the link; want JOB-2001", got)
+	if got := r2.value("Job id"); got != "JOB-002001" {
+		t.Errorf("the Job id field suggests %q after the link; want JOB-002001", got)
 	}
 }

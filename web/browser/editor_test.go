@@ -76,10 +76,10 @@ func TestEditorDropExistsWritesTheDuplicateTwice(t *testing.T) {
 
 	ed.wantText(editorState, "unchanged")
 	ed.wantText(diffSummary, "No changes")
-	if got, want := ed.value("KEYS"), "emq:{q}:job:JOB-1\nemq:{q}:pending"; got != want {
+	if got, want := ed.value("KEYS"), "emq:{q}:job:JOB-000001\nemq:{q}:pending"; got != want {
 		t.Errorf("KEYS = %q, want %q", got, want)
 	}
-	if got, want := ed.value("ARGV"), "JOB-1\n"+editorPayload; got != want {
+	if got, want := ed.value("ARGV"), "JOB-000001\n"+editorPayload; got != want {
 		t.Errorf("ARGV = %q, want %q", got, want)
 	}
 
@@ -92,10 +92,10 @@ func TestEditorDropExistsWritesTheDuplicateTwice(t *testing.T) {
 		t.Errorf("the diff's removed lines are %q; want five, the third reading %q: the EXISTS check, marked in words", removed, want)
 	}
 
-	ed.clickShows("Run", editorOutcome, "The script returned 1.", "It wrote: HSET emq:{q}:job:JOB-1", "ZADD emq:{q}:pending")
+	ed.clickShows("Run", editorOutcome, "The script returned 1.", "It wrote: HSET emq:{q}:job:JOB-000001", "ZADD emq:{q}:pending")
 	row := [][]string{{"state", "pending"}, {"attempts", "0"}, {"payload", editorPayload}}
-	ed.wantRows("emq:{q}:job:JOB-1", row)
-	ed.wantRows(pendingKey, [][]string{{"JOB-1", "0"}})
+	ed.wantRows("emq:{q}:job:JOB-000001", row)
+	ed.wantRows(pendingKey, [][]string{{"JOB-000001", "0"}})
 
 	ed.click("Run")
 	out := ed.wantText(editorOutcome,
@@ -104,7 +104,7 @@ func TestEditorDropExistsWritesTheDuplicateTwice(t *testing.T) {
 		"the duplicate was written twice",
 		"The original enqueue.lua answers 0 here and writes nothing")
 	t.Logf("second run: %s", out)
-	ed.wantText(editorOutcome, "HSET emq:{q}:job:JOB-1 (answered 0)", "ZADD emq:{q}:pending (answered 0)")
+	ed.wantText(editorOutcome, "HSET emq:{q}:job:JOB-000001 (answered 0)", "ZADD emq:{q}:pending (answered 0)")
 	runs := ed.texts(editorRuns)
 	if len(runs) != 2 {
 		t.Fatalf("the runs list holds %q; want two runs", runs)
@@ -194,7 +194,10 @@ func TestEditorRunawayKeepsThePageResponsive(t *testing.T) {
 	ed.wantText(editorProblem, "Stopped on line 2", "past its budget", "SCRIPT KILL", "What it wrote before that stays",
 		"ERR Script killed by user with SCRIPT KILL")
 	t.Logf("the runaway was reported %v after Run", time.Since(started)) // reported, never judged
-	ed.wantText(editorOutcome, "The playground stopped it on line 2 when it ran past its budget", "Nothing is rolled back")
+	ed.wantText(editorOutcome, "The playground stopped it on line 2 when it ran past its budget", "Before that it wrote:", "those writes stay in the keyspace")
+	if got := ed.text(editorOutcome); strings.Contains(got, "wrote nothing") || strings.Contains(got, "Nothing is rolled back") {
+		t.Errorf("the runaway's outcome contradicts itself: %q", got)
+	}
 	ed.wantAttrs(editorError, "data-line", "2")
 	ed.wantRows("runaway", [][]string{{"string", "before the loop"}})
 	ed.screenshot("editor-runaway")
@@ -212,13 +215,13 @@ func TestEditorStepsAnEditedScript(t *testing.T) {
 	ed.wantAttrs(editorRunning, "data-line", "10")
 	ed.wantText(editorCommand, "(no command in this move)")
 	ed.wantText(editorOutcome, "the script goes on to move 3 · row")
-	ed.wantRows("emq:{q}:job:JOB-1", nil)
+	ed.wantRows("emq:{q}:job:JOB-000001", nil)
 
 	ed.clickShows("Step", editorPosition, "Step 2 of 3 · move 3 · row · line 15")
 	ed.wantAttrs(editorRunning, "data-line", "15")
-	ed.wantText(editorCommand, `HSET emq:{q}:job:JOB-1 state pending attempts 0 payload "{\"task\":\"edit\"}"`)
+	ed.wantText(editorCommand, `HSET emq:{q}:job:JOB-000001 state pending attempts 0 payload "{\"task\":\"edit\"}"`)
 	ed.wantText(editorReply, "(integer) 3")
-	rowTable := ed.wantRows("emq:{q}:job:JOB-1", [][]string{{"state", "pending"}, {"attempts", "0"}, {"payload", editorPayload}})
+	rowTable := ed.wantRows("emq:{q}:job:JOB-000001", [][]string{{"state", "pending"}, {"attempts", "0"}, {"payload", editorPayload}})
 	for i, m := range rowTable.Marks {
 		if len(m) != 1 || !strings.EqualFold(m[0], "new") {
 			t.Errorf("row field %d is marked %q; want new", i, m)
@@ -226,8 +229,8 @@ func TestEditorStepsAnEditedScript(t *testing.T) {
 	}
 
 	ed.clickShows("Step", editorPosition, "Step 3 of 3 · move 4 · pending · line 18")
-	ed.wantText(editorCommand, "ZADD emq:{q}:pending 0 JOB-1")
-	ed.wantRows(pendingKey, [][]string{{"JOB-1", "0"}})
+	ed.wantText(editorCommand, "ZADD emq:{q}:pending 0 JOB-000001")
+	ed.wantRows(pendingKey, [][]string{{"JOB-000001", "0"}})
 	ed.wantText(editorOutcome, "The script returned 1.")
 	ed.wantDisabled("Step")
 
@@ -289,11 +292,11 @@ func TestEditorPermalink(t *testing.T) {
 	if got := o.value("Script"); got != edited {
 		t.Errorf("the opened link's script differs:\n got %q\nwant %q", got, edited)
 	}
-	if got, want := o.value("ARGV"), "JOB-1\n"+editorPayload; got != want {
+	if got, want := o.value("ARGV"), "JOB-000001\n"+editorPayload; got != want {
 		t.Errorf("ARGV = %q, want %q", got, want)
 	}
 	o.wantText(diffSummary, "5 lines removed")
-	o.wantText(editorCommand, "HSET emq:{q}:job:JOB-1")
+	o.wantText(editorCommand, "HSET emq:{q}:job:JOB-000001")
 	o.wantAttrs(editorRunning, "data-line", "15")
 	if runs := o.texts(editorRuns); len(runs) != 2 {
 		t.Errorf("the opened link lists the runs %q; want two", runs)

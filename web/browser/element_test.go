@@ -50,14 +50,14 @@ func TestEmbedsShareOneEngineWithoutSharedWorker(t *testing.T) {
 
 	clickIn(tb, "#a", "Enqueue")
 	tb.inFrame("#a", "#roundtrip").wantText(enqueueResult, "{:ok, :enqueued}")
-	tb.inFrame("#a", "#roundtrip").wantRows(pendingKey, [][]string{{"JOB-1", "0"}})
+	tb.inFrame("#a", "#roundtrip").wantRows(pendingKey, [][]string{{"JOB-000001", "0"}})
 	clickIn(tb, "#b", "Claim")
 	tb.inFrame("#b", "#roundtrip").wantText(claimResult, ":empty")
 	tb.inFrame("#b", "#roundtrip").wantRows(pendingKey, nil)
 
 	clickIn(tb, "#c", "Enqueue")
 	tb.inFrame("#c", "#roundtrip").wantText(enqueueResult, "{:ok, :enqueued}")
-	tb.inFrame("#d", "#roundtrip").wantRows(pendingKey, [][]string{{"JOB-1", "0"}})
+	tb.inFrame("#d", "#roundtrip").wantRows(pendingKey, [][]string{{"JOB-000001", "0"}})
 }
 
 // TestCustomElement writes a course page with the custom element instead

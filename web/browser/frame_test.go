@@ -173,7 +173,12 @@ func TestEmbedBadOption(t *testing.T) {
 		s := frameStatus(tb, frame)
 		return s, s == "Ready"
 	})
-	tb.wantSeen(frame, "#notice p", "The address option lease was ignored")
+	// A course's reader has no address to fix: the notice says what the
+	// widget does instead.
+	tb.wantSeen(frame, "#notice p", "This widget's lease setting could not be used (a lease is a whole number of milliseconds")
+	if got := tb.inFrame(frame, "body").text("#notice"); strings.Contains(got, "address") {
+		t.Errorf("the embed's notice speaks of an address: %q", got)
+	}
 	tb.inFrame(frame, "#roundtrip").findControl("button", "Enqueue")
 	tb.whole().screenshot("embed-bad-option")
 }
@@ -194,7 +199,7 @@ func TestEmbedCopyLink(t *testing.T) {
 	if _, err := eval[bool](tb, `(document.querySelector("#dive").contentDocument.getElementById("roundtrip-enqueue").click(), true)`); err != nil {
 		t.Fatal(err)
 	}
-	r.wantRows(pendingKey, [][]string{{"JOB-1", "0"}})
+	r.wantRows(pendingKey, [][]string{{"JOB-000001", "0"}})
 	if _, err := eval[bool](tb, `(document.querySelector("#dive").contentDocument.querySelector("button[data-permalink]").click(), true)`); err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +217,7 @@ func TestEmbedCopyLink(t *testing.T) {
 
 	fresh := newTab(t).onServer(base)
 	fresh.openURL(link)
-	fresh.inFrame(frame, "#roundtrip").wantRows(pendingKey, [][]string{{"JOB-1", "0"}})
+	fresh.inFrame(frame, "#roundtrip").wantRows(pendingKey, [][]string{{"JOB-000001", "0"}})
 	fresh.inFrame("iframe", "#stepper").findControl("button", "Step")
 	// The other embed keeps its own, empty keyspace.
 	fresh.inFrame("iframe", "#stepper").wantRows(pendingKey, nil)

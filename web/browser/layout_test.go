@@ -168,8 +168,8 @@ func TestStepperPositionKeepsTheIdWhole(t *testing.T) {
 	tb.open("/embed/stepper.html")
 	ready(tb)
 	st := tb.in("#stepper")
-	st.wantText(stepPosition, "Before move 1", `"JOB-1"`)
-	got, err := eval[int](tb, fmt.Sprintf("(%s)(%s)", wordLinesJS, jsArgs("#stepper "+stepPosition, `"JOB-1"`)))
+	st.wantText(stepPosition, "Before move 1", `"JOB-000001"`)
+	got, err := eval[int](tb, fmt.Sprintf("(%s)(%s)", wordLinesJS, jsArgs("#stepper "+stepPosition, `"JOB-000001"`)))
 	if err != nil {
 		t.Fatalf("measure the position line: %v", err)
 	}

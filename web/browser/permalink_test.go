@@ -225,7 +225,7 @@ func TestPermalinkReadouts(t *testing.T) {
 	r, v := tb.in("#roundtrip"), tb.in("#verdicts")
 	enqueueTwoClaimOne(r, "20000")
 	v.clickShows("Enqueue a job", verdict, "{:ok, :enqueued}")
-	v.wantText(againHint, "JOB-3")
+	v.wantText(againHint, "JOB-000003")
 
 	readouts := []struct {
 		in  scope
@@ -243,7 +243,7 @@ func TestPermalinkReadouts(t *testing.T) {
 	fresh := newTab(t)
 	fresh.openURL(link)
 	ready(fresh)
-	fresh.in("#roundtrip").wantRows(pendingKey, [][]string{{"JOB-2", "0"}, {"JOB-3", "0"}})
+	fresh.in("#roundtrip").wantRows(pendingKey, [][]string{{"JOB-000003", "0"}, {"JOB-2", "0"}})
 	for i, x := range readouts {
 		in := fresh.in(x.in.sel)
 		if got := in.text(x.sel); got != before[i] {

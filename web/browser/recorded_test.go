@@ -74,7 +74,7 @@ func TestVerdictsRecorded(t *testing.T) {
 	}
 	v.wantText(verdict, "{:error, :kind}")
 	v.clickShows("Enqueue a job", verdict, "{:ok, :enqueued}")
-	v.wantRows(pendingKey, [][]string{{"JOB-1", "0"}, {"JOB-2", "0"}})
+	v.wantRows(pendingKey, [][]string{{"JOB-000001", "0"}, {"JOB-000002", "0"}})
 }
 
 // TestPageRecorded holds the engine's download back and opens the full
@@ -89,7 +89,7 @@ func TestPageRecorded(t *testing.T) {
 	page.wantText(statusLine, "Loading (recorded run shown)")
 	s.clickShows("Step", stepPosition, "Move 1 of 4")
 	v.clickShows("Enqueue a job", verdict, "{:ok, :enqueued}")
-	v.wantText("[data-testid=verdict-call]", `"JOB-2"`)
+	v.wantText("[data-testid=verdict-call]", `"JOB-000002"`)
 	if off, _ := eval[bool](tb, `document.getElementById("roundtrip-enqueue").disabled`); !off {
 		t.Error("the round trip's Enqueue works before the engine is there")
 	}
@@ -100,5 +100,5 @@ func TestPageRecorded(t *testing.T) {
 		t.Fatalf("after the hand-over the page says the recording %q; want matched", got)
 	}
 	s.wantText(stepPosition, "Move 1 of 4")
-	tb.in("#roundtrip").wantRows(pendingKey, [][]string{{"JOB-1", "0"}, {"JOB-2", "0"}})
+	tb.in("#roundtrip").wantRows(pendingKey, [][]string{{"JOB-000001", "0"}, {"JOB-000002", "0"}})
 }

@@ -147,18 +147,18 @@ func TestEmbedsShareOneEngine(t *testing.T) {
 
 	clickIn(tb, "#a", "Enqueue")
 	tb.inFrame("#a", "#roundtrip").wantText(enqueueResult, "{:ok, :enqueued}")
-	tb.inFrame("#a", "#roundtrip").wantRows(pendingKey, [][]string{{"JOB-1", "0"}})
+	tb.inFrame("#a", "#roundtrip").wantRows(pendingKey, [][]string{{"JOB-000001", "0"}})
 	clickIn(tb, "#b", "Claim")
 	tb.inFrame("#b", "#roundtrip").wantText(claimResult, ":empty")
 	tb.inFrame("#b", "#roundtrip").wantRows(pendingKey, nil)
 
 	clickIn(tb, "#c", "Enqueue")
 	tb.inFrame("#c", "#roundtrip").wantText(enqueueResult, "{:ok, :enqueued}")
-	tb.inFrame("#d", "#roundtrip").wantRows(pendingKey, [][]string{{"JOB-1", "0"}})
+	tb.inFrame("#d", "#roundtrip").wantRows(pendingKey, [][]string{{"JOB-000001", "0"}})
 	clickIn(tb, "#d", "Claim")
-	tb.inFrame("#d", "#roundtrip").wantText(claimResult, `{:ok, {"JOB-1"`)
+	tb.inFrame("#d", "#roundtrip").wantText(claimResult, `{:ok, {"JOB-000001"`)
 	tb.inFrame("#c", "#roundtrip").wantRows(pendingKey, nil)
-	tb.inFrame("#a", "#roundtrip").wantRows(pendingKey, [][]string{{"JOB-1", "0"}})
+	tb.inFrame("#a", "#roundtrip").wantRows(pendingKey, [][]string{{"JOB-000001", "0"}})
 }
 
 // TestEmbedBelowTheFold puts an embed far down a course page (without

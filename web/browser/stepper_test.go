@@ -36,7 +36,7 @@ type move struct {
 	pending, row   [][]string
 }
 
-// freshMoves are the four moves of @enqueue for JOB-1 on an empty keyspace.
+// freshMoves are the four moves of @enqueue for JOB-000001 on an empty keyspace.
 var freshMoves = []move{
 	{
 		desc:    "move 1, the gate: no command, nothing written",
@@ -44,17 +44,17 @@ var freshMoves = []move{
 	},
 	{
 		desc:    "move 2, idempotency: EXISTS answers 0, nothing written",
-		command: "EXISTS emq:{q}:job:JOB-1", reply: "(integer) 0", line: "15",
+		command: "EXISTS emq:{q}:job:JOB-000001", reply: "(integer) 0", line: "15",
 	},
 	{
 		desc:    "move 3, the row: state, attempts, payload",
-		command: `HSET emq:{q}:job:JOB-1 state pending attempts 0 payload "{\"task\":\"step\"}"`, reply: "(integer) 3", line: "20",
+		command: `HSET emq:{q}:job:JOB-000001 state pending attempts 0 payload "{\"task\":\"step\"}"`, reply: "(integer) 3", line: "20",
 		row: [][]string{{"state", "pending"}, {"attempts", "0"}, {"payload", stepperPayload}},
 	},
 	{
 		desc:    "move 4, pending: the id at score 0",
-		command: "ZADD emq:{q}:pending 0 JOB-1", reply: "(integer) 1", line: "23",
-		pending: [][]string{{"JOB-1", "0"}},
+		command: "ZADD emq:{q}:pending 0 JOB-000001", reply: "(integer) 1", line: "23",
+		pending: [][]string{{"JOB-000001", "0"}},
 		row:     [][]string{{"state", "pending"}, {"attempts", "0"}, {"payload", stepperPayload}},
 	},
 }
@@ -76,17 +76,17 @@ func TestStepperFreshID(t *testing.T) {
 	tb := openReady(t, "/")
 	st := tb.in("#stepper")
 	st.choose("A fresh id")
-	if got := st.value("Job id"); got != "JOB-1" {
-		t.Fatalf("a fresh id on an empty keyspace is %q; want JOB-1", got)
+	if got := st.value("Job id"); got != "JOB-000001" {
+		t.Fatalf("a fresh id on an empty keyspace is %q; want JOB-000001", got)
 	}
 	st.wantText(stepPosition, "Before move 1")
 	st.wantRows(pendingKey, nil)
-	st.wantRows(rowKey("JOB-1"), nil)
+	st.wantRows(rowKey("JOB-000001"), nil)
 
 	for i, m := range freshMoves {
 		t.Logf("Step: %s", m.desc)
 		st.click("Step")
-		wantMove(st, i+1, 4, m, "JOB-1")
+		wantMove(st, i+1, 4, m, "JOB-000001")
 		st.wantAnnounced(fmt.Sprintf("Move %d of 4", i+1))
 	}
 	st.wantText(stepOutcome, "{:ok, :enqueued}")
@@ -96,25 +96,25 @@ func TestStepperFreshID(t *testing.T) {
 	for i := len(freshMoves) - 2; i >= 0; i-- {
 		t.Logf("Back: %s", freshMoves[i].desc)
 		st.click("Back")
-		wantMove(st, i+1, 4, freshMoves[i], "JOB-1")
+		wantMove(st, i+1, 4, freshMoves[i], "JOB-000001")
 	}
 	st.clickShows("Back", stepPosition, "Before move 1")
 	st.wantRows(pendingKey, nil)
-	st.wantRows(rowKey("JOB-1"), nil)
+	st.wantRows(rowKey("JOB-000001"), nil)
 	st.wantDisabled("Back")
 
 	// The move buttons jump straight to a move.
 	st.click("Move 3")
-	wantMove(st, 3, 4, freshMoves[2], "JOB-1")
+	wantMove(st, 3, 4, freshMoves[2], "JOB-000001")
 
-	// Reset gets ready for a new run: JOB-1 is taken now, so a fresh id
-	// is JOB-2, and the tables show the keyspace as it is.
+	// Reset gets ready for a new run: JOB-000001 is taken now, so a fresh id
+	// is JOB-000002, and the tables show the keyspace as it is.
 	st.clickShows("Reset", stepPosition, "Before move 1")
-	if got := st.value("Job id"); got != "JOB-2" {
-		t.Errorf("after Reset, a fresh id is %q; want JOB-2", got)
+	if got := st.value("Job id"); got != "JOB-000002" {
+		t.Errorf("after Reset, a fresh id is %q; want JOB-000002", got)
 	}
-	st.wantRows(pendingKey, [][]string{{"JOB-1", "0"}})
-	st.wantRows(rowKey("JOB-2"), nil)
+	st.wantRows(pendingKey, [][]string{{"JOB-000001", "0"}})
+	st.wantRows(rowKey("JOB-000002"), nil)
 }
 
 // TestStepperTypedID runs @enqueue with an id the learner types.
@@ -139,20 +139,20 @@ func TestStepperDuplicate(t *testing.T) {
 	st := tb.in("#stepper")
 	// No job exists yet, so the page enqueues one first, and says so.
 	st.choose("A duplicate")
-	st.wantAnnounced("JOB-1 was enqueued first")
-	if got := st.value("Job id"); got != "JOB-1" {
-		t.Fatalf("the duplicate id is %q; want JOB-1", got)
+	st.wantAnnounced("JOB-000001 was enqueued first")
+	if got := st.value("Job id"); got != "JOB-000001" {
+		t.Fatalf("the duplicate id is %q; want JOB-000001", got)
 	}
 	existing := [][]string{{"state", "pending"}, {"attempts", "0"}, {"payload", stepperPayload}}
-	st.wantRows(pendingKey, [][]string{{"JOB-1", "0"}})
-	st.wantRows(rowKey("JOB-1"), existing)
+	st.wantRows(pendingKey, [][]string{{"JOB-000001", "0"}})
+	st.wantRows(rowKey("JOB-000001"), existing)
 
 	st.click("Step")
 	wantMove(st, 1, 4, move{command: "no command", reply: "no reply", line: "10",
-		pending: [][]string{{"JOB-1", "0"}}, row: existing}, "JOB-1")
+		pending: [][]string{{"JOB-000001", "0"}}, row: existing}, "JOB-000001")
 	st.click("Step")
-	wantMove(st, 2, 4, move{command: "EXISTS emq:{q}:job:JOB-1", reply: "(integer) 1", line: "15",
-		pending: [][]string{{"JOB-1", "0"}}, row: existing}, "JOB-1")
+	wantMove(st, 2, 4, move{command: "EXISTS emq:{q}:job:JOB-000001", reply: "(integer) 1", line: "15",
+		pending: [][]string{{"JOB-000001", "0"}}, row: existing}, "JOB-000001")
 	st.wantText(stepOutcome, "returns 0", "{:ok, :duplicate}", "Nothing was written")
 	st.wantDisabled("Step")
 	st.wantDisabled("Move 3")
@@ -194,11 +194,11 @@ func TestStepperKeyboard(t *testing.T) {
 	t.Logf("out of the field: %v", f)
 	for i := range freshMoves {
 		st.press(kb.ArrowRight)
-		wantMove(st, i+1, 4, freshMoves[i], "JOB-1")
+		wantMove(st, i+1, 4, freshMoves[i], "JOB-000001")
 		st.wantAnnounced(fmt.Sprintf("Move %d of 4", i+1))
 	}
 	st.press(kb.ArrowLeft)
-	wantMove(st, 3, 4, freshMoves[2], "JOB-1")
+	wantMove(st, 3, 4, freshMoves[2], "JOB-000001")
 	st.wantAnnounced("Move 3 of 4")
 }
 
@@ -219,7 +219,7 @@ func TestStepperHomeEnd(t *testing.T) {
 	st.wantRows(pendingKey, nil) // nothing ran
 
 	st.press(kb.End)
-	wantMove(st, 4, 4, freshMoves[3], "JOB-1")
+	wantMove(st, 4, 4, freshMoves[3], "JOB-000001")
 	st.wantText(stepOutcome, "{:ok, :enqueued}")
 	st.wantAnnounced("Move 4 of 4")
 	st.wantDisabled("Step")
@@ -227,16 +227,16 @@ func TestStepperHomeEnd(t *testing.T) {
 	st.press(kb.Home)
 	st.wantText(stepPosition, "Before move 1", "run recorded")
 	st.wantRows(pendingKey, nil) // the keyspace before the run
-	st.wantRows(rowKey("JOB-1"), nil)
+	st.wantRows(rowKey("JOB-000001"), nil)
 	st.wantDisabled("Back")
 
 	st.press(kb.ArrowRight)
-	wantMove(st, 1, 4, freshMoves[0], "JOB-1")
+	wantMove(st, 1, 4, freshMoves[0], "JOB-000001")
 	st.press(kb.End)
-	wantMove(st, 4, 4, freshMoves[3], "JOB-1")
+	wantMove(st, 4, 4, freshMoves[3], "JOB-000001")
 	st.press(kb.End)
 	st.wantAnnounced("last move")
-	wantMove(st, 4, 4, freshMoves[3], "JOB-1")
+	wantMove(st, 4, 4, freshMoves[3], "JOB-000001")
 
 	// The keys are spelled out next to the buttons.
 	st.wantText(".keys", "Home", "before move 1", "End", "last move")

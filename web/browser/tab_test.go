@@ -62,6 +62,8 @@ type tab struct {
 	fileURL string
 	// noNetwork fails every request that would go over a network.
 	noNetwork bool
+	// warnings are what the page said with console.warn, for a test to read.
+	warnings []string
 }
 
 // isAllowedFile reports whether u is the one file the tab may load,
@@ -282,6 +284,11 @@ func (tb *tab) onEvent(ev any) {
 	case *runtime.EventConsoleAPICalled:
 		if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeAssert {
 			tb.pageError("console.%s: %s", ev.Type, formatArgs(ev.Args))
+		}
+		if ev.Type == runtime.ConsoleAPICalledTypeWarning {
+			tb.mu.Lock()
+			tb.warnings = append(tb.warnings, formatArgs(ev.Args))
+			tb.mu.Unlock()
 		}
 	case *runtime.EventExceptionThrown:
 		tb.problem("uncaught exception: %s", formatException(ev.ExceptionDetails))

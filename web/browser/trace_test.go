@@ -97,23 +97,23 @@ func TestStepperAtDepth(t *testing.T) {
 	ready(tb)
 	r := tb.in("#roundtrip")
 	for k := 1; k <= 10; k++ {
-		r.clickShows("Enqueue 1,000", bulkResult, fmt.Sprintf("JOB-%d … JOB-%d: 1,000 enqueues in ", k*1000-999, k*1000))
+		r.clickShows("Enqueue 1,000", bulkResult, fmt.Sprintf("%s … %s: 1,000 enqueues in ", minted(k*1000-999), minted(k*1000)))
 	}
 	st := tb.in("#stepper")
 	st.choose("A duplicate")
 	st.choose("A fresh id")
-	if got := st.value("Job id"); got != "JOB-10001" {
-		t.Fatalf("a fresh id after 10,000 jobs is %q; want JOB-10001", got)
+	if got := st.value("Job id"); got != "JOB-010001" {
+		t.Fatalf("a fresh id after 10,000 jobs is %q; want JOB-010001", got)
 	}
 	stepRun(st, 4)
-	st.wantText(stepCommand, "ZADD emq:{q}:pending 0 JOB-10001")
+	st.wantText(stepCommand, "ZADD emq:{q}:pending 0 JOB-010001")
 	st.wantText(stepReply, "(integer) 1")
 	st.wantText(stepOutcome, "{:ok, :enqueued}")
 	wantGap(t, "the stepper's pending set", st.table(pendingKey), "… and 9,951 more")
-	st.wantRows(rowKey("JOB-10001"), [][]string{{"state", "pending"}, {"attempts", "0"}, {"payload", stepperPayload}})
+	st.wantRows(rowKey("JOB-010001"), [][]string{{"state", "pending"}, {"attempts", "0"}, {"payload", stepperPayload}})
 	// Back to step 0: the set as it was, 10,000 members.
 	st.press(kb.Home)
 	st.wantText(stepPosition, "Before move 1")
 	wantGap(t, "the stepper's pending set before the run", st.table(pendingKey), "… and 9,950 more")
-	st.wantRows(rowKey("JOB-10001"), nil)
+	st.wantRows(rowKey("JOB-010001"), nil)
 }

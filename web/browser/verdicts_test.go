@@ -19,14 +19,14 @@ func TestVerdicts(t *testing.T) {
 	v := tb.in("#verdicts")
 	v.wantRows(pendingKey, nil)
 	v.wantRows(rowsKey, nil)
-	if got := v.value("Job id"); got != "JOB-1" {
-		t.Errorf("the suggested id is %q; want JOB-1", got)
+	if got := v.value("Job id"); got != "JOB-000001" {
+		t.Errorf("the suggested id is %q; want JOB-000001", got)
 	}
-	admitted := [][]string{{"JOB-1", "pending", "0", `{"task":"hello"}`}}
+	admitted := [][]string{{"JOB-000001", "pending", "0", `{"task":"hello"}`}}
 
 	v.clickShows("Enqueue a job", verdict, "{:ok, :enqueued}")
 	v.wantText(verdictReply, "(integer) 1")
-	v.wantRows(pendingKey, [][]string{{"JOB-1", "0"}})
+	v.wantRows(pendingKey, [][]string{{"JOB-000001", "0"}})
 	got := v.wantRows(rowsKey, admitted)
 	if len(got.Marks) != 1 || len(got.Marks[0]) == 0 {
 		t.Errorf("the new row is not marked as new: %v", got)
@@ -34,7 +34,7 @@ func TestVerdicts(t *testing.T) {
 
 	v.clickShows("Enqueue it again", verdict, "{:ok, :duplicate}")
 	v.wantText(verdictReply, "(integer) 0")
-	v.wantRows(pendingKey, [][]string{{"JOB-1", "0"}})
+	v.wantRows(pendingKey, [][]string{{"JOB-000001", "0"}})
 	got = v.wantRows(rowsKey, admitted)
 	if len(got.Marks) == 1 && len(got.Marks[0]) > 0 {
 		t.Errorf("a duplicate changed nothing, but the row is marked %q", got.Marks[0])
@@ -42,14 +42,14 @@ func TestVerdicts(t *testing.T) {
 
 	v.clickShows("Try a malformed id", verdict, "{:error, :kind}")
 	v.wantText(verdictReply, "EMQKIND")
-	v.wantRows(pendingKey, [][]string{{"JOB-1", "0"}})
+	v.wantRows(pendingKey, [][]string{{"JOB-000001", "0"}})
 	v.wantRows(rowsKey, admitted)
 	v.screenshot("verdicts")
 
 	// A typed id is admitted as typed.
 	v.fill("Job id", "JOB-7")
 	v.clickShows("Enqueue a job", verdict, "{:ok, :enqueued}")
-	v.wantRows(pendingKey, [][]string{{"JOB-1", "0"}, {"JOB-7", "0"}})
+	v.wantRows(pendingKey, [][]string{{"JOB-000001", "0"}, {"JOB-7", "0"}})
 }
 
 // TestVerdictsAgainRepeatsThisWidgetsJob: "Enqueue it again" repeats the id
@@ -75,20 +75,20 @@ func TestVerdictsAgainRepeatsThisWidgetsJob(t *testing.T) {
 	// Another widget's job is not this widget's "it".
 	st := tb.in("#stepper")
 	st.choose("A duplicate")
-	st.wantAnnounced("JOB-1 was enqueued first")
-	v.wantRows(rowsKey, [][]string{{"JOB-1", "pending", "0", `{"task":"step"}`}})
+	st.wantAnnounced("JOB-000001 was enqueued first")
+	v.wantRows(rowsKey, [][]string{{"JOB-000001", "pending", "0", `{"task":"step"}`}})
 	v.wantDisabled("Enqueue it again")
 	v.wantText(againHint, "Enqueue a job first")
 
 	// The suggested id is the next fresh one; "again" then repeats it.
-	if got := v.value("Job id"); got != "JOB-2" {
-		t.Errorf("the suggested id is %q; want JOB-2", got)
+	if got := v.value("Job id"); got != "JOB-000002" {
+		t.Errorf("the suggested id is %q; want JOB-000002", got)
 	}
 	v.clickShows("Enqueue a job", verdict, "{:ok, :enqueued}")
-	v.wantText(verdictCall, `"JOB-2"`)
-	v.wantText(againHint, "JOB-2")
+	v.wantText(verdictCall, `"JOB-000002"`)
+	v.wantText(againHint, "JOB-000002")
 	v.clickShows("Enqueue it again", verdict, "{:ok, :duplicate}")
-	v.wantText(verdictCall, `"JOB-2"`)
+	v.wantText(verdictCall, `"JOB-000002"`)
 	v.wantText(verdictReply, "(integer) 0")
 
 	// A typed id becomes "it" once it is sent.
@@ -98,5 +98,5 @@ func TestVerdictsAgainRepeatsThisWidgetsJob(t *testing.T) {
 	v.clickShows("Try a malformed id", verdict, "{:error, :kind}") // not "Enqueue a job": "it" stays JOB-7
 	v.clickShows("Enqueue it again", verdict, "{:ok, :duplicate}")
 	v.wantText(verdictCall, `"JOB-7"`)
-	v.wantRows(pendingKey, [][]string{{"JOB-1", "0"}, {"JOB-2", "0"}, {"JOB-7", "0"}})
+	v.wantRows(pendingKey, [][]string{{"JOB-000001", "0"}, {"JOB-000002", "0"}, {"JOB-7", "0"}})
 }

@@ -398,11 +398,14 @@ func TestWorkersOptimisticClaimRetriesInsteadOfDoubleClaiming(t *testing.T) {
 	w.wantText(workerAHolds, "Holds JOB-1 · attempts 1")
 	w.wantText(workerBHolds, "Holds JOB-2 · attempts 1")
 	wantOneJobEach(w)
-	// A: WATCH, ZRANGE, TIME + MULTI + 4 writes, EXEC = 9. B: that, then
-	// UNWATCH after its nil, then the 9 again = 19.
+	// A: WATCH, ZRANGE, TIME + MULTI + 4 writes, EXEC = 9 commands. B:
+	// that, then UNWATCH after its nil, then the 9 again = 19. A
+	// pipelining client sends MULTI, the writes and EXEC in one round trip:
+	// WATCH, ZRANGE, TIME, MULTI…EXEC = 4 for A; 4 + UNWATCH + 4 = 9 for B.
 	w.wantText("[data-testid=workers-cost]",
-		"A: 9 commands in 9 round trips.",
-		"B: 19 commands in 19 round trips, 1 retry.",
+		"A: 9 commands in 4 round trips.",
+		"B: 19 commands in 9 round trips, 1 retry.",
+		"counted as a pipelining client sends them: MULTI, the queued commands and EXEC go to the server together, in one round trip",
 		"@claim: one script per claim, sent as one EVALSHA")
 	w.screenshot("workers-optimistic")
 }

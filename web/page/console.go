@@ -34,7 +34,7 @@ func DefaultConsole() Console {
 	return Console{
 		Prompt:     "redis>",
 		HistoryMax: 100,
-		Examples:   []string{"ZRANGE " + PendingKey("q") + " 0 -1", "HGETALL " + keyOf("q", "job:JOB-1")},
+		Examples:   []string{"ZRANGE " + PendingKey("q") + " 0 -1", "HGETALL " + keyOf("q", "job:JOB-000001")},
 		Lua:        luaDifferences,
 		Server:     serverDifferences,
 		Runaway:    serverDifferences[:1],
@@ -68,7 +68,7 @@ var serverDifferences = []Difference{
 	{"DUMP", "DUMP and RESTORE use Redis 7.0's payloads for strings, lists, sets, hashes and sorted sets, so a payload copied from a real Redis 7.0 restores here and the other way round. A stream's payload is the one they do not write or read: both answer an error that says so."},
 	{"CLUSTER KEYSLOT", "It answers the key's hash slot, as a node of a Redis Cluster does: emq:{q}:pending is in slot 11958. A plain Redis refuses the command, since its cluster support is disabled."},
 	{"Blocking commands", "BLPOP and the like answer at once when there is something to pop or read, as Redis does. When there is not, Redis would wait for another client's write, which cannot come here: with a timeout the console answers at once what Redis answers when it passes, and says the wait was not waited; with timeout 0 (wait for ever) it answers an error that says so."},
-	{"Refused commands", "Pub/sub, DEBUG, FUNCTION and SHUTDOWN answer an error that says why they cannot work here."},
+	{"Refused commands", "Pub/sub, DEBUG and SHUTDOWN answer an error that says why they cannot work here. (FUNCTION and FCALL work as in Redis 7.0.)"},
 	{"The clock", "TIME and expiring keys follow the playground's clock, which starts at 2026-01-01 00:00 UTC and moves only when the round trip's Advance moves it."},
 	{"Deep replies", "A reply nested more than 500 levels deep is not shown: the console says so instead. Redis would send it (up to 7,995 levels), but a browser cannot pass one that deep from the engine to the page. The command has run, and what it wrote stays."},
 	{"The console itself", "A number in front of a command (3 INCR n) is sent as the command, not taken as a repeat count; help, connect and quit are not the console's; and a RESP3 big number prints as (big number) N, which redis-cli 7.0 cannot print."},

@@ -78,7 +78,7 @@ var ClassicScripts = map[string]bool{"worker.js": true, "embed.js": true}
 // Styles are the stylesheets in web/assets, in cascade order: the page's
 // own first, then one per experiment widget, then the course's prose and
 // contents, then the handout's print rules last, so they win.
-var Styles = []string{"app.css", "editor.css", "console.css", "workers.css", "course.css", "print.css"}
+var Styles = []string{"app.css", "editor.css", "console.css", "workers.css", "course.css", "first-step.css", "print.css"}
 
 // The files the renderer builds (web/bundle) under these plain names in
 // the site; the pages load their hashed copies. EmbedFile is the course
@@ -100,7 +100,21 @@ func EmbedDefines() map[string]any {
 		"__ECHOMQ_TITLES__":  widgetTitles,
 		"__ECHOMQ_SANDBOX__": EmbedSandbox,
 		"__ECHOMQ_ALLOW__":   EmbedAllow,
+		"__ECHOMQ_HEIGHTS__": EmbedHeights,
 	}
+}
+
+// EmbedHeights are each widget's height in px once it is ready, in a
+// frame 720 px wide and in one 360 px wide (measured in Chromium on the
+// built embeds). embed.js reserves a frame's height from them, for the
+// frame's width, before the widget reports its own: a course page then
+// hardly moves while its embeds arrive, and each embed's "within a
+// screen" is judged where the frame will stay, not where a 150 px frame
+// would leave it.
+var EmbedHeights = map[string][2]int{
+	WidgetStepper: {1898, 2674}, WidgetBeats: {1349, 1597}, WidgetVerdicts: {721, 1128},
+	WidgetRoundTrip: {1679, 2500}, WidgetEditor: {1821, 2434}, WidgetConsole: {421, 672},
+	WidgetWorkers: {1845, 2984},
 }
 
 // DefaultSite is the site as build.sh renders it at its root, minus the

@@ -221,7 +221,7 @@ func freshID(snapshot []byte) string {
 	if json.Unmarshal(snapshot, &s) == nil && s.Fresh != "" {
 		return s.Fresh
 	}
-	return "JOB-1"
+	return "JOB-000001"
 }
 
 // JSON is the recording as the page embeds it, inside a

@@ -18,8 +18,8 @@ func TestStepperIsDeterministic(t *testing.T) {
 	if ja != jb {
 		t.Fatalf("two recordings differ:\n%s\n%s", ja, jb)
 	}
-	if !strings.Contains(ja, `"method":"trace"`) || !strings.Contains(ja, `"JOB-1"`) || strings.Contains(ja, "</") {
-		t.Errorf("the recording lacks the traced run of JOB-1, or could end its script element: %.300s", ja)
+	if !strings.Contains(ja, `"method":"trace"`) || !strings.Contains(ja, `"JOB-000001"`) || strings.Contains(ja, "</") {
+		t.Errorf("the recording lacks the traced run of JOB-000001, or could end its script element: %.300s", ja)
 	}
 	t.Logf("%d bytes", len(ja))
 }
@@ -31,7 +31,7 @@ func TestVerdictsHoldsTheThreeVerdicts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"JOB-1": `"verdict":"enqueued"`, "job-2": `"error":"kind"`}
+	want := map[string]string{"JOB-000001": `"verdict":"enqueued"`, "job-000002": `"error":"kind"`}
 	got := map[string]bool{}
 	dup := false
 	for _, c := range rec.Calls {
@@ -42,12 +42,12 @@ func TestVerdictsHoldsTheThreeVerdicts(t *testing.T) {
 		if w, ok := want[id]; ok && len(c.Before) == 1 && strings.Contains(string(c.Result), w) {
 			got[id] = true
 		}
-		if id == "JOB-1" && len(c.Before) == 1 && strings.Contains(string(c.Result), `"verdict":"duplicate"`) {
+		if id == "JOB-000001" && len(c.Before) == 1 && strings.Contains(string(c.Result), `"verdict":"duplicate"`) {
 			dup = true
 		}
 	}
-	if !got["job-2"] || !dup {
-		t.Errorf("after JOB-1, the recording lacks the duplicate (%v) or the malformed job-2 (%v)", dup, got["job-2"])
+	if !got["job-000002"] || !dup {
+		t.Errorf("after JOB-000001, the recording lacks the duplicate (%v) or the malformed job-000002 (%v)", dup, got["job-000002"])
 	}
 	j, _ := rec.JSON()
 	t.Logf("%d calls, %d bytes", len(rec.Calls), len(j))

@@ -35,5 +35,5 @@ test("the fresh id comes from the engine when it says, and the malformed one fol
   const s = snap(pend("JOB-1"), {}, { fresh: "JOB-10001" });
   assert.equal(freshId(s), "JOB-10001");
   assert.equal(malformedId(s), "job-10001");
-  assert.equal(freshId(snap(pend("JOB-7"))), "JOB-8");
+  assert.equal(freshId(snap(pend("JOB-7"))), "JOB-000008");
 });

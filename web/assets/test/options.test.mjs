@@ -68,4 +68,8 @@ test("optionsQuery gives an embed the options back, defaults left out", () => {
 test("the custom element's attributes are named as attributes", () => {
   const { problems } = readOptions("?lease=abc", "attribute");
   assert.match(problems[0], /^The attribute lease was ignored: /);
+  const embed = readOptions("?lease=abc&ids=" + "JOB-1,".repeat(21), "embed").problems;
+  assert.match(embed[0], /^This widget's ids setting could not be used \(at most 20 ids can be enqueued at start\), so the widget starts with its default ids instead\.$/);
+  assert.match(embed[1], /^This widget's lease setting could not be used /);
+  for (const p of embed) assert.doesNotMatch(p, /address/);
 });

@@ -84,6 +84,8 @@ test("damaged links are refused with a reason, and the default state follows", a
     assert.match(got.problem, /could not be opened/);
     assert.match(got.problem, new RegExp(why), `${fragment.slice(0, 40)}: ${got.problem}`);
     assert.match(got.problem, /default state/);
+    // Plain words for a learner: never the browser's exception text.
+    assert.doesNotMatch(got.problem, /header check|decod|JSON|Unexpected token|Error/i, got.problem);
   }
 });
 

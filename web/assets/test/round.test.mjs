@@ -3,7 +3,7 @@
 // orders the page names, and a saved round is checked step by step.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { both, firstBulk, foldRound, globPrefix, nextKind, PLANS, schedule, validRound } from "../round.js";
+import { both, firstBulk, foldRound, globPrefix, nextKind, PLANS, roundTrips, schedule, validRound } from "../round.js";
 
 const line = (cmd, reply) => [cmd, reply];
 const entry = (w, kind, id, ok = true, token = null, lines = [line(kind, "OK")]) => ({ w, kind, id, token, ok, lines });
@@ -81,4 +81,18 @@ test("the helpers the steps read replies with", () => {
   assert.equal(firstBulk({ type: "array", value: [] }), null);
   assert.equal(firstBulk({ type: "nil" }), null);
   assert.equal(globPrefix("emq:{ra*ce}:"), "emq:{ra\\*ce}:*");
+});
+
+test("round trips are counted as a pipelining client sends them: MULTI…EXEC is one", () => {
+  const e = (kind, n) => ({ w: "A", kind, lines: Array(n).fill(["X", "OK"]) });
+  // WATCH, ZRANGE, TIME + MULTI + 4 writes, EXEC: 9 commands, 4 round trips.
+  const claim = [e("watch", 1), e("read", 1), e("queue", 6), e("exec", 1)];
+  assert.equal(roundTrips(claim), 4);
+  // A nil EXEC and its UNWATCH, then the claim again: 9 round trips.
+  assert.equal(roundTrips([e("watch", 1), e("read", 1), e("queue", 6), e("exec", 2), ...claim]), 9);
+  // A queue step that failed at TIME sent only TIME.
+  assert.equal(roundTrips([e("watch", 1), e("read", 1), e("queue", 1)]), 3);
+  // Split and atomic: every command waits for the one before.
+  assert.equal(roundTrips([e("read", 1), e("remove", 1), e("lease", 3)]), 5);
+  assert.equal(roundTrips([e("claim", 2)]), 2);
 });

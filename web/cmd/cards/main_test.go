@@ -36,10 +36,10 @@ func TestExamplesAreTheEnginesReplies(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		`"line": "HSET emq:{q}:job:JOB-1 state pending attempts 0 payload '{\"task\":\"resize\"}'"`,
+		`"line": "HSET emq:{q}:job:JOB-000001 state pending attempts 0 payload '{\"task\":\"resize\"}'"`,
 		`"reply": "(integer) 3"`,
 		`"reply": "(error) WRONGTYPE Operation against a key holding the wrong kind of value"`,
-		`"reply": "1) \"JOB-1\"\n2) \"0\""`,
+		`"reply": "1) \"JOB-000001\"\n2) \"0\""`,
 		`"reply": "(empty array)"`,
 		`"reply": "1) \"1767225600\"\n2) \"0\""`,
 		`"reply": "(error) NOSCRIPT No matching script. Please use EVAL."`,
