@@ -110,6 +110,13 @@ type Engine struct {
 	// HyperLogLog turns dense (see hllcmds.go): Redis's default until a
 	// CONFIG SET of it is served.
 	hllSparseMax int
+	// config is what CONFIG SET stored, by parameter (see config.go);
+	// stats what INFO counts (see info.go), and conns each connection's
+	// CLIENT state (see clientcmds.go).
+	config map[string]string
+	stats  serverStats
+	conns  map[*server.Peer]*connState
+	nextID int64
 
 	// off is the shortcuts this engine does without, and lastResort how
 	// long a script may run whatever its work (see Options).
@@ -166,6 +173,7 @@ func (c *Client) Do(args ...string) (resp.Reply, error) {
 	c.e.mu.Lock()
 	defer c.e.mu.Unlock()
 	r := c.e.do(c.peer, args)
+	c.e.countCommand(c.peer, args, r)
 	c.lastStop = c.e.runner.takeStop()
 	return r, nil
 }
@@ -212,6 +220,8 @@ func (c *Client) Close() {
 	defer e.mu.Unlock()
 	delete(e.tx, c.peer)
 	delete(e.dbOf, c.peer)
+	delete(e.conns, c.peer)
+	e.stats.connections++
 	if i := slices.Index(e.clients, c); i >= 0 {
 		e.clients = slices.Delete(e.clients, i, i+1)
 	}
@@ -248,6 +258,8 @@ func (e *Engine) reset() {
 	e.zsets = nil
 	e.tx, e.probe = nil, nil // a fresh server has no transactions either
 	e.hllSparseMax = hll.SparseMaxBytes
+	e.config, e.stats = nil, serverStats{}
+	e.conns, e.nextID = nil, 0
 }
 
 // Reset empties the keyspace and the script cache and puts the clock back
@@ -418,7 +430,7 @@ var refusedFromClient = func() map[string]string {
 	for _, c := range []string{"SUBSCRIBE", "PSUBSCRIBE", "SSUBSCRIBE", "UNSUBSCRIBE", "PUNSUBSCRIBE", "SUNSUBSCRIBE", "MONITOR"} {
 		m[c] = pubsub
 	}
-	for _, c := range []string{"SHUTDOWN", "QUIT", "RESET", "DEBUG", "FCALL", "FCALL_RO"} {
+	for _, c := range []string{"SHUTDOWN", "QUIT", "DEBUG", "FCALL", "FCALL_RO"} {
 		m[c] = "ERR " + ascii.Lower(c) + " is not available in the playground"
 	}
 	return m
