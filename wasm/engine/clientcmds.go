@@ -32,6 +32,36 @@ func serverCommands(t commandTable) {
 	t.session("RESET", "the connection back to its first state", "clientcmds.go", func(e *Engine, peer *server.Peer, _ []string) (resp.Reply, bool) {
 		return e.resetConnection(peer), true
 	})
+	// Persistence, replication and the slow log: the playground keeps
+	// nothing on disk, is its own master and logs nothing slow.
+	status := func(text string) fixup {
+		return func(*Engine, *server.Peer, []string) resp.Reply { return resp.StatusReply(text) }
+	}
+	for name, text := range map[string]string{"SAVE": "OK", "BGSAVE": "Background saving started", "BGREWRITEAOF": "Background append only file rewriting started"} {
+		t.serve(name, own, "nothing to write", "clientcmds.go", status(text))
+		t[name].absent = true
+	}
+	t.serve("ROLE", own, "a master with no replicas", "clientcmds.go", func(*Engine, *server.Peer, []string) resp.Reply {
+		return resp.ArrayReply(resp.BulkReply("master"), resp.IntReply(0), resp.ArrayReply())
+	})
+	t.serve("SLOWLOG", own, "an empty slow log", "clientcmds.go", func(_ *Engine, _ *server.Peer, args []string) resp.Reply {
+		switch ascii.Upper(args[1]) {
+		case "LEN":
+			return resp.IntReply(0)
+		case "GET":
+			return resp.ArrayReply()
+		}
+		return resp.OK()
+	})
+	for _, name := range []string{"ROLE", "SLOWLOG"} {
+		t[name].absent = true
+	}
+	for _, name := range []string{"READONLY", "READWRITE", "ASKING"} {
+		t.serve(name, own, "cluster support disabled", "clientcmds.go", func(*Engine, *server.Peer, []string) resp.Reply {
+			return resp.ErrorReply("ERR This instance has cluster support disabled")
+		})
+		t[name].absent = true
+	}
 	dbRangeCommands(t)
 	expireCommands(t)
 }
