@@ -164,7 +164,7 @@ func (e *Engine) clientList(peer *server.Peer, opts []string) resp.Reply {
 		switch ascii.Lower(opts[1]) {
 		case "normal":
 		case "master", "replica", "slave", "pubsub":
-			return resp.BulkReply("")
+			return forProtocol(resp.Reply{Kind: resp.Verbatim, Format: "txt"}, peer.Resp3)
 		default:
 			return resp.ErrorReply("ERR Unknown client type '" + opts[1] + "'")
 		}

@@ -8,7 +8,7 @@ import (
 )
 
 // commandIntrospection answers COMMAND COUNT and COMMAND LIST [FILTERBY
-// PATTERN p | MODULE m] from Redis 7.0's own table (arity.txt), so they
+// PATTERN p | MODULE m] from Redis 7.0's own table, subcommands too (arity.txt), so they
 // count and name Redis 7.0's commands, not miniredis's. ok is false for
 // the rest of COMMAND, which miniredis answers its own way (INFO,
 // GETKEYS and COMMAND alone: a known difference), and for LIST FILTERBY
@@ -48,20 +48,11 @@ func commandIntrospection(args []string) (resp.Reply, bool) {
 		slices.Sort(names) // Redis lists them in its dictionary's order
 		out := []resp.Reply{}
 		for _, n := range names {
-			if pattern == "" && !containsBar(n) || pattern != "" && globMatch(pattern, n) {
+			if pattern == "" || globMatch(pattern, n) {
 				out = append(out, resp.BulkReply(n))
 			}
 		}
 		return resp.ArrayReply(out...), true
 	}
 	return resp.Reply{}, false
-}
-
-func containsBar(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '|' {
-			return true
-		}
-	}
-	return false
 }

@@ -36,7 +36,10 @@ func dbRangeCommands(t commandTable) {
 		return func(e *Engine, peer *server.Peer, args []string) resp.Reply {
 			if len(args) == 3 {
 				n, ok := dbIndex(args[2])
+				_, isInt := parseRedisInt(args[2])
 				switch {
+				case !ok && isInt:
+					return resp.ErrorReply("ERR value is out of range, value must between -2147483648 and 2147483647")
 				case !ok:
 					return resp.ErrorReply("ERR value is not an integer or out of range")
 				case n < 0 || n >= databases:

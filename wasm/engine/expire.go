@@ -176,8 +176,8 @@ func expiryOption(args []string, from int, other ...string) (at int, spec expire
 		for _, w := range other {
 			known = known || o == w
 		}
-		if !known {
-			return -1, spec, false
+		if !known || o == "NX" && hasWord(args[from:], "XX") {
+			return -1, spec, false // a syntax error, the command's to give
 		}
 	}
 	return at, spec, at >= 0
@@ -276,4 +276,13 @@ func setexExpiry(cmd string, seconds bool) func(next fixup) fixup {
 			return e.raw(peer, []string{"PSETEX", args[1], strconv.FormatInt(min(when-e.now, maxTTLms), 10), args[3]})
 		}
 	}
+}
+
+func hasWord(args []string, w string) bool {
+	for _, a := range args {
+		if ascii.EqualFold(a, w) {
+			return true
+		}
+	}
+	return false
 }
