@@ -117,9 +117,9 @@ func clientCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 		s.name = args[2]
 		return resp.OK()
 	case "INFO":
-		return forProtocol(resp.Reply{Kind: resp.Verbatim, Format: "txt", Str: e.clientLine(peer, s, "client|info") + "\n"}, peer.Resp3)
+		return forProtocol(resp.Reply{Kind: resp.Verbatim, Format: "txt", Str: e.clientLine(peer, s, "client|info", args) + "\n"}, peer.Resp3)
 	case "LIST":
-		return e.clientList(peer, args[2:])
+		return e.clientList(peer, args)
 	case "NO-EVICT":
 		switch {
 		case ascii.EqualFold(args[2], "ON"):
@@ -156,7 +156,8 @@ func clientCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 }
 
 // clientList serves CLIENT LIST [TYPE type] [ID id ...].
-func (e *Engine) clientList(peer *server.Peer, opts []string) resp.Reply {
+func (e *Engine) clientList(peer *server.Peer, args []string) resp.Reply {
+	opts := args[2:]
 	var ids map[int64]bool
 	switch {
 	case len(opts) == 0:
@@ -187,11 +188,11 @@ func (e *Engine) clientList(peer *server.Peer, opts []string) resp.Reply {
 		if s == nil || ids != nil && !ids[s.id] {
 			continue
 		}
-		cmd := s.lastCmd
+		cmd, sent := s.lastCmd, []string(nil)
 		if c.peer == peer {
-			cmd = "client|list"
+			cmd, sent = "client|list", args
 		}
-		b.WriteString(e.clientLine(c.peer, s, cmd) + "\n")
+		b.WriteString(e.clientLine(c.peer, s, cmd, sent) + "\n")
 	}
 	return forProtocol(resp.Reply{Kind: resp.Verbatim, Format: "txt", Str: b.String()}, peer.Resp3)
 }
@@ -199,9 +200,19 @@ func (e *Engine) clientList(peer *server.Peer, opts []string) resp.Reply {
 // clientLine is one connection's line of CLIENT LIST, with Redis 7.0's
 // fields in its order. The playground has no sockets: the addresses and
 // the file descriptor are made up from the id, and the buffers are those
-// of an idle Redis connection.
-func (e *Engine) clientLine(peer *server.Peer, s *connState, cmd string) string {
+// of an idle Redis connection. sent is the command the line answers, for
+// the caller's line.
+func (e *Engine) clientLine(peer *server.Peer, s *connState, cmd string, sent []string) string {
 	id := strconv.FormatInt(s.id, 10)
+	// qbuf: the command being served is still in the caller's buffer, as
+	// RESP, when Redis writes the line.
+	qbuf := 0
+	if len(sent) > 0 {
+		qbuf = len(strconv.Itoa(len(sent))) + 3
+		for _, a := range sent {
+			qbuf += len(strconv.Itoa(len(a))) + len(a) + 5
+		}
+	}
 	flags, multi := "", "-1"
 	if t := e.tx[peer]; t != nil && t.multi {
 		flags, multi = "x", strconv.Itoa(len(t.queue))
@@ -219,7 +230,7 @@ func (e *Engine) clientLine(peer *server.Peer, s *connState, cmd string) string 
 	return "id=" + id + " addr=127.0.0.1:" + strconv.FormatInt(40000+s.id, 10) + " laddr=127.0.0.1:" + e.configValue("port") +
 		" fd=" + strconv.FormatInt(7+s.id, 10) + " name=" + s.name + " age=0 idle=0 flags=" + flags +
 		" db=" + strconv.Itoa(e.dbOf[peer]) + " sub=0 psub=0 ssub=0 multi=" + multi +
-		" qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0 tot-mem=1024 events=r cmd=" + cmd +
+		" qbuf=" + strconv.Itoa(qbuf) + " qbuf-free=0 argv-mem=0 multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0 tot-mem=1024 events=r cmd=" + cmd +
 		" user=default redir=-1 resp=" + protocol
 }
 

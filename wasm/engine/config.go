@@ -265,6 +265,9 @@ func configParse(p *configParam, v string) (string, string) {
 	case "memperc":
 		if pct, ok := strings.CutSuffix(v, "%"); ok {
 			if n, ok := parseRedisInt(pct); ok && n >= 0 {
+				if n > 100 {
+					return "", "percentage argument must be less or equal to 100"
+				}
 				return v, ""
 			}
 		} else if n, ok := memoryValue(v); ok {
