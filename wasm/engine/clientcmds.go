@@ -72,6 +72,17 @@ type connState struct {
 	name    string
 	noEvict bool
 	lastCmd string // as CLIENT LIST's cmd= names it: "get", "client|list"
+	killed  bool   // CLIENT KILL ended it: its connection is to be closed
+}
+
+// Killed reports whether a CLIENT KILL ended the connection: whoever
+// holds its socket closes it (wasm/wire), after writing the reply to the
+// command that killed it, if that was its own.
+func (c *Client) Killed() bool {
+	c.e.mu.Lock()
+	defer c.e.mu.Unlock()
+	s := c.e.conns[c.peer]
+	return s != nil && s.killed
 }
 
 // conn is peer's state, made on first use. Ids follow the order the
@@ -130,6 +141,8 @@ func clientCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 			return resp.ErrorReply("ERR syntax error")
 		}
 		return resp.OK()
+	case "KILL":
+		return e.clientKill(peer, args[2:])
 	case "GETREDIR":
 		return resp.IntReply(-1)
 	case "TRACKINGINFO":
@@ -153,6 +166,89 @@ func clientCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 		return helpReply(clientHelp...)
 	}
 	return resp.ErrorReply("ERR unknown subcommand '" + args[1] + "'. Try CLIENT HELP.")
+}
+
+// clientKill serves CLIENT KILL addr and CLIENT KILL [ID id] [TYPE type]
+// [USER user] [ADDR addr] [LADDR addr] [SKIPME yes|no]: it marks the
+// connections that match (all but the caller's, unless SKIPME no) killed.
+func (e *Engine) clientKill(peer *server.Peer, opts []string) resp.Reply {
+	e.conn(peer)
+	line := func(c *Client) map[string]string {
+		f := map[string]string{}
+		for _, kv := range strings.Fields(e.clientLine(c.peer, e.conns[c.peer], "", nil)) {
+			k, v, _ := strings.Cut(kv, "=")
+			f[k] = v
+		}
+		return f
+	}
+	want := map[string]string{}
+	skipMe, oldForm := true, len(opts) == 1
+	if oldForm {
+		want["addr"], skipMe = opts[0], false
+	} else {
+		if len(opts)%2 != 0 {
+			return resp.ErrorReply("ERR syntax error")
+		}
+		for i := 0; i < len(opts); i += 2 {
+			v := opts[i+1]
+			switch ascii.Upper(opts[i]) {
+			case "ID":
+				if n, ok := parseRedisInt(v); !ok || n <= 0 {
+					return resp.ErrorReply("ERR client-id should be greater than 0")
+				}
+				want["id"] = v
+			case "TYPE":
+				switch ascii.Lower(v) {
+				case "normal":
+				case "master", "replica", "slave", "pubsub":
+					want["id"] = "none" // no connection is of these types
+				default:
+					return resp.ErrorReply("ERR Unknown client type '" + v + "'")
+				}
+			case "USER":
+				if v != "default" {
+					return resp.ErrorReply("ERR No such user '" + v + "'")
+				}
+			case "ADDR":
+				want["addr"] = v
+			case "LADDR":
+				want["laddr"] = v
+			case "SKIPME":
+				switch {
+				case ascii.EqualFold(v, "yes"):
+					skipMe = true
+				case ascii.EqualFold(v, "no"):
+					skipMe = false
+				default:
+					return resp.ErrorReply("ERR syntax error")
+				}
+			default:
+				return resp.ErrorReply("ERR syntax error")
+			}
+		}
+	}
+	n := 0
+	for _, c := range e.clients {
+		s := e.conns[c.peer]
+		if s == nil || s.killed || skipMe && c.peer == peer {
+			continue
+		}
+		f, match := line(c), true
+		for k, v := range want {
+			match = match && f[k] == v
+		}
+		if match {
+			s.killed = true
+			n++
+		}
+	}
+	if oldForm {
+		if n == 0 {
+			return resp.ErrorReply("ERR No such client")
+		}
+		return resp.OK()
+	}
+	return resp.IntReply(int64(n))
 }
 
 // clientList serves CLIENT LIST [TYPE type] [ID id ...].
@@ -185,7 +281,7 @@ func (e *Engine) clientList(peer *server.Peer, args []string) resp.Reply {
 	var b strings.Builder
 	for _, c := range e.clients {
 		s := e.conns[c.peer]
-		if s == nil || ids != nil && !ids[s.id] {
+		if s == nil || s.killed || ids != nil && !ids[s.id] {
 			continue
 		}
 		cmd, sent := s.lastCmd, []string(nil)

@@ -33,6 +33,9 @@ type configParam struct {
 	hi    int64
 	def   string // the value the playground starts with
 	alias string // the parameter this one is another name for, or ""
+	// hidden: a pattern does not find it, only its name (Redis's
+	// debugging parameters, key-load-delay...).
+	hidden bool
 }
 
 // configParams is configs.txt read: the parameters in its order, and by
@@ -59,6 +62,7 @@ func readConfigs(text string) *configParams {
 		if len(f) > 2 {
 			p.def = f[2]
 		}
+		p.hidden = len(f) > 3 && f[3] == "hidden"
 		kind := strings.Fields(f[1])
 		p.kind = kind[0]
 		switch {
@@ -160,7 +164,7 @@ func (e *Engine) configGet(patterns []string) resp.Reply {
 		}
 		lp := ascii.Lower(pat)
 		for _, p := range t.list {
-			if globMatch(lp, p.name) {
+			if !p.hidden && globMatch(lp, p.name) {
 				add(p.name, p)
 			}
 		}

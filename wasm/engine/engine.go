@@ -160,6 +160,7 @@ func (e *Engine) NewClient() *Client {
 	c := &Client{e: e, peer: server.NewPeer(bufio.NewWriter(&e.out))}
 	e.mu.Lock()
 	e.clients = append(e.clients, c)
+	e.conn(c.peer) // its CLIENT ID, in the order connections open
 	e.mu.Unlock()
 	return c
 }

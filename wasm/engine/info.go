@@ -120,7 +120,13 @@ func (e *Engine) infoField(field string) string {
 	case "lru_clock":
 		return itoa(e.now / 1000 & (1<<24 - 1))
 	case "connected_clients":
-		return strconv.Itoa(len(e.clients))
+		n := 0
+		for _, c := range e.clients {
+			if s := e.conns[c.peer]; s == nil || !s.killed {
+				n++
+			}
+		}
+		return strconv.Itoa(n)
 	case "maxclients":
 		return e.configValue("maxclients")
 	case "number_of_cached_scripts":

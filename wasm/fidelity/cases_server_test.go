@@ -78,6 +78,18 @@ func serverCases() []fcase {
 				{"CLIENT", "LIST", "TYPE", "foo"}, {"CLIENT", "LIST", "ID", "abc"}, {"CLIENT", "LIST", "ID", "99999"}, {"CLIENT", "LIST", "TYPE", "pubsub"},
 				{"CLIENT", "GETREDIR"}, {"CLIENT", "TRACKINGINFO"}, {"CLIENT", "HELP"}, {"CLIENT", "FOO"}, {"CLIENT", "UNBLOCK", "99999"},
 			}},
+		{id: "server/client-kill", desc: "CLIENT KILL's errors, as Redis 7.0 words them, and a kill that matches no connection",
+			cmds: [][]string{
+				{"CLIENT", "KILL"}, {"CLIENT", "KILL", "1.2.3.4:5"}, {"CLIENT", "KILL", "id", "abc"}, {"CLIENT", "KILL", "id", "0"},
+				{"CLIENT", "KILL", "id", "99999"}, {"CLIENT", "KILL", "id", "10", "wrong_arg"}, {"CLIENT", "KILL", "foo", "bar"},
+				{"CLIENT", "KILL", "skipme", "yes_or_no"}, {"CLIENT", "KILL", "type", "wrong_type"}, {"CLIENT", "KILL", "user", "wrong_user"},
+				{"CLIENT", "KILL", "id"}, {"CLIENT", "KILL", "addr", "1.2.3.4:5", "skipme", "no"},
+			}},
+		{id: "server/config-hidden", desc: "Redis's debugging parameters (key-load-delay...) are found by their name, never by a pattern",
+			cmds: [][]string{
+				{"CONFIG", "GET", "key-load-delay"}, {"CONFIG", "GET", "key-load-*"}, {"CONFIG", "GET", "rdb-key-save-delay", "loading-process-events-interval-bytes"},
+				{"CONFIG", "SET", "key-load-delay", "abc"}, {"CONFIG", "SET", "loading-process-events-interval-bytes", "1"},
+			}},
 		{id: "server/reset", desc: "RESET: out of MULTI, back to database 0, no name, and the status RESET (after it, a connection speaks RESP2: the case reads no nil, which the comparison would read as RESP3's)",
 			cmds: [][]string{
 				{"SELECT", "3"}, {"SET", "k", "in3"}, {"CLIENT", "SETNAME", "x"}, {"MULTI"}, {"SET", "k", "queued"}, {"RESET"},
