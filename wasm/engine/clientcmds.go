@@ -120,10 +120,8 @@ func clientCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 		}
 		return resp.BulkReply(s.name)
 	case "SETNAME":
-		for i := 0; i < len(args[2]); i++ {
-			if c := args[2][i]; c < '!' || c > '~' {
-				return resp.ErrorReply("ERR Client names cannot contain spaces, newlines or special characters.")
-			}
+		if !validClientName(args[2]) {
+			return resp.ErrorReply(errClientName)
 		}
 		s.name = args[2]
 		return resp.OK()
@@ -344,6 +342,46 @@ func (e *Engine) resetConnection(peer *server.Peer) resp.Reply {
 		s.name, s.noEvict = "", false
 	}
 	return resp.StatusReply("RESET")
+}
+
+// helloConn serves HELLO for the connection: hello's reply with the
+// connection's own id, and SETNAME's name checked and taken.
+func (e *Engine) helloConn(peer *server.Peer, args []string) resp.Reply {
+	was := peer.Resp3
+	r := hello(peer, args)
+	if r.IsError() {
+		return r
+	}
+	s := e.conn(peer)
+	for i := 2; i+1 < len(args); i++ {
+		if ascii.EqualFold(args[i], "SETNAME") {
+			if !validClientName(args[i+1]) {
+				peer.Resp3 = was
+				return resp.ErrorReply(errClientName)
+			}
+			s.name = args[i+1]
+			break
+		}
+	}
+	for i := 0; i+1 < len(r.Elems); i += 2 {
+		if r.Elems[i].Str == "id" {
+			r.Elems[i+1] = resp.IntReply(s.id)
+		}
+	}
+	return r
+}
+
+const errClientName = "ERR Client names cannot contain spaces, newlines or special characters."
+
+// validClientName: Redis takes a name of the printable ASCII characters
+// but space, or none.
+func validClientName(name string) bool {
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c < '!' || c > '~' {
+			return false
+		}
+	}
+	return true
 }
 
 // noteCommand remembers the command a connection sent last, for CLIENT

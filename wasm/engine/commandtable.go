@@ -115,8 +115,8 @@ func buildCommands() map[string]*route {
 		})
 		t[name].lua = luaEval
 	}
-	t.session("HELLO", "the connection's protocol", "hello.go", func(_ *Engine, peer *server.Peer, args []string) (resp.Reply, bool) {
-		return hello(peer, args), true
+	t.session("HELLO", "the connection's protocol", "hello.go", func(e *Engine, peer *server.Peer, args []string) (resp.Reply, bool) {
+		return e.helloConn(peer, args), true
 	})
 	t.session("SCRIPT", "the runner's script cache", "runner.go", func(e *Engine, _ *server.Peer, args []string) (resp.Reply, bool) {
 		return e.runner.scriptCommand(args[1:]), true

@@ -70,13 +70,14 @@ func serverCases() []fcase {
 				{"INFO", "KEYSPACE", "server"}, {"INFO", "cpu", "all"}, {"INFO", "cpu", "default"}, {"INFO", "foo"}, {"INFO", "foo", "cluster"},
 				{"INFO", "commandSTATS"}, {"INFO", "sentinel"},
 			}},
-		{id: "server/client", desc: "CLIENT ID, SETNAME and GETNAME (names with spaces refused), CLIENT INFO's fields in Redis's order, NO-EVICT, and CLIENT LIST's errors",
+		{id: "server/client", desc: "CLIENT ID, SETNAME and GETNAME (names with spaces refused, HELLO SETNAME too), CLIENT INFO's fields in Redis's order, NO-EVICT, and CLIENT LIST's errors",
 			cmds: [][]string{
 				{"CLIENT", "ID"}, {"CLIENT", "GETNAME"}, {"CLIENT", "SETNAME", "a b"}, {"CLIENT", "SETNAME", "é"}, {"CLIENT", "SETNAME", "worker-1"},
 				{"CLIENT", "GETNAME"}, {"CLIENT", "INFO"}, {"SELECT", "2"}, {"CLIENT", "INFO"}, {"SELECT", "0"}, {"CLIENT", "SETNAME", ""}, {"CLIENT", "GETNAME"},
 				{"CLIENT", "NO-EVICT", "on"}, {"CLIENT", "INFO"}, {"CLIENT", "NO-EVICT", "off"}, {"CLIENT", "NO-EVICT", "maybe"},
 				{"CLIENT", "LIST", "TYPE", "foo"}, {"CLIENT", "LIST", "ID", "abc"}, {"CLIENT", "LIST", "ID", "99999"}, {"CLIENT", "LIST", "TYPE", "pubsub"},
 				{"CLIENT", "GETREDIR"}, {"CLIENT", "TRACKINGINFO"}, {"CLIENT", "HELP"}, {"CLIENT", "FOO"}, {"CLIENT", "UNBLOCK", "99999"},
+				{"HELLO", "2", "SETNAME", "a b"}, {"CLIENT", "INFO"}, {"HELLO", "2", "SETNAME", "via-hello"}, {"CLIENT", "GETNAME"}, {"CLIENT", "INFO"},
 			}},
 		{id: "server/client-kill", desc: "CLIENT KILL's errors, as Redis 7.0 words them, and a kill that matches no connection",
 			cmds: [][]string{
