@@ -1,5 +1,7 @@
 package fidelity
 
+import "strconv"
+
 // Cases for the server commands (wasm/engine/config.go, info.go,
 // clientcmds.go, dbrange.go, commandintro.go). A case that changes the
 // configuration puts it back at its end: the real server is shared.
@@ -8,6 +10,15 @@ package fidelity
 var configRestore = []string{"CONFIG", "SET", "maxmemory", "0", "hz", "10", "maxmemory-policy", "noeviction",
 	"hll-sparse-max-bytes", "3000", "save", "", "notify-keyspace-events", "", "activerehashing", "yes",
 	"busy-reply-threshold", "1000", "hash-max-listpack-entries", "512", "maxmemory-clients", "0"}
+
+// hashOf is HSET of key with n fields, f0 ... f<n-1>.
+func hashOf(key string, n int) []string {
+	cmd := []string{"HSET", key}
+	for i := range n {
+		cmd = append(cmd, "f"+strconv.Itoa(i), "v")
+	}
+	return cmd
+}
 
 func serverCases() []fcase {
 	return []fcase{
@@ -91,6 +102,9 @@ func serverCases() []fcase {
 				{"CONFIG", "GET", "key-load-delay"}, {"CONFIG", "GET", "key-load-*"}, {"CONFIG", "GET", "rdb-key-save-delay", "loading-process-events-interval-bytes"},
 				{"CONFIG", "SET", "key-load-delay", "abc"}, {"CONFIG", "SET", "loading-process-events-interval-bytes", "1"},
 			}},
+		{id: "server/encoding-defaults", desc: "Redis 7.0's default limits, as CONFIG GET reports them, are the engine's: a hash of 200 fields (hash-max-listpack-entries 512) is still a listpack, in OBJECT ENCODING and in DUMP's payload",
+			cmds: [][]string{hashOf("h", 200), {"OBJECT", "ENCODING", "h"}, {"DUMP", "h"}, hashOf("big", 513), {"OBJECT", "ENCODING", "big"},
+				{"CONFIG", "GET", "hash-max-listpack-entries"}, {"HGETALL", "h"}}},
 		{id: "server/reset", desc: "RESET: out of MULTI, back to database 0, no name, and the status RESET (after it, a connection speaks RESP2: the case reads no nil, which the comparison would read as RESP3's)",
 			cmds: [][]string{
 				{"SELECT", "3"}, {"SET", "k", "in3"}, {"CLIENT", "SETNAME", "x"}, {"MULTI"}, {"SET", "k", "queued"}, {"RESET"},

@@ -70,7 +70,7 @@ const (
 
 // Redis 7.0's default limits for the small encodings.
 const (
-	smallEntries    = 128 // hash-max-listpack-entries, zset-max-listpack-entries
+	hashEntries     = 512 // hash-max-listpack-entries
 	smallValue      = 64  // hash-max-listpack-value, zset-max-listpack-value
 	intsetEntries   = 512 // set-max-intset-entries
 	listNodeBytes   = 8192
@@ -81,7 +81,7 @@ const (
 // as Redis 7.0 keeps it under its default limits: the same choice Dump
 // writes, so the two cannot disagree. A list is a "quicklist"; a set an
 // "intset" while it has at most 512 members, all integers, a "hashtable"
-// otherwise; a hash a "listpack" while it has at most 128 fields, none of
+// otherwise; a hash a "listpack" while it has at most 512 fields, none of
 // them and no value longer than 64 bytes, a "hashtable" otherwise; a
 // sorted set a "skiplist" or a "listpack" (v.Skiplist). A string's name
 // follows its history, which the engine keeps, so it is "" here.
@@ -95,7 +95,7 @@ func Encoding(v Value) string {
 		}
 		return "hashtable"
 	case Hash:
-		if small(v.Elems, 2*smallEntries) {
+		if small(v.Elems, 2*hashEntries) {
 			return "listpack"
 		}
 		return "hashtable"
@@ -133,7 +133,7 @@ func Dump(v Value) string {
 		w.strs(elems, elems)
 	case Hash:
 		t = typeHash
-		if small(elems, 2*smallEntries) {
+		if small(elems, 2*hashEntries) {
 			t = typeHashListpack
 			w.listpack(elems, nil)
 			break
