@@ -9,6 +9,7 @@ import (
 	"github.com/alicebob/miniredis/v2/server"
 
 	"echomq.dev/playground/wasm/ascii"
+	"echomq.dev/playground/wasm/rdb"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -220,12 +221,29 @@ func (e *Engine) configSet(pairs []string) resp.Reply {
 	return resp.StatusReply("OK")
 }
 
-// applyConfig makes a parameter the engine honours take effect.
+// applyConfig makes a parameter the engine honours take effect: the
+// HyperLogLogs' sparse limit, and the hash and set encodings' limits
+// OBJECT ENCODING and DUMP judge a key by. The sorted sets' limits are
+// stored only: the engine's sorted-set index decides them (zsets.go).
 func (e *Engine) applyConfig(name, v string) {
+	n, _ := strconv.ParseInt(v, 10, 64)
+	n = min(n, 1<<31-1)
 	switch name {
 	case "hll-sparse-max-bytes":
-		n, _ := strconv.ParseInt(v, 10, 64)
-		e.hllSparseMax = int(min(n, 1<<31-1))
+		e.hllSparseMax = int(n)
+	case "hash-max-listpack-entries", "hash-max-listpack-value", "set-max-intset-entries":
+		if e.limits == nil {
+			l := rdb.DefaultLimits
+			e.limits = &l
+		}
+		switch name {
+		case "hash-max-listpack-entries":
+			e.limits.HashEntries = int(n)
+		case "hash-max-listpack-value":
+			e.limits.HashValue = int(n)
+		default:
+			e.limits.IntsetEntries = int(n)
+		}
 	}
 }
 

@@ -31,6 +31,7 @@ import (
 
 	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/hll"
+	"echomq.dev/playground/wasm/rdb"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -117,6 +118,9 @@ type Engine struct {
 	stats  serverStats
 	conns  map[*server.Peer]*connState
 	nextID int64
+	// limits are the small encodings' limits CONFIG SET changed; nil
+	// while they are Redis's defaults.
+	limits *rdb.Limits
 
 	// off is the shortcuts this engine does without, and lastResort how
 	// long a script may run whatever its work (see Options).
@@ -260,7 +264,7 @@ func (e *Engine) reset() {
 	e.tx, e.probe = nil, nil // a fresh server has no transactions either
 	e.hllSparseMax = hll.SparseMaxBytes
 	e.config, e.stats = nil, serverStats{}
-	e.conns, e.nextID = nil, 0
+	e.conns, e.nextID, e.limits = nil, 0, nil
 }
 
 // Reset empties the keyspace and the script cache and puts the clock back

@@ -9,7 +9,8 @@ import "strconv"
 // configRestore puts back what the config cases change.
 var configRestore = []string{"CONFIG", "SET", "maxmemory", "0", "hz", "10", "maxmemory-policy", "noeviction",
 	"hll-sparse-max-bytes", "3000", "save", "", "notify-keyspace-events", "", "activerehashing", "yes",
-	"busy-reply-threshold", "1000", "hash-max-listpack-entries", "512", "maxmemory-clients", "0"}
+	"busy-reply-threshold", "1000", "hash-max-listpack-entries", "512", "maxmemory-clients", "0",
+	"hash-max-listpack-value", "64", "set-max-intset-entries", "512"}
 
 // hashOf is HSET of key with n fields, f0 ... f<n-1>.
 func hashOf(key string, n int) []string {
@@ -105,6 +106,13 @@ func serverCases() []fcase {
 		{id: "server/encoding-defaults", desc: "Redis 7.0's default limits, as CONFIG GET reports them, are the engine's: a hash of 200 fields (hash-max-listpack-entries 512) is still a listpack, in OBJECT ENCODING and in DUMP's payload",
 			cmds: [][]string{hashOf("h", 200), {"OBJECT", "ENCODING", "h"}, {"DUMP", "h"}, hashOf("big", 513), {"OBJECT", "ENCODING", "big"},
 				{"CONFIG", "GET", "hash-max-listpack-entries"}, {"HGETALL", "h"}}},
+		{id: "server/config-encodings", desc: "CONFIG SET of hash-max-listpack-entries, hash-max-listpack-value (or their ziplist names) and set-max-intset-entries changes what OBJECT ENCODING and DUMP see of a new key",
+			cmds: [][]string{
+				{"CONFIG", "SET", "hash-max-listpack-entries", "4"}, hashOf("h", 5), {"OBJECT", "ENCODING", "h"}, hashOf("small", 3), {"OBJECT", "ENCODING", "small"}, {"DUMP", "small"},
+				{"CONFIG", "SET", "hash-max-ziplist-value", "3"}, {"HSET", "v", "f", "long"}, {"OBJECT", "ENCODING", "v"}, {"HSET", "w", "f", "abc"}, {"OBJECT", "ENCODING", "w"},
+				{"CONFIG", "SET", "set-max-intset-entries", "2"}, {"SADD", "s", "1", "2", "3"}, {"OBJECT", "ENCODING", "s"}, {"SADD", "t", "1", "2"}, {"OBJECT", "ENCODING", "t"}, {"DUMP", "t"},
+				configRestore,
+			}},
 		{id: "server/reset", desc: "RESET: out of MULTI, back to database 0, no name, and the status RESET (after it, a connection speaks RESP2: the case reads no nil, which the comparison would read as RESP3's)",
 			cmds: [][]string{
 				{"SELECT", "3"}, {"SET", "k", "in3"}, {"CLIENT", "SETNAME", "x"}, {"MULTI"}, {"SET", "k", "queued"}, {"RESET"},

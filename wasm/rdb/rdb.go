@@ -41,6 +41,28 @@ type Value struct {
 	// Skiplist: the Zset is a skiplist in Redis, not a listpack (it was
 	// big once); Dump writes it as one.
 	Skiplist bool
+	// Limits are the small encodings' limits the value is judged by; nil
+	// for Redis 7.0's defaults.
+	Limits *Limits
+}
+
+// Limits are the limits of the small encodings that CONFIG SET may
+// change: hash-max-listpack-entries and -value, set-max-intset-entries.
+// Redis checks them as a key grows; Encoding and Dump judge the value as
+// it is now, so a key that outgrew them once and shrank since reads as
+// small here where Redis keeps it big.
+type Limits struct {
+	HashEntries, HashValue, IntsetEntries int
+}
+
+// DefaultLimits are Redis 7.0's.
+var DefaultLimits = Limits{HashEntries: hashEntries, HashValue: smallValue, IntsetEntries: intsetEntries}
+
+func (v Value) limits() Limits {
+	if v.Limits != nil {
+		return *v.Limits
+	}
+	return DefaultLimits
 }
 
 // The errors RESTORE answers, in Redis 7.0's words.
@@ -90,12 +112,12 @@ func Encoding(v Value) string {
 	case List:
 		return "quicklist"
 	case Set:
-		if _, ok := intset(v.Elems); ok {
+		if _, ok := intset(v.Elems, v.limits().IntsetEntries); ok {
 			return "intset"
 		}
 		return "hashtable"
 	case Hash:
-		if small(v.Elems, 2*hashEntries) {
+		if small(v.Elems, 2*v.limits().HashEntries, v.limits().HashValue) {
 			return "listpack"
 		}
 		return "hashtable"
@@ -125,7 +147,7 @@ func Dump(v Value) string {
 		}
 	case Set:
 		t = typeSet
-		if b, ok := intset(elems); ok {
+		if b, ok := intset(elems, v.limits().IntsetEntries); ok {
 			t = typeSetIntset
 			w.str(b)
 			break
@@ -133,7 +155,7 @@ func Dump(v Value) string {
 		w.strs(elems, elems)
 	case Hash:
 		t = typeHash
-		if small(elems, 2*hashEntries) {
+		if small(elems, 2*v.limits().HashEntries, v.limits().HashValue) {
 			t = typeHashListpack
 			w.listpack(elems, nil)
 			break
@@ -180,13 +202,13 @@ func (w *writer) listpack(elems []string, scores []float64) {
 }
 
 // small reports whether elems fit a listpack: at most limit of them, none
-// longer than 64 bytes.
-func small(elems []string, limit int) bool {
+// longer than value bytes.
+func small(elems []string, limit, value int) bool {
 	if len(elems) > limit {
 		return false
 	}
 	for _, s := range elems {
-		if len(s) > smallValue {
+		if len(s) > value {
 			return false
 		}
 	}
@@ -232,8 +254,8 @@ func listNodes(elems []string) []string {
 // intset is a set's intset, when Redis 7.0 keeps it as one: at most 512
 // members, every one an integer. Members are stored sorted, all in the
 // narrowest width that holds each (2, 4 or 8 bytes, little-endian).
-func intset(members []string) (string, bool) {
-	if len(members) > intsetEntries {
+func intset(members []string, limit int) (string, bool) {
+	if len(members) > limit {
 		return "", false
 	}
 	ints := make([]int64, len(members))
