@@ -68,7 +68,7 @@ func expireCases() []fcase {
 				{"EXPIREAT", "k", "7258118399", "GT"}, {"EXPIREAT", "k", "7258118400", "GT"}, {"EXPIRETIME", "k"}, {"EXPIREAT", "k", "1", "LT"}, {"EXISTS", "k"},
 				{"SET", "k", "v"}, {"EXPIRE", "k", "100", "NX", "XX"}, {"EXPIRE", "k", "100", "GT", "LT"}, {"EXPIRE", "k", "100", "NX", "GT"},
 				{"EXPIRE", "k", "100", "foo"}, {"EXPIRE", "k", "abc", "foo"}, {"EXPIRE", "k", "abc", "NX", "XX"}, {"EXPIRE", "k", maxInt64, "NX"},
-				{"EXPIRE", "k", "100", "nx"}, {"PEXPIRE", "k", "100000", "gt"}, {"PEXPIREAT", "k", "7258118400000", "xx"}, {"TTL", "k"},
+				{"EXPIRE", "k", "100", "nx"}, {"PEXPIRE", "k", "150000", "gt"}, {"PEXPIREAT", "k", "7258118400000", "xx"}, {"TTL", "k"},
 				{"EXPIRE", "nokey", "10", "NX"}, {"EXPIRE", "nokey", "10", "XX"}, {"EXPIRE", "nokey", "-1", "LT"},
 			}},
 	}
