@@ -8,6 +8,7 @@ import (
 
 	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/resp"
+	"echomq.dev/playground/wasm/stream"
 )
 
 // The command table: for every command the engine treats specially, the
@@ -155,7 +156,11 @@ func buildCommands() map[string]*route {
 	t.serve("OBJECT", corrected, "ENCODING, FREQ, REFCOUNT and HELP, which miniredis lacks", "object.go", objectFixup)
 	t.serve("INFO", corrected, "a section Redis lacks answers empty", "fixups_commands.go", infoFixup)
 	t.serve("LMOVE", corrected, "both ends read before anything moves", "fixups_commands.go", lmoveFixup)
-	t.serve("XLEN", corrected, "WRONGTYPE for a key of another type", "fixups_commands.go", xlenFixup)
+	// Streams are Redis 7.0's own (wasm/stream), behind a token in miniredis's key.
+	for _, name := range stream.Commands {
+		t.serve(name, own, "wasm/stream: nodes, groups, PEL as Redis 7.0", "streamcmds.go", streamCommand)
+	}
+	t["XSETID"].absent = true
 	t.serve("DUMP", own, "Redis 7.0's payload, byte for byte", "dump.go", dumpCommand)
 	t.serve("RESTORE", own, "Redis 7.0's payload checked and read", "dump.go", restoreCommand)
 	// HyperLogLogs are Redis's own, in a string (wasm/hll).
@@ -215,6 +220,9 @@ func buildCommands() map[string]*route {
 		t.shape(name, "WITHSCORES as [member, score] pairs", pairsWithScores)
 	}
 	t.shape("HGETALL", "a map", asMap)
+	for _, name := range []string{"XREAD", "XREADGROUP", "XINFO"} {
+		t.shape(name, "maps where Redis 7.0 sends them", stream.Shape)
+	}
 	t.shape("INFO", "a verbatim string", asVerbatim)
 	t.shape("LCS", "IDX as a map", asMap)
 	return t

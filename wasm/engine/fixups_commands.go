@@ -176,18 +176,6 @@ func infoFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	return resp.BulkReply("")
 }
 
-// xlenFixup refuses a key of another type with WRONGTYPE, as Redis does.
-// miniredis writes the error and then a length of 0 as well: two replies
-// to one command, which the engine cannot read.
-func xlenFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
-	if len(args) == 2 {
-		if t := e.db(e.dbOf[peer]).Type(args[1]); t != "" && t != "stream" {
-			return errWrongType
-		}
-	}
-	return e.raw(peer, args)
-}
-
 // asVerbatim gives INFO's text the RESP3 type Redis gives it: a verbatim
 // string of format txt.
 func asVerbatim(_ []string, r resp.Reply) resp.Reply {
