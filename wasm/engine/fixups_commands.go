@@ -43,7 +43,11 @@ func copyFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	if replace && (to != db || args[1] != args[2]) && e.db(db).Exists(args[1]) {
 		e.db(to).Del(args[2])
 	}
-	return e.raw(peer, args)
+	r := e.raw(peer, args)
+	if r.Kind == resp.Int && r.Int == 1 {
+		e.streamCopied(to, args[2])
+	}
+	return r
 }
 
 // incrFixup reads numbers as Redis's string2ll does: the step and the

@@ -117,6 +117,14 @@ func (e *Engine) sweepStreams() {
 	}
 }
 
+// streamCopied gives a key that COPY wrote its own stream, at once: the
+// source may change before the copy is next read.
+func (e *Engine) streamCopied(db int, key string) {
+	if e.db(db).Type(key) == "stream" {
+		e.streamAt(db, key)
+	}
+}
+
 // streamKeyspace is one command's view of the keyspace.
 type streamKeyspace struct {
 	e  *Engine

@@ -339,15 +339,14 @@ func xdel(ks Keyspace, args []string) resp.Reply {
 }
 
 func xtrim(ks Keyspace, args []string) resp.Reply {
+	t, _, msg := parseTrim(ks.Config(), args, false)
+	if msg != "" {
+		return errReply(msg)
+	}
 	s, wrong := ks.Lookup(args[1])
 	if wrong {
 		return errReply(errWrongType)
 	}
-	t, i, msg := parseTrim(ks.Config(), args, false)
-	if msg != "" {
-		return errReply(msg)
-	}
-	_ = i
 	if s == nil {
 		return resp.IntReply(0)
 	}
@@ -430,9 +429,6 @@ func xsetid(ks Keyspace, args []string) resp.Reply {
 	if s == nil {
 		return errReply("ERR no such key")
 	}
-	if id.Cmp(s.maxDeleted) < 0 {
-		return errReply("ERR The ID specified in XSETID is smaller than current max_deleted_entry_id")
-	}
 	if s.length > 0 {
 		if id.Cmp(s.lastValid()) < 0 {
 			return errReply("ERR The ID specified in XSETID is smaller than the target stream top item")
@@ -440,6 +436,9 @@ func xsetid(ks Keyspace, args []string) resp.Reply {
 		if added != -1 && s.length > added {
 			return errReply("ERR The entries_added specified in XSETID is smaller than the target stream length")
 		}
+	}
+	if id.Cmp(s.maxDeleted) < 0 {
+		return errReply("ERR The ID specified in XSETID is smaller than current max_deleted_entry_id")
 	}
 	s.last = id
 	if added != -1 {

@@ -129,19 +129,22 @@ func xread(ks Keyspace, args []string) resp.Reply {
 			} else if s.length > 0 && s.lastValid().Cmp(g.last) > 0 {
 				serve, gt = true, g.last
 			}
-			c = g.consumerOrNew(consumerName, now)
 		} else if s.length > 0 && s.lastValid().Cmp(gt) > 0 {
 			serve = true
 		}
 		if !serve {
 			continue
 		}
-		start, ok := gt.Next()
+		if haveGroup {
+			// Redis 7.0 makes the consumer only for a stream it serves.
+			c = groups[i].consumerOrNew(consumerName, now)
+		}
+		// Past the last ID Redis's streamIncrID wraps to 0-0.
+		start, _ := gt.Next()
 		var entries []resp.Reply
-		switch {
-		case history:
-			entries = readHistory(s, c, gt, count, now)
-		case ok:
+		if history {
+			entries = readHistory(s, c, start, count, now)
+		} else {
 			entries = readNew(s, groups[i], c, start, count, noack, now)
 		}
 		out = append(out, resp.ArrayReply(resp.BulkReply(keys[i]), resp.ArrayReply(entries...)))
@@ -178,14 +181,10 @@ func readNew(s *Stream, g *Group, c *Consumer, start ID, count int64, noack bool
 	return out
 }
 
-// readHistory is c's own pending entries after gt: an entry deleted since
-// comes back as its ID and a nil.
-func readHistory(s *Stream, c *Consumer, gt ID, count int64, now int64) []resp.Reply {
+// readHistory is c's own pending entries from start on: an entry deleted
+// since comes back as its ID and a nil.
+func readHistory(s *Stream, c *Consumer, start ID, count int64, now int64) []resp.Reply {
 	out := []resp.Reply{}
-	start, ok := gt.Next()
-	if !ok {
-		return out
-	}
 	i, _ := pelFind(c.pel, start)
 	for ; i < len(c.pel) && (count == 0 || int64(len(out)) < count); i++ {
 		n := c.pel[i]
@@ -482,7 +481,7 @@ func xclaim(ks Keyspace, args []string) resp.Reply {
 			continue
 		}
 		if force && n == nil {
-			n = &nack{id: id, delivered: now}
+			n = &nack{id: id, delivered: now, count: 1} // as streamCreateNACK makes it
 			g.pel = pelInsert(g.pel, n)
 		}
 		if n == nil {

@@ -44,7 +44,8 @@ func (a ID) Cmp(b ID) int {
 
 func (a ID) IsZero() bool { return a.Ms == 0 && a.Seq == 0 }
 
-// Next is the ID after a; ok is false past MaxID.
+// Next is the ID after a; ok is false past MaxID, where the ID wraps to
+// 0-0 as Redis's streamIncrID does.
 func (a ID) Next() (ID, bool) {
 	switch {
 	case a.Seq < math.MaxUint64:
@@ -52,7 +53,7 @@ func (a ID) Next() (ID, bool) {
 	case a.Ms < math.MaxUint64:
 		return ID{a.Ms + 1, 0}, true
 	}
-	return a, false
+	return ID{}, false
 }
 
 // Prev is the ID before a; ok is false below 0-0.
