@@ -123,6 +123,14 @@ func buildCommands() map[string]*route {
 		return e.runner.scriptCommand(args[1:]), true
 	})
 	t["SCRIPT"].lua = luaScript
+	t.session("FUNCTION", "the runner's function libraries", "functions.go", func(e *Engine, peer *server.Peer, args []string) (resp.Reply, bool) {
+		return e.functionCommand(peer, args), true
+	})
+	// A script reaches FUNCTION HELP alone (the rest are noscript).
+	t.serve("FUNCTION", own, "HELP, for a script", "functions.go", func(e *Engine, peer *server.Peer, args []string) resp.Reply {
+		return e.functionCommand(peer, args)
+	})
+	t["FUNCTION"].absent = true
 	t.session("COMMAND", "DOCS from the engine's docs, the rest dispatched", "commanddocs.go", func(_ *Engine, peer *server.Peer, args []string) (resp.Reply, bool) {
 		if len(args) >= 2 && ascii.EqualFold(args[1], "DOCS") {
 			return commandDocs(peer, args[2:]), true

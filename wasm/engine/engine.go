@@ -422,7 +422,7 @@ var refusedFromClient = func() map[string]string {
 	for _, c := range []string{"SUBSCRIBE", "PSUBSCRIBE", "SSUBSCRIBE", "UNSUBSCRIBE", "PUNSUBSCRIBE", "SUNSUBSCRIBE", "MONITOR"} {
 		m[c] = pubsub
 	}
-	for _, c := range []string{"SHUTDOWN", "QUIT", "RESET", "DEBUG", "FUNCTION", "FCALL", "FCALL_RO"} {
+	for _, c := range []string{"SHUTDOWN", "QUIT", "RESET", "DEBUG", "FCALL", "FCALL_RO"} {
 		m[c] = "ERR " + ascii.Lower(c) + " is not available in the playground"
 	}
 	return m

@@ -238,6 +238,7 @@ func runCase(t *testing.T, shared *redisdiff.Server, c fcase, p proto) *outcome 
 		srv.Scope(t)
 		srv.Must(t, "FLUSHALL")
 		srv.Must(t, "SCRIPT", "FLUSH")
+		srv.Must(t, "FUNCTION", "FLUSH")
 	}
 	cn := srv.Dial(t)
 	e := engine.MustNew()
