@@ -147,7 +147,7 @@ func streamCases() []fcase {
 				[]string{"XGROUP", "CREATE", "s", "g", "0"}, []string{"XREADGROUP", "GROUP", "g", "c1", "STREAMS", "s", ">"},
 				[]string{"XDEL", "s", "2-1", "4-1"}, []string{"XAUTOCLAIM", "s", "g", "c2", "3600000", "0"},
 				[]string{"XAUTOCLAIM", "s", "g", "c2", "0", "0", "COUNT", "2"}, []string{"XAUTOCLAIM", "s", "g", "c2", "0", "3-1", "COUNT", "2", "JUSTID"},
-				[]string{"XAUTOCLAIM", "s", "g", "c2", "0", "(5-1"}, []string{"XPENDING", "s", "g"}, []string{"XPENDING", "s", "g", "-", "+", "10", "c2"},
+				[]string{"XAUTOCLAIM", "s", "g", "c2", "0", "(5-1"}, []string{"XPENDING", "s", "g"}, noIdle(3, "XPENDING", "s", "g", "-", "+", "10", "c2"),
 				[]string{"XAUTOCLAIM", "s", "g", "c2", "0", "0", "COUNT", "0"}, []string{"XAUTOCLAIM", "s", "g", "c2", "0", "bad"},
 				[]string{"XAUTOCLAIM", "s", "g", "c2", "x", "0"}, []string{"XAUTOCLAIM", "s", "g", "c2", "0", "0", "FOO"}, []string{"XAUTOCLAIM", "s", "nog", "c2", "0", "0"},
 				[]string{"XAUTOCLAIM", "s", "g", "c2", "0", "(18446744073709551615-18446744073709551615"})},

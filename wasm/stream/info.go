@@ -42,28 +42,21 @@ func helpReply(cmd string, lines []string) resp.Reply {
 	return resp.ArrayReply(out...)
 }
 
-// kv builds a map's RESP2 form, alternating names and values (Shape
-// gives RESP3 its map).
-func kv(pairs ...any) resp.Reply {
-	out := make([]resp.Reply, 0, len(pairs))
-	for i, p := range pairs {
-		if i%2 == 0 {
-			out = append(out, resp.BulkReply(p.(string)))
-			continue
-		}
-		switch v := p.(type) {
-		case resp.Reply:
-			out = append(out, v)
-		case int64:
-			out = append(out, resp.IntReply(v))
-		case ID:
-			out = append(out, idReply(v))
-		case string:
-			out = append(out, resp.BulkReply(v))
-		}
-	}
-	return resp.ArrayReply(out...)
+// fields builds a map's RESP2 form, names and values in turn (Shape gives
+// RESP3 its map).
+type fields []resp.Reply
+
+// n and r stay calls: inlined, every XINFO field grew its own append.
+//
+//go:noinline
+func (f fields) n(name string, v int64) fields {
+	return append(f, resp.BulkReply(name), resp.IntReply(v))
 }
+
+//go:noinline
+func (f fields) r(name string, v resp.Reply) fields { return append(f, resp.BulkReply(name), v) }
+
+func (f fields) reply() resp.Reply { return resp.ArrayReply(f...) }
 
 func (s *Stream) lagReply(g *Group) resp.Reply {
 	if n, ok := s.lag(g); ok {
@@ -117,25 +110,25 @@ func xinfo(ks Keyspace, args []string) resp.Reply {
 		}
 		out := []resp.Reply{}
 		for _, c := range g.consumers {
-			out = append(out, kv("name", c.Name, "pending", int64(len(c.pel)), "idle", max(now-c.seen, 0)))
+			out = append(out, fields{}.r("name", resp.BulkReply(c.Name)).n("pending", int64(len(c.pel))).n("idle", max(now-c.seen, 0)).reply())
 		}
 		return resp.ArrayReply(out...)
 	case "GROUPS":
 		out := []resp.Reply{}
 		for _, g := range s.groups {
-			out = append(out, kv("name", g.Name, "consumers", int64(len(g.consumers)), "pending", int64(len(g.pel)),
-				"last-delivered-id", g.last, "entries-read", readReply(g), "lag", s.lagReply(g)))
+			out = append(out, fields{}.r("name", resp.BulkReply(g.Name)).n("consumers", int64(len(g.consumers))).n("pending", int64(len(g.pel))).
+				r("last-delivered-id", idReply(g.last)).r("entries-read", readReply(g)).r("lag", s.lagReply(g)).reply())
 		}
 		return resp.ArrayReply(out...)
 	}
-	head := []any{"length", s.length, "radix-tree-keys", int64(len(s.nodes)), "radix-tree-nodes", s.raxNodes(),
-		"last-generated-id", s.last, "max-deleted-entry-id", s.maxDeleted, "entries-added", int64(s.added),
-		"recorded-first-entry-id", s.first}
+	head := fields{}.n("length", s.length).n("radix-tree-keys", int64(len(s.nodes))).n("radix-tree-nodes", s.raxNodes()).
+		r("last-generated-id", idReply(s.last)).r("max-deleted-entry-id", idReply(s.maxDeleted)).n("entries-added", int64(s.added)).
+		r("recorded-first-entry-id", idReply(s.first))
 	if !full {
 		first, last := resp.NilReply(), resp.NilReply()
 		s.Range(ID{}, MaxID, false, func(e Entry) bool { first = entryReply(e); return false })
 		s.Range(ID{}, MaxID, true, func(e Entry) bool { last = entryReply(e); return false })
-		return kv(append(head, "groups", int64(len(s.groups)), "first-entry", first, "last-entry", last)...)
+		return head.n("groups", int64(len(s.groups))).r("first-entry", first).r("last-entry", last).reply()
 	}
 	entries := []resp.Reply{}
 	s.Range(ID{}, MaxID, false, func(e Entry) bool {
@@ -160,10 +153,12 @@ func xinfo(ks Keyspace, args []string) resp.Reply {
 				}
 				cp = append(cp, resp.ArrayReply(idReply(n.id), resp.IntReply(n.delivered), resp.IntReply(n.count)))
 			}
-			consumers = append(consumers, kv("name", c.Name, "seen-time", c.seen, "pel-count", int64(len(c.pel)), "pending", resp.ArrayReply(cp...)))
+			consumers = append(consumers, fields{}.r("name", resp.BulkReply(c.Name)).n("seen-time", c.seen).n("pel-count", int64(len(c.pel))).
+				r("pending", resp.ArrayReply(cp...)).reply())
 		}
-		groups = append(groups, kv("name", g.Name, "last-delivered-id", g.last, "entries-read", readReply(g), "lag", s.lagReply(g),
-			"pel-count", int64(len(g.pel)), "pending", resp.ArrayReply(pel...), "consumers", resp.ArrayReply(consumers...)))
+		groups = append(groups, fields{}.r("name", resp.BulkReply(g.Name)).r("last-delivered-id", idReply(g.last)).r("entries-read", readReply(g)).
+			r("lag", s.lagReply(g)).n("pel-count", int64(len(g.pel))).r("pending", resp.ArrayReply(pel...)).
+			r("consumers", resp.ArrayReply(consumers...)).reply())
 	}
-	return kv(append(head, "entries", resp.ArrayReply(entries...), "groups", resp.ArrayReply(groups...))...)
+	return head.r("entries", resp.ArrayReply(entries...)).r("groups", resp.ArrayReply(groups...)).reply()
 }
