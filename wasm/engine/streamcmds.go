@@ -99,7 +99,7 @@ func (e *Engine) newStreamAt(db int, key string, s *stream.Stream) *stream.Strea
 		d.SetTTL(key, ttl)
 	}
 	st.byToken[token] = &streamHome{s: s, db: db, key: key}
-	if st.made++; st.made > 1024 && st.made > len(st.byToken) {
+	if st.made++; st.made >= 1024 && 2*st.made >= len(st.byToken) { // amortized: as many made as live
 		e.sweepStreams()
 	}
 	return s
