@@ -38,13 +38,30 @@ type streamStore struct {
 	byToken map[string]*streamHome
 	next    uint64
 	made    int // since the last sweep
+	// cfg is stream-node-max-entries and stream-node-max-bytes, Redis
+	// 7.0's defaults until StreamNodeConfig changes them (CONFIG SET, when
+	// the engine serves it, and Redis's suite sets both).
+	cfg stream.Config
 }
 
 func (e *Engine) streamStore() *streamStore {
 	if e.streams == nil {
-		e.streams = &streamStore{byToken: map[string]*streamHome{}}
+		e.streams = &streamStore{byToken: map[string]*streamHome{}, cfg: stream.Defaults}
 	}
 	return e.streams
+}
+
+// StreamNodeConfig sets stream-node-max-entries and stream-node-max-bytes
+// for the streams' next writes, as CONFIG SET does in Redis (a negative
+// value leaves that setting as it is). The engine lock must be held.
+func (e *Engine) StreamNodeConfig(maxEntries, maxBytes int64) {
+	st := e.streamStore()
+	if maxEntries >= 0 {
+		st.cfg.NodeMaxEntries = maxEntries
+	}
+	if maxBytes >= 0 {
+		st.cfg.NodeMaxBytes = maxBytes
+	}
 }
 
 // streamToken is the token miniredis holds at key; ok is false for a
@@ -136,7 +153,7 @@ func (k streamKeyspace) Create(key string) *stream.Stream {
 	return k.e.newStreamAt(k.db, key, stream.New())
 }
 func (k streamKeyspace) Now() int64            { return k.e.now }
-func (k streamKeyspace) Config() stream.Config { return stream.Defaults }
+func (k streamKeyspace) Config() stream.Config { return k.e.streamStore().cfg }
 
 // streamCommand serves the X commands from wasm/stream.
 func streamCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {

@@ -48,3 +48,16 @@ func TestStreamStoreForgetsDeletedStreams(t *testing.T) {
 		t.Errorf("%d streams kept after 5000 were deleted", n)
 	}
 }
+
+// stream-node-max-entries draws the nodes that "~" trims whole, as in
+// Redis's suite (CONFIG SET stream-node-max-entries 2, then XCLAIM with
+// trimming).
+func TestStreamNodeConfig(t *testing.T) {
+	e := MustNew()
+	e.StreamNodeConfig(2, -1)
+	for i := 1; i <= 5; i++ {
+		e.exec("XADD", "s", strconv.Itoa(i)+"-1", "f", "v")
+	}
+	do(t, e, "(integer) 2", "XTRIM", "s", "MAXLEN", "~", "2")
+	do(t, e, "(integer) 3", "XLEN", "s")
+}
