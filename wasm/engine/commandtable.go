@@ -228,11 +228,15 @@ func buildCommands() map[string]*route {
 		t.shape(name, "WITHSCORES as [member, score] pairs", pairsWithScores)
 	}
 	t.shape("HGETALL", "a map", asMap)
-	for _, name := range []string{"XREAD", "XREADGROUP", "XINFO"} {
-		t.shape(name, "maps where Redis 7.0 sends them", stream.Shape)
-	}
 	t.shape("INFO", "a verbatim string", asVerbatim)
 	t.shape("LCS", "IDX as a map", asMap)
+	// Streams (wasm/stream): XINFO's maps, and XREAD's map of streams
+	// unless a shape of the blocking commands' serves it already.
+	for _, name := range []string{"XINFO", "XREAD", "XREADGROUP"} {
+		if r := t[name]; r == nil || r.shape == nil {
+			t.shape(name, "maps where Redis 7.0 sends them", stream.Shape)
+		}
+	}
 	return t
 }
 

@@ -43,6 +43,16 @@ func noTimes(cmd ...string) []string {
 	return eval(src, cmd...)
 }
 
+// watchGroupCmds runs each command between WATCH of s and mk and an EXEC, on a
+// stream s with a group g.
+func watchGroupCmds(cmds [][]string) [][]string {
+	out := [][]string{{"XADD", "s", "1-1", "a", "b"}, {"XGROUP", "CREATE", "s", "g", "0"}}
+	for _, c := range cmds {
+		out = append(out, []string{"WATCH", "s", "mk"}, c, []string{"MULTI"}, []string{"PING"}, []string{"EXEC"})
+	}
+	return out
+}
+
 func streamCases() []fcase {
 	big := strings.Repeat("v", 1000)
 	return []fcase{
@@ -174,5 +184,10 @@ func streamCases() []fcase {
 				[]string{"WATCH", "s"}, []string{"XDEL", "s", "1-1"}, []string{"MULTI"}, []string{"XLEN", "s"}, []string{"EXEC"},
 				[]string{"WATCH", "s"}, []string{"XTRIM", "s", "MAXLEN", "1"}, []string{"MULTI"}, []string{"XLEN", "s"}, []string{"EXEC"},
 				[]string{"WATCH", "s"}, []string{"XLEN", "s"}, []string{"MULTI"}, []string{"XLEN", "s"}, []string{"EXEC"})},
+		{id: "stream/watch-groups", desc: "The group commands do not touch a watched stream (XGROUP, XREADGROUP, XACK, XCLAIM, XAUTOCLAIM); MKSTREAM making the key does",
+			cmds: watchGroupCmds([][]string{{"XGROUP", "CREATE", "s", "g2", "0"}, {"XREADGROUP", "GROUP", "g", "c", "STREAMS", "s", ">"}, {"XACK", "s", "g", "1-1"},
+				{"XGROUP", "CREATECONSUMER", "s", "g", "c9"}, {"XGROUP", "SETID", "s", "g", "0"}, {"XCLAIM", "s", "g", "c2", "0", "1-1"},
+				{"XGROUP", "DESTROY", "s", "g2"}, {"XREADGROUP", "GROUP", "g", "c", "STREAMS", "s", "0"}, {"XAUTOCLAIM", "s", "g", "c3", "0", "0"},
+				{"XGROUP", "DELCONSUMER", "s", "g", "c9"}, {"XGROUP", "CREATE", "mk", "g", "$", "MKSTREAM"}})},
 	}
 }
