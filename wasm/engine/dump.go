@@ -34,6 +34,9 @@ func dumpCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 		if typ == "none" {
 			return resp.NilReply()
 		}
+		if s, _ := e.streamAt(db, key); s != nil {
+			return resp.BulkReply(rdb.DumpStream(s.Dump()))
+		}
 		return resp.ErrorReply(rdb.ErrStream.Error())
 	case rdb.Zset:
 		ent, _ := e.zentryOf(db, key, true)
