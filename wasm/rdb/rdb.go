@@ -41,6 +41,8 @@ type Value struct {
 	// Skiplist: the Zset is a skiplist in Redis, not a listpack (it was
 	// big once); Dump writes it as one.
 	Skiplist bool
+	// Stream is a stream's value (Kind 0), for wasm/stream to rebuild.
+	Stream *Stream
 }
 
 // The errors RESTORE answers, in Redis 7.0's words.
