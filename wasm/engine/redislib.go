@@ -177,15 +177,8 @@ func (r *runner) command(L *glua.LState) scriptCall {
 	} else {
 		args = make([]string, n)
 	}
-	for i := 1; i <= n; i++ {
-		switch v := L.Get(i).(type) {
-		case glua.LString:
-			args[i-1] = string(v)
-		case glua.LNumber:
-			args[i-1] = formatArgNumber(float64(v))
-		default:
-			return scriptCall{reply: resp.ErrorReply("ERR Lua redis lib command arguments must be strings or integers")}
-		}
+	if !commandArgs(L, args) {
+		return scriptCall{reply: resp.ErrorReply(errLibArgs)}
 	}
 	if c == nil {
 		c = r.e.lookup(args[0]) // a number for a name
@@ -243,4 +236,25 @@ func raiseRedisError(L *glua.LState, msg string) {
 	t := L.NewTable()
 	t.RawSetString("err", glua.LString(msg))
 	L.Error(t, 0)
+}
+
+// errLibArgs is Redis's error for a redis.call argument that is neither a
+// string nor a number.
+const errLibArgs = "ERR Lua redis lib command arguments must be strings or integers"
+
+// commandArgs fills args with the script's arguments 1..len(args) as a
+// command's words, numbers written as Redis writes them, and reports
+// false at the first that is neither a string nor a number.
+func commandArgs(L *glua.LState, args []string) bool {
+	for i := range args {
+		switch v := L.Get(i + 1).(type) {
+		case glua.LString:
+			args[i] = string(v)
+		case glua.LNumber:
+			args[i] = formatArgNumber(float64(v))
+		default:
+			return false
+		}
+	}
+	return true
 }

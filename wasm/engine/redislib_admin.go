@@ -22,15 +22,8 @@ func aclCheckCmd(L *glua.LState) int {
 		raiseRedisError(L, "ERR Please specify at least one argument for this redis lib call")
 	}
 	args := make([]string, n)
-	for i := 1; i <= n; i++ {
-		switch v := L.Get(i).(type) {
-		case glua.LString:
-			args[i-1] = string(v)
-		case glua.LNumber:
-			args[i-1] = formatArgNumber(float64(v))
-		default:
-			raiseRedisError(L, "ERR Lua redis lib command arguments must be strings or integers")
-		}
+	if !commandArgs(L, args) {
+		raiseRedisError(L, errLibArgs)
 	}
 	if redisTable()[ascii.Upper(args[0])].entryFor(args) == nil {
 		raiseRedisError(L, "ERR Invalid command passed to redis.acl_check_cmd()")
