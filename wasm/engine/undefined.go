@@ -126,7 +126,14 @@ func (e *Engine) noteUndefined(peer *server.Peer, c *command, args []string, r r
 		}
 	case hashOrder:
 		if len(members) > 1 && len(args) > 1 {
-			items, _ := read("HGETALL").Strings()
+			// HGETALL's reply is the hash whole (RESP3's map has the same
+			// elements); only the other commands need it read again.
+			whole := r
+			whole.Kind = resp.Array // a copy: Strings reads an array
+			if c.upper != "HGETALL" {
+				whole = read("HGETALL")
+			}
+			items, _ := whole.Strings()
 			if rdb.Encoding(rdb.Value{Kind: rdb.Hash, Elems: items}) == "hashtable" {
 				e.undefined |= UndefinedOrder
 			}

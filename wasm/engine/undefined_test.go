@@ -25,6 +25,8 @@ func TestRepliesRedisLeavesOpenAreNoticed(t *testing.T) {
 		{"SUNION of intsets", [][]string{{"SADD", "a", "1"}, {"SADD", "b", "2"}}, []string{"SUNION", "a", "b"}, 0},
 		{"a job row is a listpack, in insertion order", [][]string{{"HSET", "h", "state", "pending", "attempts", "0", "payload", "{}"}}, []string{"HGETALL", "h"}, 0},
 		{"a hash with a long value is a hash table", [][]string{{"HSET", "h", "a", long, "b", "1"}}, []string{"HKEYS", "h"}, UndefinedOrder},
+		{"HGETALL of a hash table", [][]string{{"HSET", "h", "a", long, "b", "1"}}, []string{"HGETALL", "h"}, UndefinedOrder},
+		{"HGETALL of a hash table, under RESP3", [][]string{{"HELLO", "3"}, {"HSET", "h", "a", long, "b", "1"}}, []string{"HGETALL", "h"}, UndefinedOrder},
 		{"KEYS of two keys", [][]string{{"SET", "a", "1"}, {"SET", "b", "1"}}, []string{"KEYS", "*"}, UndefinedOrder},
 		{"KEYS of one key", [][]string{{"SET", "a", "1"}}, []string{"KEYS", "*"}, 0},
 		{"SCAN of two keys", [][]string{{"SET", "a", "1"}, {"SET", "b", "1"}}, []string{"SCAN", "0"}, UndefinedOrder},
