@@ -16,9 +16,10 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 ROOT="$(pwd -P)"
 STATIC="$ROOT/static"
-# The compiler flags of the browser module, from the one file that holds
-# them (the benchmark reads it too).
-mapfile -t WASM_GCFLAGS < <(grep -v -e '^#' -e '^$' "$ROOT/wasm/gcflags.txt")
+# The build flags of the browser module (load_wasm_flags fills it):
+# wasm/gcflags.txt's lines and the overlay that leaves crypto/tls out, from
+# internal/wasmflags, which the benchmark and Redis's suite read too.
+WASM_GCFLAGS=()
 
 # The units of Redis's suite ./build.sh test runs against the wasm module
 # (all of them run natively): the ones that take seconds there. The whole
@@ -121,6 +122,17 @@ wasm_exec_dir() {
 
 # ---- steps ---------------------------------------------------------------
 
+# load_wasm_flags: the browser module's build flags into WASM_GCFLAGS, from
+# internal/wasmflags (which also writes the overlay, per machine, into
+# .cache).
+load_wasm_flags() {
+	local out
+	out="$(go run ./internal/wasmflags/print -root "$ROOT")" ||
+		die "go run ./internal/wasmflags/print failed: the browser module's flags are unknown"
+	mapfile -t WASM_GCFLAGS <<<"$out"
+	[[ ${#WASM_GCFLAGS[@]} -gt 1 ]] || die "internal/wasmflags gave no flags"
+}
+
 templ_generate() {
 	go tool templ generate -path "$ROOT/web" -log-level warn
 }
@@ -161,8 +173,9 @@ do_build() {
 
 	section "build static/echomq.wasm"
 	mkdir -p "$STATIC"
+	load_wasm_flags
 	# WASM_GCFLAGS keeps inlining out where it costs size, not speed (see
-	# wasm/gcflags.txt).
+	# wasm/gcflags.txt), and crypto/tls out (see wasm/notls).
 	GOOS=js GOARCH=wasm go build -trimpath "${WASM_GCFLAGS[@]}" -ldflags='-s -w' -o "$STATIC/echomq.wasm" ./wasm
 
 	section "copy wasm_exec.js"

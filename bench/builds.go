@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"echomq.dev/playground/internal/wasmflags"
 )
 
 // builds is every program the run compiles before it measures, and the
@@ -31,26 +33,11 @@ type builds struct {
 }
 
 // wasmGcflags are the compiler flags ./build.sh gives the playground's
-// module, read from wasm/gcflags.txt (which says why each is there) by
-// buildAll before anything is built. The baseline is built with them too, so
+// module, from internal/wasmflags (wasm/gcflags.txt, which says why each is
+// there, and the overlay that leaves crypto/tls out), read by buildAll
+// before anything is built. The baseline is built with them too, so
 // the two modules differ only in their code.
 var wasmGcflags []string
-
-// readGcflags reads wasm/gcflags.txt of the tree at root: one flag a line,
-// with # comments and blank lines left out.
-func readGcflags(root string) ([]string, error) {
-	b, err := os.ReadFile(filepath.Join(root, "wasm", "gcflags.txt"))
-	if err != nil {
-		return nil, err
-	}
-	var flags []string
-	for _, line := range strings.Split(string(b), "\n") {
-		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
-			flags = append(flags, line)
-		}
-	}
-	return flags, nil
-}
 
 // goBuild compiles pkg in dir into out, for js/wasm when wasm is set, with
 // the flags ./build.sh gives the playground's module.
@@ -75,9 +62,9 @@ func goBuild(dir, pkg, out string, wasm bool) (string, error) {
 // native bench/inwasm. What does not build is left out with a note.
 func buildAll(cfg config, tmp string, logf func(string, ...any)) *builds {
 	b := &builds{}
-	flags, err := readGcflags(cfg.root)
+	flags, err := wasmflags.Flags(cfg.root)
 	if err != nil {
-		b.notes = append(b.notes, "wasm/gcflags.txt: "+err.Error()+"; the modules are built without its flags")
+		b.notes = append(b.notes, "internal/wasmflags: "+err.Error()+"; the modules are built without its flags")
 	}
 	wasmGcflags = flags
 	in := func(dir, cmd string) string {

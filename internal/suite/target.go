@@ -13,6 +13,7 @@ import (
 
 	"echomq.dev/playground/internal/childout"
 	"echomq.dev/playground/internal/redisserver"
+	"echomq.dev/playground/internal/wasmflags"
 )
 
 // A Target is a kind of server the suite runs against. Each unit gets a
@@ -158,21 +159,16 @@ func BuildListener(root, dir string) (string, error) {
 }
 
 // BuildModule builds the WebAssembly module as build.sh does (the flags of
-// wasm/gcflags.txt) into dir, with the RESP listener's exports (-tags
+// internal/wasmflags) into dir, with the RESP listener's exports (-tags
 // wire, see wasm/wire_js.go), and returns it with the wasm_exec.js of the
 // Go that built it.
 func BuildModule(root, dir string) (module, wasmExec string, err error) {
-	flags, err := os.ReadFile(filepath.Join(root, "wasm", "gcflags.txt"))
+	flags, err := wasmflags.Flags(root)
 	if err != nil {
 		return "", "", err
 	}
 	module = filepath.Join(dir, "echomq.wasm")
-	args := []string{"build", "-trimpath", "-tags=wire"}
-	for line := range strings.Lines(string(flags)) {
-		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
-			args = append(args, line)
-		}
-	}
+	args := append([]string{"build", "-trimpath", "-tags=wire"}, flags...)
 	args = append(args, "-ldflags=-s -w", "-o", module, "./wasm")
 	cmd := exec.Command("go", args...)
 	cmd.Dir = root
