@@ -94,3 +94,58 @@ func TestFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// hotPath are the packages a command's path runs: the round trip's
+// enqueue and claim (go test ./wasm/api -bench 'RoundTrip$' -cpuprofile)
+// spend their time in them, beside the runtime. Team decision (issue 25):
+// they keep inlining, so no flag of gcflags.txt may turn it off for them.
+// gopher-lua and miniredis are on a script's path too and keep their -l,
+// each with its measurement in gcflags.txt (inlining gopher-lua costs 71 KB
+// brotli for a round trip that did not measurably move; the engine serves
+// the lesson's hot commands itself, past miniredis).
+var hotPath = []string{
+	"strings", "strconv", "bytes", "math", "slices", "bufio", "sync",
+	"echomq.dev/playground/wasm/engine",
+	"echomq.dev/playground/wasm/api",
+	"echomq.dev/playground/wasm/emq",
+	"echomq.dev/playground/wasm/resp",
+	"echomq.dev/playground/wasm/zset",
+	"echomq.dev/playground/wasm/lualib",
+	"echomq.dev/playground/lua",
+}
+
+// TestNoHotPathFlag fails when gcflags.txt turns inlining off for a package
+// of hotPath, directly or through a pattern (pkg/..., all=).
+func TestNoHotPathFlag(t *testing.T) {
+	flags, err := Gcflags(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range flags {
+		spec, ok := strings.CutPrefix(f, "-gcflags=")
+		if !ok {
+			continue
+		}
+		pattern, value, ok := strings.Cut(spec, "=")
+		if !ok || !slices.Contains(strings.Fields(value), "-l") {
+			continue
+		}
+		for _, p := range hotPath {
+			if matches(pattern, p) {
+				t.Errorf("%s turns inlining off for %s, which a command's path runs", f, p)
+			}
+		}
+	}
+}
+
+// matches reports whether go build's package pattern names pkg: a path,
+// path/... (the path and everything below it), or all.
+func matches(pattern, pkg string) bool {
+	if pattern == "all" {
+		return true
+	}
+	if base, ok := strings.CutSuffix(pattern, "/..."); ok {
+		return pkg == base || strings.HasPrefix(pkg, base+"/")
+	}
+	return pattern == pkg
+}
