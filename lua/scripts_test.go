@@ -140,3 +140,18 @@ func TestMoveMarkerReadsWhatTheGrammarSays(t *testing.T) {
 		}
 	}
 }
+
+// TestLibraryHoldsTheScripts: the library is the scripts, each unchanged,
+// as the body of a function registered under its name.
+func TestLibraryHoldsTheScripts(t *testing.T) {
+	lib := Library()
+	if !strings.HasPrefix(lib, "#!lua name="+LibraryName+"\n") {
+		t.Fatalf("the library does not start with its shebang:\n%s", lib)
+	}
+	for _, s := range All() {
+		want := "redis.register_function('" + s.Name + "', function(KEYS, ARGV)\n" + s.Source
+		if !strings.Contains(lib, want) {
+			t.Errorf("the library does not hold %s.lua unchanged as the body of function %s", s.Name, s.Name)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package fidelity
 
-import "echomq.dev/playground/wasm/rdb"
+import (
+	"echomq.dev/playground/lua"
+	"echomq.dev/playground/wasm/rdb"
+)
 
 // Cases for Redis 7.0's functions (wasm/engine/functions*.go): FUNCTION
 // LOAD, FCALL and FCALL_RO, FUNCTION LIST, DELETE, FLUSH, DUMP, RESTORE,
@@ -31,7 +34,19 @@ redis.register_function{function_name='sneak', callback=function(keys) return re
 
 func functionCases() []fcase {
 	one := lib("one", "redis.register_function('hello', function(keys, args) return 'hello ' .. (args[1] or 'you') end)")
+	course, row := lua.Library(), "emq:{q}:job:JOB-000001"
 	return []fcase{
+		{id: "functions/course-library", desc: "The course's scripts as one library (what the console's Load button sends): FUNCTION LOAD answers its name, FCALL enqueue admits a job, refuses a duplicate and a bad id, FCALL claim refuses a bad lease and pops nothing from an empty queue, and FCALL_RO refuses both (FUNCTION LIST is left out: it lists a library's two functions in the order of a hash table Redis seeds at random)",
+			cmds: [][]string{{"FUNCTION", "LOAD", course}, {"FUNCTION", "LOAD", course}, {"FUNCTION", "LOAD", "REPLACE", course},
+				{"FCALL", "enqueue", "2", row, "emq:{q}:pending", "JOB-000001", `{"task":"a"}`},
+				{"FCALL", "enqueue", "2", row, "emq:{q}:pending", "JOB-000001", `{"task":"again"}`},
+				{"FCALL", "enqueue", "2", "emq:{q}:job:X-1", "emq:{q}:pending", "X-1", "p"},
+				{"HGETALL", row}, {"ZRANGE", "emq:{q}:pending", "0", "-1", "WITHSCORES"},
+				{"FCALL", "claim", "2", "emq:{q}:pending", "emq:{q}:active", "emq:{q}:job:", "soon"},
+				{"FCALL", "claim", "2", "emq:{e}:pending", "emq:{e}:active", "emq:{e}:job:", "30000"},
+				{"FCALL_RO", "enqueue", "2", row, "emq:{q}:pending", "JOB-000002", "p"},
+				{"FCALL_RO", "claim", "2", "emq:{q}:pending", "emq:{q}:active", "emq:{q}:job:", "30000"},
+				{"ZCARD", "emq:{q}:pending"}}},
 		{id: "functions/learner", desc: "A course queue as a library: FUNCTION LOAD answers its name, FCALL runs enqueue with its keys and arguments (and a duplicate), FCALL_RO runs the no-writes peek, refuses enqueue, and a no-writes function that writes fails",
 			cmds: [][]string{{"FUNCTION", "LOAD", lib("queue", queueLib)}, {"FCALL", "enqueue", "2", "{q}:pending", "{q}:job:1", "1", "hi", "1700000000000"},
 				{"FCALL", "enqueue", "2", "{q}:pending", "{q}:job:1", "1", "hi", "1700000000000"}, {"HGETALL", "{q}:job:1"},

@@ -183,3 +183,46 @@ func unhex(c byte) byte {
 	}
 	return c - '0'
 }
+
+// Quote writes arg as one argument of a line Split reads back as exactly
+// arg: as it is when it is a plain word, in 'single quotes' when only
+// printable bytes without ' or \ need them, and otherwise in "double
+// quotes" with " and \ escaped and every byte outside printable ASCII as
+// \xHH. The console's own lines (the command cards' examples, the Load
+// button's FUNCTION LOAD) are written with it, so a learner can type them.
+func Quote(arg string) string {
+	plain, printable := arg != "", true
+	for i := 0; i < len(arg); i++ {
+		c := arg[i]
+		if c <= ' ' || c == '"' || c == '\'' || c == '\\' || c > '~' {
+			plain = false
+		}
+		if c < ' ' || c > '~' {
+			printable = false
+		}
+	}
+	switch {
+	case plain:
+		return arg
+	case printable && !strings.ContainsAny(arg, `'\`):
+		return "'" + arg + "'"
+	}
+	const hex = "0123456789abcdef"
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(arg); i++ {
+		switch c := arg[i]; {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c < ' ' || c > '~':
+			b.WriteString(`\x`)
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}

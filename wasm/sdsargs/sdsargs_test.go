@@ -44,3 +44,20 @@ func FuzzSplit(f *testing.F) {
 		}
 	})
 }
+
+// FuzzQuote: whatever its bytes, an argument Quote writes splits back into
+// exactly that one argument, alone and between two others.
+func FuzzQuote(f *testing.F) {
+	for _, s := range []string{"", "plain", "two words", "it's", `back\slash`, "\"q\"", "line\nbreak", "\x00nul", "\xff\xfe", "#!lua name=emq\nreturn 'x'\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, arg string) {
+		q := Quote(arg)
+		if got, err := Split(q); err != nil || len(got) != 1 || got[0] != arg {
+			t.Fatalf("Quote(%q) = %s, which splits into %q, %v", arg, q, got, err)
+		}
+		if got, err := Split("a " + q + " b"); err != nil || !slices.Equal(got, []string{"a", arg, "b"}) {
+			t.Fatalf("a %s b splits into %q, %v", q, got, err)
+		}
+	})
+}

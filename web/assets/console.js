@@ -198,6 +198,16 @@ export function mountConsole(section, ctx) {
     ui.input.setSelectionRange(line.length, line.length);
   });
 
+  // The lede's Load button types its FUNCTION LOAD line for the learner,
+  // who sees it in the transcript and can recall it with the arrow keys.
+  const library = section.querySelector("#console-library");
+  if (library) {
+    library.addEventListener("click", () => {
+      run(library.dataset.line);
+      ui.input.focus();
+    });
+  }
+
   ui.clear.addEventListener("click", () => {
     clearScreen();
     ui.input.focus();

@@ -1,5 +1,10 @@
 package page
 
+import (
+	emqlua "echomq.dev/playground/lua"
+	"echomq.dev/playground/wasm/sdsargs"
+)
+
 // Console is the view of the redis-cli console: a prompt on the shared
 // keyspace, with replies printed as redis-cli prints them.
 type Console struct {
@@ -10,6 +15,12 @@ type Console struct {
 	HistoryMax int
 	// Examples are commands the lede suggests, written for the page's queue.
 	Examples []string
+	// LibraryLine is the console line the lede's Load button runs:
+	// FUNCTION LOAD REPLACE of the course's scripts as one library
+	// (lua.Library), quoted as redis-cli reads a line (sdsargs.Quote), and LibraryCall an
+	// FCALL of it for the page's queue.
+	LibraryLine string
+	LibraryCall string
 	// Lua and Server are where a learner at this console can meet an
 	// answer Redis 7.0 would not give: in a script's Lua (the known
 	// differences of FIDELITY.md, in plain words), and in the server and
@@ -27,17 +38,22 @@ type Difference struct {
 	Text  string // what the learner sees, and what Redis would say
 }
 
+// libraryName is the library the console's Load button loads.
+const libraryName = emqlua.LibraryName
+
 // DefaultConsole is the console as build.sh renders it. The Lua list
 // follows the "known difference" rows of FIDELITY.md, one entry per row;
 // when the fidelity suite's known list changes, change this one with it.
 func DefaultConsole() Console {
 	return Console{
-		Prompt:     "redis>",
-		HistoryMax: 100,
-		Examples:   []string{"ZRANGE " + PendingKey("q") + " 0 -1", "HGETALL " + keyOf("q", "job:JOB-000001")},
-		Lua:        luaDifferences,
-		Server:     serverDifferences,
-		Runaway:    serverDifferences[:1],
+		Prompt:      "redis>",
+		HistoryMax:  100,
+		Examples:    []string{"ZRANGE " + PendingKey("q") + " 0 -1", "HGETALL " + keyOf("q", "job:JOB-000001")},
+		LibraryLine: "FUNCTION LOAD REPLACE " + sdsargs.Quote(emqlua.Library()),
+		LibraryCall: "FCALL claim 2 " + PendingKey("q") + " " + ActiveKey("q") + " " + keyOf("q", "job:") + " 30000",
+		Lua:         luaDifferences,
+		Server:      serverDifferences,
+		Runaway:     serverDifferences[:1],
 	}
 }
 

@@ -24,6 +24,7 @@ import (
 	"echomq.dev/playground/wasm/cli"
 	"echomq.dev/playground/wasm/docs"
 	"echomq.dev/playground/wasm/engine"
+	"echomq.dev/playground/wasm/sdsargs"
 	"echomq.dev/playground/web/page"
 )
 
@@ -106,47 +107,7 @@ func Generate() ([]byte, error) {
 func Line(args []string) string {
 	parts := make([]string, len(args))
 	for i, a := range args {
-		parts[i] = quote(a)
+		parts[i] = sdsargs.Quote(a)
 	}
 	return strings.Join(parts, " ")
-}
-
-func quote(a string) string {
-	plain := a != ""
-	for _, r := range a {
-		if r <= ' ' || r == '"' || r == '\'' || r == '\\' || r > '~' {
-			plain = false
-			break
-		}
-	}
-	switch {
-	case plain:
-		return a
-	case !strings.ContainsAny(a, "'\\") && isPrintable(a):
-		return "'" + a + "'"
-	}
-	var b strings.Builder
-	b.WriteByte('"')
-	for i := 0; i < len(a); i++ {
-		switch c := a[i]; {
-		case c == '"' || c == '\\':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c < ' ' || c > '~':
-			fmt.Fprintf(&b, "\\x%02x", c)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
-func isPrintable(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < ' ' || s[i] > '~' {
-			return false
-		}
-	}
-	return true
 }
