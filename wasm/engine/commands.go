@@ -7,7 +7,6 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/alicebob/miniredis/v2"
 	"github.com/alicebob/miniredis/v2/server"
 
 	"echomq.dev/playground/wasm/ascii"
@@ -158,11 +157,11 @@ func (e *Engine) dispatch(peer *server.Peer, c *command, args []string) resp.Rep
 		}
 	}
 	if !c.keepsZsets {
-		e.zgen++ // before, for the entries it reads; after, for what it wrote
+		e.forget(zsetsMayChange) // before, for the entries it reads; after, for what it wrote
 	}
 	r := e.runCommand(peer, c, args)
 	if !c.keepsZsets {
-		e.zgen++
+		e.forget(zsetsMayChange)
 	}
 	if c.undef != definedReply {
 		e.noteUndefined(peer, c, args, r)
@@ -171,7 +170,7 @@ func (e *Engine) dispatch(peer *server.Peer, c *command, args []string) resp.Rep
 		w.wroteAfter = true
 	}
 	if c.zset == zsetSwap {
-		e.dbs = [databases]*miniredis.RedisDB{} // SWAPDB traded two of them
+		e.forget(dbsSwapped)
 	}
 	if c.zset != zsetUntouched && (len(e.zsets) > 0 || c.zset != zsetNamed && c.zset != zsetFirstKey) {
 		e.zsetsAfter(peer, c, args, r)

@@ -280,9 +280,7 @@ func (e *Engine) reset() {
 	e.hashOrder = hashOrders{}
 	e.lastOrder = nil
 	e.dbOf = map[*server.Peer]int{}
-	e.cmds, e.recent = nil, [64]recentName{}
-	e.dbs = [databases]*miniredis.RedisDB{}
-	e.zsets = nil
+	e.forget(engineReset)
 	e.tx, e.probe = nil, nil // a fresh server has no transactions either
 	e.hllSparseMax = hll.SparseMaxBytes
 	e.block = blockState{}
@@ -323,9 +321,8 @@ func (e *Engine) Advance(ms int64) int64 {
 
 func (e *Engine) setClock(ms int64) {
 	e.now = ms
-	e.zgen++ // keys may expire
 	e.m.SetTime(time.UnixMilli(ms).UTC())
-	e.dbs = [databases]*miniredis.RedisDB{} // the next db expires what the move ended
+	e.forget(clockMoved) // keys may expire, and the next db expires what the move ended
 }
 
 // db is miniredis's database n, for the engine's direct reads and writes
