@@ -2,20 +2,11 @@ package engine
 
 import (
 	"math"
-	"time"
 
 	glua "github.com/yuin/gopher-lua"
 
 	"echomq.dev/playground/wasm/lualib"
 	"echomq.dev/playground/wasm/resp"
-)
-
-// scriptWork is the work a run may do: WorkBudget, which tests shorten.
-// scriptLastResort, when tests set it, is the last resort of every engine
-// in place of its own (Options.LastResort).
-var (
-	scriptWork       uint64 = WorkBudget
-	scriptLastResort time.Duration
 )
 
 // RedisVersion is the Redis release the runner answers for, in

@@ -56,7 +56,7 @@ func evalArgs(cmd string, args []string) (keys, argv []string, bad *resp.Reply) 
 	}
 	switch {
 	case !ok:
-		return fail(resp.ErrorReply("ERR value is not an integer or out of range"))
+		return fail(resp.ErrorReply(errNotInt))
 	case n < 0:
 		return fail(resp.ErrorReply("ERR Number of keys can't be negative"))
 	case n > int64(len(args)-2):
@@ -121,9 +121,7 @@ func (r *runner) scriptCommand(args []string) resp.Reply {
 		r.flush()
 		return resp.OK()
 	case sub == "KILL" && len(args) == 1:
-		// A script never outlives the command that runs it here, so there
-		// is never one to kill when this command is heard.
-		return resp.ErrorReply("NOTBUSY No scripts in execution right now.")
+		return resp.ErrorReply(notBusyError)
 	case sub == "FLUSH" && len(args) >= 2:
 		return resp.ErrorReply("ERR SCRIPT FLUSH only support SYNC|ASYNC option")
 	case sub == "LOAD" || sub == "EXISTS" || sub == "FLUSH" || sub == "KILL":

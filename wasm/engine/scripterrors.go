@@ -40,10 +40,8 @@ func scriptLine(L *glua.LState, chunkName string) int {
 // "script: <sha>, on @user_script:<line>.".
 func (r *runner) errorReply(c *compiled, err error) resp.Reply {
 	var msg string
-	if r.budget.expired && r.budget.why == StoppedByMemory {
-		msg = fmt.Sprintf("ERR Script used more than %d MiB of memory; the playground stopped it, as it stops a script that runs too long", MemoryBudget>>20)
-	} else if r.budget.expired {
-		msg = KilledError
+	if r.budget.expired {
+		msg = stopError(r.budget.why)
 	} else {
 		var ae *glua.ApiError
 		if errors.As(err, &ae) {

@@ -52,18 +52,6 @@ func zsetCommands() []zsetCommand {
 	}
 }
 
-var errWrongType = resp.ErrorReply("WRONGTYPE Operation against a key holding the wrong kind of value")
-
-const (
-	errNotInt        = "ERR value is not an integer or out of range"
-	errScoreRange    = "ERR min or max is not a float"
-	errLexRange      = "ERR min or max not valid string range item"
-	errNaNScore      = "ERR resulting score is not a number (NaN)"
-	errSyntax        = "ERR syntax error"
-	errNotPositive   = "ERR value is out of range, must be positive"
-	errWrongArgCount = "ERR wrong number of arguments for '%s' command"
-)
-
 // scoreText prints a stored score as Redis does.
 func scoreText(f float64) resp.Reply { return resp.BulkReply(resp.FormatDouble(f)) }
 
