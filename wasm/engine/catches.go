@@ -7,6 +7,7 @@ import (
 	glua "github.com/yuin/gopher-lua"
 
 	"echomq.dev/playground/wasm/lualib"
+	"echomq.dev/playground/wasm/luarun"
 )
 
 // caught is one pcall or xpcall under way.
@@ -93,7 +94,7 @@ func (r *runner) protectCatches(L *glua.LState) {
 			if L.GetTop() >= 2 && L.Get(1) == glua.LFalse {
 				switch msg := L.Get(2).(type) {
 				case glua.LString:
-					L.Replace(2, glua.LString(lua51Wording(string(msg))))
+					L.Replace(2, glua.LString(luarun.Lua51Wording(string(msg))))
 				case *glua.LTable:
 					// Redis's pcall hands over a raised error table's text.
 					if e, ok := msg.RawGetString("err").(glua.LString); ok {

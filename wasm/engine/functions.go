@@ -10,6 +10,7 @@ import (
 
 	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/lualib"
+	"echomq.dev/playground/wasm/luarun"
 	"echomq.dev/playground/wasm/rdb"
 	"echomq.dev/playground/wasm/resp"
 	"echomq.dev/playground/wasm/sdsargs"
@@ -353,7 +354,7 @@ func (r *runner) loadLibrary(code string, clash map[string]*library) (*library, 
 	if msg := r.refusedLibrary(code); msg != "" {
 		return nil, msg
 	}
-	proto, msg := compileChunk(functionChunk, body)
+	proto, msg := luarun.Compile(functionChunk, body)
 	if proto == nil {
 		return nil, "Error compiling function: " + msg
 	}

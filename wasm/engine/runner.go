@@ -6,6 +6,7 @@ import (
 	glua "github.com/yuin/gopher-lua"
 
 	"echomq.dev/playground/wasm/lualib"
+	"echomq.dev/playground/wasm/luarun"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -206,7 +207,7 @@ func (r *runner) newState() *glua.LState {
 		return 1
 	}))
 	L.SetGlobal("collectgarbage", L.NewFunction(collectGarbage))
-	L.SetGlobal("loadstring", L.NewFunction(loadString))
+	L.SetGlobal("loadstring", L.NewFunction(luarun.LoadString))
 	// load calls its reader function from C: a reader that loads again
 	// recurses, so it counts, and fails as a failed load does.
 	L.SetGlobal("load", L.NewFunction(countedFromC(L.GetGlobal("load"), lualib.EnterC, glua.LNil)))

@@ -7,14 +7,13 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	glua "github.com/yuin/gopher-lua"
 
 	"echomq.dev/playground/wasm/lualib"
+	"echomq.dev/playground/wasm/luarun"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -57,7 +56,7 @@ func (r *runner) errorReply(c *compiled, err error) resp.Reply {
 		line = messageLine(msg, c.chunk())
 	}
 	// Redis reads the message as a C string: a NUL ends it.
-	return resp.ErrorReply(oneLine(fmt.Sprintf("%s script: %s, on @%s:%d.", cutAtNUL(msg), c.sha, c.chunk(), line)))
+	return resp.ErrorReply(luarun.OneLine(fmt.Sprintf("%s script: %s, on @%s:%d.", cutAtNUL(msg), c.sha, c.chunk(), line)))
 }
 
 func cutAtNUL(s string) string {
@@ -90,7 +89,7 @@ func (r *runner) errorMessage(v glua.LValue) string {
 		if r.callErr != "" && string(v) == r.callErr {
 			return r.callErr
 		}
-		return "ERR " + lua51Wording(string(v))
+		return "ERR " + luarun.Lua51Wording(string(v))
 	case *glua.LTable:
 		// A raised table's err is the reply as written, a leading dash and
 		// all (only redis.error_reply drops one); a number is its text.
@@ -102,31 +101,6 @@ func (r *runner) errorMessage(v glua.LValue) string {
 		}
 	}
 	return "ERR " + v.String()
-}
-
-// oneLine keeps a reply on one RESP line, as Redis does by turning CR and LF
-// in error and status replies into spaces.
-func oneLine(s string) string {
-	return strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
-}
-
-// badArgument matches gopher-lua's argument errors, which name the function
-// bare ("bad argument #1 to sub (...)") where Lua 5.1 quotes it. It is
-// compiled when an error first needs it, not as the program starts: in
-// WebAssembly, compiling it (and first running Go's regexp code) would
-// add to every learner's page load for the sake of an error path.
-var badArgument = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`bad argument #(\d+) to ([^\s'(]+) \(`)
-})
-
-// lua51Wording rewrites the error messages gopher-lua's libraries raise into
-// Lua 5.1's words. (The VM's own messages are raised in Lua 5.1's words in
-// the first place; see luavm.go.)
-func lua51Wording(msg string) string {
-	if !strings.Contains(msg, "bad argument #") {
-		return msg
-	}
-	return badArgument().ReplaceAllString(msg, "bad argument #$1 to '$2' (")
 }
 
 // luaError is Lua 5.1's error(message [, level]): a string or number
