@@ -12,4 +12,7 @@ const (
 	// SyntaxError is the reply to an option a command does not know, or
 	// one given in the wrong place.
 	SyntaxError = "ERR syntax error"
+	// BitOffsetError is the reply to a bit offset (SETBIT, GETBIT,
+	// BITFIELD) that is not an integer, is negative, or is past 512 MiB.
+	BitOffsetError = "ERR bit offset is not an integer or out of range"
 )
