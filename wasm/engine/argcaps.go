@@ -95,7 +95,7 @@ func bitOffset(set bool, next fixup) fixup {
 		}
 		off, ok := parseRedisInt(args[2])
 		if !ok || off < 0 || off > maxBitOffset {
-			return resp.ErrorReply("ERR bit offset is not an integer or out of range")
+			return resp.ErrorReply(resp.BitOffsetError)
 		}
 		if set && off/8 >= MaxStringBytes {
 			if len(args) == 4 && args[3] != "0" && args[3] != "1" {

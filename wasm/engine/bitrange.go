@@ -47,7 +47,7 @@ func bitposFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	bit, ok := parseRedisInt(args[2])
 	switch {
 	case !ok:
-		return resp.ErrorReply("ERR value is not an integer or out of range")
+		return resp.ErrorReply(errNotInt)
 	case bit != 0 && bit != 1:
 		return resp.ErrorReply("ERR The bit argument must be 1 or 0.")
 	}
@@ -95,7 +95,7 @@ func bitRange(v, startArg, endArg, unit string) (from, to int, r resp.Reply, ok 
 	start, ok1 := parseRedisInt(startArg)
 	end, ok2 := parseRedisInt(endArg)
 	if !ok1 || !ok2 {
-		return 0, 0, resp.ErrorReply("ERR value is not an integer or out of range"), false
+		return 0, 0, resp.ErrorReply(errNotInt), false
 	}
 	var scale int64
 	switch {
@@ -104,7 +104,7 @@ func bitRange(v, startArg, endArg, unit string) (from, to int, r resp.Reply, ok 
 	case ascii.EqualFold(unit, "BYTE"):
 		scale = 8
 	default:
-		return 0, 0, resp.ErrorReply("ERR syntax error"), false
+		return 0, 0, resp.ErrorReply(errSyntax), false
 	}
 	total := int64(len(v)) * 8 / scale
 	if start < 0 {

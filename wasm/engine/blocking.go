@@ -135,7 +135,7 @@ func moveFront(e *Engine, peer *server.Peer, c *command, args []string) (resp.Re
 	if c.upper == "BLMOVE" {
 		for _, end := range args[3:5] {
 			if !ascii.EqualFold(end, "LEFT") && !ascii.EqualFold(end, "RIGHT") {
-				return refuse("ERR syntax error")
+				return refuse(errSyntax)
 			}
 		}
 		move[3], move[4] = args[3], args[4]
@@ -171,7 +171,7 @@ func mpopFront(e *Engine, peer *server.Peer, c *command, args []string) (resp.Re
 func waitFront(e *Engine, peer *server.Peer, c *command, args []string) (resp.Reply, int64, bool) {
 	n, ok := parseRedisInt(args[1])
 	if !ok {
-		return refuse("ERR value is not an integer or out of range")
+		return refuse(errNotInt)
 	}
 	ms, ok := parseRedisInt(args[2])
 	switch {
@@ -206,7 +206,7 @@ func xreadFront(e *Engine, peer *server.Peer, c *command, args []string) (resp.R
 		}
 		if ascii.EqualFold(args[i], "COUNT") && i+1 < len(args) {
 			if _, ok := parseRedisInt(args[i+1]); !ok {
-				return refuse("ERR value is not an integer or out of range")
+				return refuse(errNotInt)
 			}
 		}
 		if ascii.EqualFold(args[i], "BLOCK") && i+1 < len(args) {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 	"runtime/metrics"
+	"strconv"
 	"time"
 
 	glua "github.com/yuin/gopher-lua"
@@ -20,13 +21,29 @@ const KilledError = "ERR Script killed by user with SCRIPT KILL..."
 // errKilled is what the Lua VM raises when a script's budget runs out.
 var errKilled = errors.New(KilledError[len("ERR "):])
 
+// stopError is the error text of a script the budget stopped for why:
+// KilledError, or for memory, words of the playground's own (Redis has no
+// such limit, so it has no words for it).
+func stopError(why Stop) string {
+	if why == StoppedByMemory {
+		return "ERR Script used more than " + strconv.Itoa(MemoryBudget>>20) + " MiB of memory; the playground stopped it, as it stops a script that runs too long"
+	}
+	return KilledError
+}
+
+// notBusyError is SCRIPT KILL's and FUNCTION KILL's answer here, always: a
+// script never outlives the command that runs it, so there is never one
+// running when either is heard.
+const notBusyError = "NOTBUSY No scripts in execution right now."
+
 // MemoryBudget is how much a script may grow the heap before the engine
 // stops it. Redis sets no such limit on Lua; a browser tab has one, and
 // a script that fills it takes the page down with it. WebAssembly memory
 // never shrinks, so whatever a runaway grows stays with the tab until it
 // closes; and fresh memory is slow to get (about 3 ms per MiB under V8),
-// so a bigger budget would let the 900 ms time budget end a runaway
-// allocation first, with the wrong reason, on a slow machine.
+// so a bigger budget would let the script's other limits (WorkBudget,
+// LastResort) end a runaway allocation first, with the wrong reason, on a
+// slow machine.
 const MemoryBudget = 64 << 20
 
 // Stop is why the engine stopped a script, as Client.LastStop reports it.

@@ -4,6 +4,7 @@ import (
 	glua "github.com/yuin/gopher-lua"
 
 	"echomq.dev/playground/wasm/lualib"
+	"echomq.dev/playground/wasm/luarun"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -91,12 +92,12 @@ func (p pendingReply) table(v *glua.LTable, resp3 bool, work []pendingReply) []p
 		if e == "" {
 			*p.to = resp.ErrorReply("ERR ") // an empty error still gets a code
 		} else {
-			*p.to = resp.ErrorReply(oneLine(string(e)))
+			*p.to = resp.ErrorReply(luarun.OneLine(string(e)))
 		}
 		return work
 	}
 	if s, ok := v.RawGetString("ok").(glua.LString); ok {
-		*p.to = resp.StatusReply(oneLine(string(s)))
+		*p.to = resp.StatusReply(luarun.OneLine(string(s)))
 		return work
 	}
 	if p.depth >= maxReplyDepth {

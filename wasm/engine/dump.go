@@ -99,7 +99,7 @@ func restore(e *Engine, peer *server.Peer, args []string) string {
 			}
 			tuned, j = opt, j+1
 		default:
-			return "ERR syntax error"
+			return errSyntax
 		}
 	}
 	db, key := e.dbOf[peer], args[1]

@@ -81,7 +81,7 @@ func hincrbyFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	}
 	incr, ok := parseRedisInt(args[3])
 	if !ok {
-		return resp.ErrorReply("ERR value is not an integer or out of range")
+		return resp.ErrorReply(errNotInt)
 	}
 	cur := e.hget(peer, args[1], args[2])
 	if r, refused := incrementRefused(cur, incr, "ERR hash value is not an integer"); refused {

@@ -205,7 +205,7 @@ func lmoveFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	if len(args) == 5 {
 		for _, end := range args[3:] {
 			if !ascii.EqualFold(end, "LEFT") && !ascii.EqualFold(end, "RIGHT") {
-				return resp.ErrorReply("ERR syntax error")
+				return resp.ErrorReply(errSyntax)
 			}
 		}
 	}

@@ -31,7 +31,7 @@ func setOptionsFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	}
 	var cond, expiry, expiryValue string
 	get := false
-	syntax := resp.ErrorReply("ERR syntax error")
+	syntax := resp.ErrorReply(errSyntax)
 	for i := 3; i < len(args); i++ {
 		switch opt := ascii.Upper(args[i]); opt {
 		case "NX", "XX":

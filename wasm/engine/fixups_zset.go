@@ -87,7 +87,7 @@ func withScores(e *Engine, peer *server.Peer, args []string) resp.Reply {
 func zrandmemberFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	if len(args) >= 4 && (len(args) > 4 || !ascii.EqualFold(args[3], "WITHSCORES")) {
 		if _, ok := parseRedisInt(args[2]); ok {
-			return resp.ErrorReply("ERR syntax error")
+			return resp.ErrorReply(errSyntax)
 		}
 	}
 	return withScores(e, peer, args)

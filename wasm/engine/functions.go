@@ -4,13 +4,13 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/alicebob/miniredis/v2/server"
 	glua "github.com/yuin/gopher-lua"
 
 	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/lualib"
+	"echomq.dev/playground/wasm/luarun"
 	"echomq.dev/playground/wasm/rdb"
 	"echomq.dev/playground/wasm/resp"
 	"echomq.dev/playground/wasm/sdsargs"
@@ -141,7 +141,7 @@ func (e *Engine) functionCommand(peer *server.Peer, args []string) resp.Reply {
 		return forProtocol(resp.Reply{Kind: resp.Map, Elems: []resp.Reply{resp.BulkReply("running_script"), resp.NilReply(),
 			resp.BulkReply("engines"), {Kind: resp.Map, Elems: []resp.Reply{resp.BulkReply("LUA"), lua}}}}, peer.Resp3)
 	case "KILL":
-		return resp.ErrorReply("NOTBUSY No scripts in execution right now.")
+		return resp.ErrorReply(notBusyError)
 	case "DUMP":
 		return resp.BulkReply(r.dumpFunctions())
 	case "RESTORE":
@@ -354,7 +354,7 @@ func (r *runner) loadLibrary(code string, clash map[string]*library) (*library, 
 	if msg := r.refusedLibrary(code); msg != "" {
 		return nil, msg
 	}
-	proto, msg := compileChunk(functionChunk, body)
+	proto, msg := luarun.Compile(functionChunk, body)
 	if proto == nil {
 		return nil, "Error compiling function: " + msg
 	}
@@ -409,14 +409,6 @@ func (r *runner) registerFunctions(lib *library, proto *glua.FunctionProto) stri
 		return r.errorMessage(ae.Object)
 	}
 	return "ERR " + err.Error()
-}
-
-// lastResortFor is how long a script may run whatever its work.
-func (r *runner) lastResortFor() (d time.Duration) {
-	if scriptLastResort != 0 {
-		return scriptLastResort
-	}
-	return r.e.lastResort
 }
 
 // libraryEnv is the globals table of every library's code, made on first

@@ -96,7 +96,7 @@ func xreadScriptError(group bool, args []string) string {
 			return "ERR " + args[0] + " command is not allowed with BLOCK option from scripts"
 		case ascii.EqualFold(o, "COUNT") && more > 0:
 			if _, ok := parseRedisInt(args[i+1]); !ok {
-				return "ERR value is not an integer or out of range"
+				return errNotInt
 			}
 			i++
 		case ascii.EqualFold(o, "STREAMS") && more > 0:
@@ -111,7 +111,7 @@ func xreadScriptError(group bool, args []string) string {
 				return "ERR The NOACK option is only supported by XREADGROUP. You called XREAD instead."
 			}
 		default:
-			return "ERR syntax error"
+			return errSyntax
 		}
 	}
 	return ""

@@ -23,6 +23,22 @@ const WorkBudget = 25_000_000
 // the playground is for, so that it never decides a verdict there.
 const LastResort = 15 * time.Second
 
+// scriptWork is the work a run may do: WorkBudget, which tests shorten.
+// scriptLastResort, when tests set it, is the last resort of every engine
+// in place of its own (Options.LastResort).
+var (
+	scriptWork       uint64 = WorkBudget
+	scriptLastResort time.Duration
+)
+
+// lastResortFor is how long a script may run whatever its work.
+func (r *runner) lastResortFor() (d time.Duration) {
+	if scriptLastResort != 0 {
+		return scriptLastResort
+	}
+	return r.e.lastResort
+}
+
 // The weights of the work done outside the VM, in units.
 const (
 	// commandUnits is what one redis.call costs before its arguments.

@@ -66,7 +66,7 @@ func Bitfield(ks Keyspace, args []string, readOnly bool, maxBytes int, tooBig re
 			off *= n // "#2" is the third field of this width
 		}
 		if !ok || off < 0 || off>>3 >= 512<<20 {
-			return resp.ErrorReply("ERR bit offset is not an integer or out of range")
+			return resp.ErrorReply(resp.BitOffsetError)
 		}
 		b.offset = uint64(off)
 		j += 2

@@ -67,9 +67,9 @@ func elements(ks Keyspace, key, typ string) []string {
 }
 
 var (
-	errSyntax    = resp.ErrorReply("ERR syntax error")
-	errNotInt    = resp.ErrorReply("ERR value is not an integer or out of range")
-	errWrongType = resp.ErrorReply("WRONGTYPE Operation against a key holding the wrong kind of value")
+	errSyntax    = resp.ErrorReply(resp.SyntaxError)
+	errNotInt    = resp.ErrorReply(resp.NotIntegerError)
+	errWrongType = resp.ErrorReply(resp.WrongTypeError)
 	errNotDouble = resp.ErrorReply("ERR One or more scores can't be converted into double")
 )
 

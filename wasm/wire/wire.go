@@ -148,7 +148,7 @@ func (c *Conn) clientReply(out []byte, args []string) []byte {
 		c.skip = true // SKIP itself has no reply
 		return out
 	}
-	return c.reply(out, resp.ErrorReply("ERR syntax error"))
+	return c.reply(out, resp.ErrorReply(resp.SyntaxError))
 }
 
 // do runs one command. A panic in the engine is the command's error reply,
