@@ -22,11 +22,12 @@ import (
 	"echomq.dev/playground/wasm/resp"
 )
 
-// scriptWork is the work a run may do: WorkBudget, which tests shorten.
+// scriptWork, when tests set it, is the work a run may do in every engine
+// in place of its own (see runner.workFor).
 // scriptLastResort, when tests set it, is the last resort of every engine
 // in place of its own (Options.LastResort).
 var (
-	scriptWork       uint64 = WorkBudget
+	scriptWork       uint64
 	scriptLastResort time.Duration
 )
 
@@ -607,7 +608,7 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 	if t != nil {
 		r.budget.onTick = func() { t.tick(L) }
 	}
-	r.budget.arm(scriptWork, r.lastResortFor())
+	r.budget.arm(r.workFor(), r.lastResortFor())
 	defer func() {
 		if r.budget.expired {
 			r.stopped = r.budget.why

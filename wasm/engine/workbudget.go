@@ -13,7 +13,7 @@ import "time"
 // lua-time-limit (5 s) passes: see budgetcalibration_test.go, which runs
 // a set of scripts on redis-server and on the engine and says how many
 // units 5 s of Redis are worth for each.
-const WorkBudget = 25_000_000
+const WorkBudget = 1_500_000_000
 
 // LastResort is the page's Options.LastResort (wasm/api): how long a
 // script may run, whatever its work, before the engine stops it, the guard
