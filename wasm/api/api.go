@@ -485,7 +485,6 @@ func stoppedNote(why engine.Stop, work uint64) string {
 		"(A real Redis refuses SCRIPT KILL once a script has written; only SHUTDOWN NOSAVE would stop it then.)"
 }
 
-
 func (p *Playground) trace(a *params) (any, error) {
 	script := a.str(0)
 	var keys, argv []string
