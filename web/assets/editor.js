@@ -18,6 +18,7 @@ import { leaseOf } from "./options.js";
 import { describeDiff, diffLines, hunks } from "./diff.js";
 import { tableOrderNote } from "./tableorder.js";
 import { replyLine } from "./wire.js";
+import { runningText, stopButton } from "./stop.js";
 import {
   bindStepKeys,
   markStep,
@@ -60,6 +61,8 @@ export function mountEditor(root, ctx) {
     ]),
     editState: byId("editor-state"),
   };
+  // Stop sits after Step, shown only while a run waits (stop.js).
+  const stop = stopButton(ctx, el.step, "editor-stop");
 
   const state = {
     base: "enqueue",
@@ -240,12 +243,23 @@ export function mountEditor(root, ctx) {
     showProblem(null);
     root.dataset.running = "true";
     showPosition(el.position, "Running the script…");
-    setText(el.outcome, "Running… A script that has not returned within its budget (25 million steps of work) is stopped.");
+    setText(el.outcome, runningText(ctx.canStop()));
     say("Running the script.");
 
+    stop.arm();
     const t = await ctx.call("trace", source, k, argv);
+    stop.disarm();
     state.running = false;
     delete root.dataset.running;
+    if (t && t.error === "stopped") {
+      // Stop: nothing of this run stays (stop.js); the page rebuilds the
+      // keyspace and redraws every widget once it has.
+      const why = String(t.message);
+      showProblem({ kind: "engine", line: 0, message: why });
+      setText(el.outcome, why);
+      say(why);
+      return null;
+    }
     if (t && t.error === "depth") {
       // The script ran (its writes stay), but its reply cannot be shown.
       const why = String(t.message);

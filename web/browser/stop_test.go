@@ -1,0 +1,74 @@
+package browser
+
+import (
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp/kb"
+)
+
+// testBudget is the work budget (the page's ?budget option) of the tests
+// whose runaways the engine's own budget must end: 25 million units, which
+// the engine spends in about a second, where the real budget (what a real
+// Redis does in 5 s) takes minutes in a browser. TestStop* run with the
+// real one and end their runaways with Stop.
+const testBudget = "25000000"
+
+// stopped is what a learner reads after pressing Stop (web/assets/stop.js's
+// STOPPED), in part.
+var stopped = []string{"Stopped.", "restarted its engine", "the keyspace is as it was just before this run", "nothing the run wrote was kept"}
+
+// TestStopEndsARunawayInTheEditor: with the real work budget, a learner runs
+// `while true do end` from the editor, presses Stop, and within a second
+// reads that the run was stopped and what became of the keyspace; the page
+// is ready again soon after, the keys are as stated (the write before the
+// run stays, the run's own write is gone), and a following Run works.
+func TestStopEndsARunawayInTheEditor(t *testing.T) {
+	tb := openReady(t, "/")
+	c := tb.in("#console")
+	typeLine(c, "SET before kept")
+	wantOut(c, "OK")
+
+	ed := tb.in(editorSection)
+	ed.choose("A new script")
+	ed.fill("KEYS", "runaway")
+	ed.fill("Script", "redis.call('SET', KEYS[1], 'written by the run')\nwhile true do end")
+	ed.clickShows("Run", editorOutcome, "Running…", "Stop ends it now")
+	time.Sleep(300 * time.Millisecond) // well inside the loop by now
+	pressed := time.Now()
+	ed.click("Stop")
+	ed.wantTextWithin(time.Second, editorOutcome, stopped...)
+	t.Logf("Stop was answered %v after the click", time.Since(pressed)) // judged above, within 1 s
+	ready(tb)
+	t.Logf("the page was ready again %v after the click", time.Since(pressed))
+	ed.wantText(editorProblem, stopped...)
+
+	typeLine(c, "GET before")
+	wantOut(c, `"kept"`)
+	typeLine(c, "EXISTS runaway")
+	wantOut(c, "(integer) 0")
+
+	ed.fill("Script", "return redis.call('SET', KEYS[1], 'after Stop')")
+	ed.clickShows("Run", editorOutcome, "The script returned")
+	typeLine(c, "GET runaway")
+	wantOut(c, `"after Stop"`)
+	ed.screenshot("editor-stopped")
+}
+
+// TestStopEndsARunawayAtTheConsole: the console's Stop does the same for a
+// line that runs a script, and the console answers the next line.
+func TestStopEndsARunawayAtTheConsole(t *testing.T) {
+	tb := openReady(t, "/")
+	c := tb.in("#console")
+	typeLine(c, "SET before kept")
+	c.fill("Command", `EVAL "redis.call('SET', 'during', 'x') while true do end" 0`)
+	c.press(kb.Enter)
+	time.Sleep(300 * time.Millisecond)
+	pressed := time.Now()
+	c.click("Stop")
+	c.wantTextWithin(time.Second, lastOut, stopped...)
+	t.Logf("Stop was answered %v after the click", time.Since(pressed))
+	ready(tb)
+	typeLine(c, "MGET before during")
+	wantOut(c, "1) \"kept\"\n2) (nil)")
+}
