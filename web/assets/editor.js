@@ -255,7 +255,7 @@ export function mountEditor(root, ctx) {
       // Stop: nothing of this run stays (stop.js); the page rebuilds the
       // keyspace and redraws every widget once it has.
       const why = String(t.message);
-      showProblem({ kind: "engine", line: 0, message: why });
+      showProblem({ kind: "stopped", line: 0, message: why });
       setText(el.outcome, why);
       say(why);
       return null;
@@ -426,8 +426,9 @@ export function mountEditor(root, ctx) {
     const run = walk.run;
     const i = walk.index;
     const step = run && i > 0 ? run.steps[i - 1] : null;
+    const stopped = !run && state.problem && state.problem.kind === "stopped";
     if (!run) {
-      showPosition(el.position, state.running ? "Running the script…" : "Not run yet");
+      showPosition(el.position, state.running ? "Running the script…" : stopped ? "Stopped" : "Not run yet");
     } else if (!step) {
       showPosition(el.position, run.steps.length ? `Before the first step · run ${run.n}` : `Run ${run.n} · nothing to step through`);
     } else {
@@ -438,7 +439,8 @@ export function mountEditor(root, ctx) {
     // A run with no step at all (a syntax error, a script that called
     // nothing) still has a reply: the script's own.
     if (run && run.steps.length === 0) setText(el.reply, formatReply(run.reply));
-    if (!run) setText(el.outcome, "Not run yet. Run or Step sends the script to the engine, which runs it for real on the page's keyspace.");
+    if (stopped) setText(el.outcome, state.problem.message);
+    else if (!run) setText(el.outcome, "Not run yet. Run or Step sends the script to the engine, which runs it for real on the page's keyspace.");
     else setText(el.outcome, outcomeOf(run, i));
 
     if (run) {
@@ -448,7 +450,7 @@ export function mountEditor(root, ctx) {
       showKeyspace(el.keyspace, parseList(el.keys.value), state.liveEntries, null);
     }
     if (run && run.problem) showProblem(run.problem);
-    else if (state.problem && state.problem.kind !== "limit" && state.problem.kind !== "engine") showProblem(null);
+    else if (state.problem && state.problem.kind !== "limit" && state.problem.kind !== "engine" && state.problem.kind !== "stopped") showProblem(null);
     markCode();
     showTransport(el.back, el.step, walk);
   }
