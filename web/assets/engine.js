@@ -182,15 +182,18 @@ function startHosted(port, o) {
  * the browser kills, or one that closes, sends nothing, and neither a
  * SharedWorker nor its port reports it (Chromium fires no event), so the
  * page asks: every HEARTBEAT_MS it sends a ping, which the worker answers
- * in turn, after the calls before it. Each call ends within its budget
- * (a script's work budget, and never later than the engine's last resort,
- * engine.LastResort in wasm/engine, 10 minutes), so a worker that has sent
- * nothing at all for SILENCE_MS while a ping waits has stopped: a ping
- * that comes in just after a runaway script started, with another
- * page's runaway next in line, waits at most two last resorts.
+ * in turn, after the calls before it. The lesson's calls end in
+ * milliseconds, so a worker that has sent nothing at all for SILENCE_MS
+ * while a ping waits has stopped. A call that may run a learner's script
+ * (worker.js's MAY_RUN_LONG) can hold the worker for its whole work budget,
+ * minutes in a browser, and never longer than the engine's last resort
+ * (engine.LastResort in wasm/engine, 10 minutes): the worker says "busy"
+ * as one starts, and after that the page waits BUSY_SILENCE_MS, which a
+ * later "busy" (the next runaway in line) starts again.
  */
 const HEARTBEAT_MS = 2000;
-const SILENCE_MS = 21 * 60 * 1000;
+const SILENCE_MS = 32000;
+const BUSY_SILENCE_MS = 11 * 60 * 1000;
 
 /**
  * Wires the worker's messages (port: the Worker, or a SharedWorker's
@@ -253,6 +256,7 @@ function connect(port, errors, o, kind) {
     // sent anything, pingAt when the unanswered ping went (0: none).
     let lastHeard = performance.now();
     let pingAt = 0;
+    let busy = false; // whether the last word from the worker was busy
     let lastTick = lastHeard;
     const heartbeat = setInterval(() => {
       if (dead) return clearInterval(heartbeat);
@@ -267,9 +271,9 @@ function connect(port, errors, o, kind) {
       if (pingAt === 0) {
         pingAt = now;
         port.postMessage({ type: "ping" });
-      } else if (now - Math.max(lastHeard, pingAt) > SILENCE_MS) {
+      } else if (now - Math.max(lastHeard, pingAt) > (busy ? BUSY_SILENCE_MS : SILENCE_MS)) {
         clearInterval(heartbeat);
-        const why = `the engine has not answered for ${SILENCE_MS / 60000} minutes: the browser closed its worker, or it crashed.`;
+        const why = `the engine has not answered for ${Math.round((busy ? BUSY_SILENCE_MS : SILENCE_MS) / 1000)} s: the browser closed its worker, or it crashed.`;
         die(ready ? `The playground stopped: ${why} Reload to start again.` : why);
       }
     }, HEARTBEAT_MS);
@@ -282,6 +286,7 @@ function connect(port, errors, o, kind) {
     port.onmessage = (event) => {
       const msg = event.data || {};
       lastHeard = performance.now();
+      busy = msg.type === "busy";
       switch (msg.type) {
         case "pong":
           pingAt = 0;

@@ -49,6 +49,8 @@
 //                  {type:"reply", id, result}          one call's result
 //                  {type:"changed", keyspace}          another page changed a keyspace this one uses
 //                  {type:"pong"}                       the answer to a ping
+//                  {type:"busy"}                       a call that may run a learner's script
+//                                                      for minutes starts now (MAY_RUN_LONG)
 //                  {type:"failed", message}            it could not start (echomq.failed says
 //                                                      why the engine refused), or Go exited
 //
@@ -62,6 +64,15 @@
 // and starts another (engine.js, stop.js).
 
 "use strict";
+
+/**
+ * Calls that can run a learner's own script, for as long as its work
+ * budget lets it (minutes in a browser). Before one runs, every page hears
+ * "busy", so that its heartbeat waits out the engine's last resort rather
+ * than calling a silent worker dead (engine.js). The lesson's own calls
+ * end in milliseconds and send nothing.
+ */
+const MAY_RUN_LONG = new Set(["exec", "cli", "trace", "replay"]);
 
 /** Calls that only read, which tell no other page anything. */
 const READS = new Set(["scripts", "snapshot", "now", "review"]);
@@ -153,6 +164,7 @@ function call(client, msg) {
   } else if (typeof echomq[msg.method] !== "function" || msg.method === "call" || msg.method === "drop") {
     result = { error: "args", message: `echomq has no method ${JSON.stringify(String(msg.method))}` };
   } else {
+    if (MAY_RUN_LONG.has(msg.method)) broadcast({ type: "busy" });
     try {
       result = keyspace === null ? echomq[msg.method](...args) : echomq.call(keyspace, msg.method, args);
     } catch (err) {
