@@ -106,3 +106,23 @@ func answeredWithinASecond(tb *tab) {
 		tb.t.Errorf("Stop was answered %.0f ms after the click; want within 1 s", *ms)
 	}
 }
+
+// TestStopInTheOfflineLesson: the offline lesson's engine is compiled on
+// the page from the module inside the file; Stop restarts it from the
+// module its worker handed back, with no network, and the keys are as
+// stated.
+func TestStopInTheOfflineLesson(t *testing.T) {
+	tb := openOffline(t)
+	c := tb.in("#console")
+	typeLine(c, "SET before kept")
+	c.fill("Command", `EVAL "redis.call('SET', 'during', 'x') while true do end" 0`)
+	c.press(kb.Enter)
+	time.Sleep(300 * time.Millisecond)
+	watchStop(tb, "console-stop", lastOut)
+	c.click("Stop")
+	c.wantText(lastOut, stopped...)
+	answeredWithinASecond(tb)
+	ready(tb)
+	typeLine(c, "MGET before during")
+	wantOut(c, "1) \"kept\"\n2) (nil)")
+}
