@@ -9,7 +9,7 @@
 // the page through textContent.
 
 import { h } from "./dom.js";
-import { stopButton } from "./stop.js";
+import { runningText, stopButton } from "./stop.js";
 
 /** A permalink keeps this much: enough to tell the story, small enough for a URL. */
 const SAVED_LINES = 20;
@@ -173,7 +173,12 @@ export function mountConsole(section, ctx) {
     history.add(line);
     if (CLEAR.test(line)) return clearScreen();
     const shown = show({ line, kind: "running", text: "" });
-    stop.arm();
+    // A line still running after a moment says what will end it.
+    stop.arm((canStop) => {
+      if (shown.kind !== "running") return;
+      shown.noteEl.textContent = runningText(canStop);
+      shown.noteEl.hidden = false;
+    });
     const result = await ctx.call("cli", line);
     stop.disarm();
     fill(shown, describe(result));

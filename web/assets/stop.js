@@ -32,8 +32,17 @@ export function runningText(canStop) {
 }
 
 /**
- * A Stop button after `after`, hidden until arm(). Pressing it asks the
- * page to stop (ctx.stop); a page whose engine cannot stop never shows it.
+ * How long a call waits before Stop (and the console's running note)
+ * shows: most calls are answered sooner, and a button that flashes on
+ * every Run would only distract.
+ */
+const SHOW_AFTER_MS = 300;
+
+/**
+ * A Stop button after `after`, hidden until a call has waited
+ * SHOW_AFTER_MS (arm). Pressing it asks the page to stop (ctx.stop); a page
+ * whose engine cannot stop never shows it. onShow runs when it would show
+ * (the console writes its running note then), Stop or not.
  */
 export function stopButton(ctx, after, id) {
   const button = h("button", { type: "button", class: "stop", id, text: "Stop" });
@@ -44,14 +53,20 @@ export function stopButton(ctx, after, id) {
     button.disabled = true;
     ctx.stop();
   });
+  let timer = 0;
   return {
-    /** Shows Stop while a call that runs a learner's script waits. */
-    arm() {
-      if (!ctx.canStop()) return;
-      button.hidden = false;
-      button.disabled = false;
+    /** Shows Stop once a call that runs a learner's script has waited a moment. */
+    arm(onShow) {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        if (onShow) onShow(ctx.canStop());
+        if (!ctx.canStop()) return;
+        button.hidden = false;
+        button.disabled = false;
+      }, SHOW_AFTER_MS);
     },
     disarm() {
+      clearTimeout(timer);
       button.hidden = true;
     },
   };

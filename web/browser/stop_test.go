@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -64,7 +65,7 @@ func TestStopEndsARunawayAtTheConsole(t *testing.T) {
 	typeLine(c, "SET before kept")
 	c.fill("Command", `EVAL "redis.call('SET', 'during', 'x') while true do end" 0`)
 	c.press(kb.Enter)
-	time.Sleep(300 * time.Millisecond)
+	c.wantText(lastNote, "Running…", "Stop ends it now")
 	watchStop(tb, "console-stop", lastOut)
 	c.click("Stop")
 	c.wantText(lastOut, stopped...)
@@ -117,7 +118,7 @@ func TestStopInTheOfflineLesson(t *testing.T) {
 	typeLine(c, "SET before kept")
 	c.fill("Command", `EVAL "redis.call('SET', 'during', 'x') while true do end" 0`)
 	c.press(kb.Enter)
-	time.Sleep(300 * time.Millisecond)
+	c.wantText(lastNote, "Running…", "Stop ends it now")
 	watchStop(tb, "console-stop", lastOut)
 	c.click("Stop")
 	c.wantText(lastOut, stopped...)
@@ -125,4 +126,49 @@ func TestStopInTheOfflineLesson(t *testing.T) {
 	ready(tb)
 	typeLine(c, "MGET before during")
 	wantOut(c, "1) \"kept\"\n2) (nil)")
+}
+
+// TestNoStopInEmbedsThatShareAnEngine: embeds of one course page share a
+// SharedWorker, which no page can terminate, and a restart would empty the
+// other embeds' keyspaces: while a runaway runs in one, no Stop is shown,
+// and the running entry says why, so nothing is lost silently.
+func TestNoStopInEmbedsThatShareAnEngine(t *testing.T) {
+	c := newCountedCourse(t, `
+<iframe id="console" src="/echomq/embed/console.html?budget=`+testBudget+`" title="Console" data-echomq></iframe>
+<iframe id="trip" src="/echomq/embed/roundtrip.html?budget=`+testBudget+`" title="Round trip" data-echomq></iframe>`)
+	tb := newTab(t).onServer(c.base)
+	tb.open("/course.html")
+	frameReady(tb, "#console")
+	frameReady(tb, "#trip")
+	type seen struct {
+		Running bool `json:"running"`
+		Stop    bool `json:"stop"`
+	}
+	if _, err := eval[bool](tb, `(() => {
+		const d = document.getElementById("console").contentDocument;
+		d.getElementById("console-input").value = 'EVAL "while true do end" 0';
+		d.getElementById("console-form").requestSubmit();
+		return true;
+	})()`); err != nil {
+		t.Fatal(err)
+	}
+	var got seen
+	tb.eventually("the runaway to be running in the shared console", func() (string, bool) {
+		var err error
+		got, err = eval[seen](tb, `(() => {
+			const d = document.getElementById("console").contentDocument;
+			const last = [...d.querySelectorAll("#console-log > li")].pop();
+			const stop = d.getElementById("console-stop");
+			return { running: !!last && last.dataset.kind === "running", stop: !!stop && !stop.hidden };
+		})()`)
+		if err != nil {
+			return errString(err), false
+		}
+		return fmt.Sprintf("%+v", got), got.Running
+	})
+	if got.Stop {
+		t.Errorf("a Stop is shown in an embed that shares its engine")
+	}
+	tb.inFrame("#console", "#console").wantText(".console-note", "shared with the other widgets", "so it has no Stop")
+	tb.inFrame("#console", "#console").wantText(".console-out", "Script killed")
 }
