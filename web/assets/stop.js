@@ -12,7 +12,8 @@
 // are), so the keyspace is exactly what it was just before the stopped
 // run began: nothing the stopped run wrote is kept. That is what STOPPED
 // tells the learner. (A script the engine's own budget stops is another
-// matter: that one keeps its writes, as Redis does.)
+// matter: that one keeps its writes, as Redis does; and the replay runs it
+// again to the same instruction, for as long as it took the first time.)
 //
 // Embeds of one course page that share a SharedWorker cannot stop it (no
 // page can terminate a SharedWorker, and a restart would empty the
