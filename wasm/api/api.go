@@ -476,7 +476,7 @@ func stoppedNote(why engine.Stop, work uint64) string {
 	case engine.StoppedByWork:
 		what = "once it had done " + inWords(work) + " steps of work (its budget, the same on every machine)"
 	case engine.StoppedByClock:
-		what = "after " + strconv.FormatInt(engine.LastResort.Milliseconds()/1000, 10) + " s, the longest the page waits for a script on a machine too busy to reach its work budget"
+		what = "after " + lastResortInWords() + ", the longest the page waits for a script on a machine too busy to reach its work budget"
 	default:
 		return ""
 	}

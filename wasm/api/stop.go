@@ -1,6 +1,10 @@
 package api
 
-import "strconv"
+import (
+	"strconv"
+
+	"echomq.dev/playground/wasm/engine"
+)
 
 // inWords is a work budget as the note on a stopped script says it:
 // "1.5 billion", "25 million", or the plain number below a million.
@@ -22,4 +26,13 @@ func tenths(t uint64) string {
 		s += "." + strconv.FormatUint(t%10, 10)
 	}
 	return s
+}
+
+// lastResortInWords is engine.LastResort as the note says it: "10 minutes",
+// or seconds below a minute.
+func lastResortInWords() string {
+	if s := int64(engine.LastResort.Seconds()); s < 60 {
+		return strconv.FormatInt(s, 10) + " s"
+	}
+	return strconv.FormatInt(int64(engine.LastResort.Minutes()), 10) + " minutes"
 }
