@@ -162,7 +162,6 @@ const ctx = {
     });
     const release = hold("Stopping the script and restarting the engine…");
     ctx.journal.ops.length = Math.min(cut, ctx.journal.ops.length);
-    root.dataset.stop = "restarting";
     try {
       if (!(await engine.stop({ error: "stopped", message: STOPPED }))) return;
       const ops = ctx.journal.ops.slice();
@@ -175,7 +174,6 @@ const ctx = {
       restoring = null;
       done();
       release();
-      root.dataset.stop = "done";
     }
     await ctx.changed("stop");
   },
