@@ -13,12 +13,19 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const staticDir = process.env.ECHOMQ_STATIC ?? path.join(here, "..", "static");
 const require = createRequire(import.meta.url);
 
+// The work budget of these tests' engines (go.env, the engine's
+// ECHOMQ_WORK_BUDGET): 25 million units, so that each runaway here stops in
+// about a second; the real budget (engine.WorkBudget) takes minutes in wasm,
+// and wasm/engine's TestTheRealBudget* hold its verdicts.
+const TEST_BUDGET = "25000000";
+
 let goExited = false;
 let wasmMemory; // bytes of the instance's linear memory, which only grows
 
 before(async () => {
   require(path.join(staticDir, "wasm_exec.js"));
   const go = new globalThis.Go();
+  go.env = { ECHOMQ_WORK_BUDGET: TEST_BUDGET };
   const { instance } = await WebAssembly.instantiate(
     readFileSync(path.join(staticDir, "echomq.wasm")), go.importObject);
   go.run(instance).then(() => { goExited = true; });
@@ -561,7 +568,7 @@ let compiled;
 async function freshModule(name) {
   compiled ??= await WebAssembly.compile(readFileSync(path.join(staticDir, "echomq.wasm")));
   const go = new globalThis.Go();
-  go.env = { ECHOMQ_GLOBAL: name };
+  go.env = { ECHOMQ_GLOBAL: name, ECHOMQ_WORK_BUDGET: TEST_BUDGET };
   const instance = await WebAssembly.instantiate(compiled, go.importObject);
   go.run(instance);
   const api = require(path.join(staticDir, "worker.js")).publish(go, instance);

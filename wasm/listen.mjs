@@ -44,6 +44,9 @@ if (!["127.0.0.1", "::1", "localhost"].includes(host)) {
 
 createRequire(import.meta.url)(opts["wasm-exec"]);
 const go = new globalThis.Go();
+// The engine's work budget, when the caller sets one (internal/suite does:
+// its runaway tests would otherwise take the real budget's minutes).
+if (process.env.ECHOMQ_WORK_BUDGET) go.env = { ...go.env, ECHOMQ_WORK_BUDGET: process.env.ECHOMQ_WORK_BUDGET };
 const { instance } = await WebAssembly.instantiate(readFileSync(opts.wasm), go.importObject);
 go.run(instance).then(() => {
   console.error("listen.mjs: the Go program exited");

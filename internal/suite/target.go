@@ -89,6 +89,7 @@ const readyTimeout = 60 * time.Second
 // it accepts connections, and "stalled: ..." on stderr when a request
 // does not finish.
 func startListener(cmd *exec.Cmd) (*Server, error) {
+	cmd.Env = withSuiteBudget(os.Environ())
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
@@ -227,4 +228,23 @@ func (w *warm) Start() (*Server, error) {
 	s := <-w.ready
 	w.prepare()
 	return s.srv, s.err
+}
+
+// suiteBudget is the work budget of the engines the suite runs against
+// (ECHOMQ_WORK_BUDGET): 25 million units, the budget the pass lists were
+// recorded with, which a runaway test spends in about a second natively.
+// The engine's own, engine.WorkBudget (what a real Redis does in 5 s),
+// takes tens of seconds natively and minutes in wasm, past Stall. A budget
+// already in the environment is kept.
+const suiteBudget = "25000000"
+
+// withSuiteBudget is env with ECHOMQ_WORK_BUDGET set to suiteBudget, unless
+// env sets it already.
+func withSuiteBudget(env []string) []string {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "ECHOMQ_WORK_BUDGET=") {
+			return env
+		}
+	}
+	return append(env, "ECHOMQ_WORK_BUDGET="+suiteBudget)
 }

@@ -4,7 +4,6 @@
 package api
 
 import (
-	"strconv"
 	"strings"
 
 	"echomq.dev/playground/wasm/ascii"
@@ -37,7 +36,7 @@ func (p *Playground) cli(line string) Object {
 		return p.errorObject(err)
 	}
 	out := Object{"args": args, "reply": reply, "text": cli.Format(r)}
-	note := joinNotes(stoppedNote(p.console.LastStop()), undefinedNote(p.console.LastUndefined()))
+	note := joinNotes(stoppedNote(p.console.LastStop(), p.engine.ScriptWork()), undefinedNote(p.console.LastUndefined()))
 	if ms := p.console.LastUnwaited(); ms > 0 {
 		note = joinNotes(unwaitedNote(args[0], ms), note)
 	}
@@ -72,13 +71,13 @@ func help(topic []string) Object {
 // none (a script may return those words itself). The engine's runner says
 // which budget stopped it, not how long the call took.
 // (strconv, not fmt: package init runs on every page load.)
-func stoppedNote(why engine.Stop) string {
+func stoppedNote(why engine.Stop, work uint64) string {
 	var what string
 	switch why {
 	case engine.StoppedByWork:
-		what = "once it had done " + millions(engine.WorkBudget) + " million steps of work (its budget, the same on every machine)"
+		what = "once it had done " + inWords(work) + " steps of work (its budget, the same on every machine)"
 	case engine.StoppedByClock:
-		what = "after " + strconv.FormatInt(engine.LastResort.Milliseconds()/1000, 10) + " s, the longest the page waits for a script on a machine too busy to reach its work budget"
+		what = "after " + lastResortInWords() + ", the longest the page waits for a script on a machine too busy to reach its work budget"
 	default:
 		return ""
 	}
@@ -86,6 +85,3 @@ func stoppedNote(why engine.Stop) string {
 		"Anything it wrote before then stays in the keyspace: nothing is rolled back. " +
 		"(A real Redis refuses SCRIPT KILL once a script has written; only SHUTDOWN NOSAVE would stop it then.)"
 }
-
-// millions is n in millions, for the note.
-func millions(n uint64) string { return strconv.FormatUint(n/1_000_000, 10) }

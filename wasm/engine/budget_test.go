@@ -70,6 +70,7 @@ func runFor(src string, probe ...string) verdict {
 // machine and on a loaded one (the wall-clock budget killed it at 900 ms
 // on a busy machine).
 func TestTheVerdictOnA100kSetScriptIsTheSameUnderLoad(t *testing.T) {
+	withWork(t, WorkBudget) // the real budget, not the package's testWork
 	const src = "for i = 1, 100000 do redis.call('SET', 'k' .. i, 'v') end return 1"
 	want := verdict{reply: "(integer) 1", stop: NotStopped, after: "(integer) 100000"}
 	idle := runFor(src, "DBSIZE")

@@ -27,15 +27,12 @@ import (
 // machine makes the rates, and so the budget asked for, no smaller than an
 // idle one would.
 //
-// How WorkBudget was set (2026-12-03, Debian's redis-server 7.0.15 on the
-// project's 2-core machine, under a load average of 15 to 20): 5 s of
-// Redis came to up to 1.4 billion units (a tight while loop: 60 million
-// units in 211 ms at best), which the engine would take a minute or more
-// to do, natively, and minutes in wasm, holding every embed of a page the
-// while: the page has no Stop control that could end it sooner (see
-// README's "Limits"). So WorkBudget is what the engine does in about a
-// second, 25 million units, and this test holds it to what it does cover:
-// at least redisTimeCovered of Redis for every script here.
+// How WorkBudget was set: see its doc comment (workbudget.go), which
+// gives this test's figures. The test holds WorkBudget to at least
+// redisTimeCovered (Redis's own 5 s lua-time-limit) of Redis for every
+// script here, at the rate measured on the machine it runs on: a machine
+// whose Redis is faster than the project's fails it, and then WorkBudget
+// must grow.
 var calibrate = flag.Bool("calibrate", false, "run the work budget's calibration against redis-server")
 
 // calibrationScripts are the calibration's scripts: ARGV[1] is n.
@@ -114,4 +111,4 @@ func TestWorkBudgetCoversFiveSecondsOfRedis(t *testing.T) {
 
 // redisTimeCovered is the least Redis time WorkBudget lets through for any
 // of the calibration's scripts, as README's "Limits" says.
-const redisTimeCovered = 50 * time.Millisecond
+const redisTimeCovered = 5 * time.Second

@@ -124,6 +124,7 @@ type Engine struct {
 	// long a script may run whatever its work (see Options).
 	off        Shortcut
 	lastResort time.Duration
+	work       uint64 // the work a script may do: Options.WorkBudget, or WorkBudget
 }
 
 // New returns an engine with an empty keyspace, an empty script cache and

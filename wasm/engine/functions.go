@@ -383,7 +383,7 @@ func (r *runner) registerFunctions(lib *library, proto *glua.FunctionProto) stri
 	fn.Env = env
 	r.funcs.envMeta.RawSetString("__index", r.funcs.loadAPI)
 	r.funcs.loading = &lib.fns
-	r.budget.arm(scriptWork, r.lastResortFor())
+	r.budget.arm(r.workFor(), r.lastResortFor())
 	defer func() {
 		if r.budget.expired {
 			r.stopped = r.budget.why

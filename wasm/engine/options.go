@@ -27,6 +27,14 @@ type Options struct {
 	// against work the count does not see. Without it a script's verdict is
 	// its work's alone, on every machine and under any load.
 	LastResort time.Duration
+	// WorkBudget, when it is not 0, is the work a script may do in place
+	// of the constant WorkBudget. Tests and tools that stop runaways on
+	// purpose set it small, so that a stop takes milliseconds rather than
+	// the seconds or minutes the real budget does (see WorkBudget).
+	//
+	// Left 0, the process's ECHOMQ_WORK_BUDGET sets it when it is a whole
+	// number of units (see envWork), else WorkBudget does.
+	WorkBudget uint64
 }
 
 // Shortcut names one of the engine's caches or fast paths: each is a way
@@ -142,7 +150,7 @@ func NewWith(o Options) (*Engine, error) {
 	if err := Ready(); err != nil {
 		return nil, fmt.Errorf("engine: refusing to start: %w", err)
 	}
-	e := &Engine{off: o.off(), lastResort: o.LastResort}
+	e := &Engine{off: o.off(), lastResort: o.LastResort, work: o.work()}
 	e.runner = newRunner(e)
 	e.Client = e.NewClient()
 	e.reset()

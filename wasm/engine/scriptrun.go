@@ -55,7 +55,7 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 	if t != nil {
 		r.budget.onTick = func() { t.tick(L) }
 	}
-	r.budget.arm(scriptWork, r.lastResortFor())
+	r.budget.arm(r.workFor(), r.lastResortFor())
 	defer func() {
 		if r.budget.expired {
 			r.stopped = r.budget.why

@@ -74,9 +74,9 @@ type result struct {
 // busyThreshold is Redis's busy-reply-threshold (lua-time-limit) for the
 // suite's servers: how long a script runs before Redis starts answering
 // other clients, and so before SCRIPT KILL can be heard. Redis's default is
-// 5 s; the engine stops a script after engine.WorkBudget (about a second of
-// work natively), so the suite
-// sets 1 s and sends SCRIPT KILL at 1.2 s.
+// 5 s; the engines of this suite stop a script after 25 million units of
+// work (workbudget_test.go; about a second natively), so the suite sets
+// 1 s and sends SCRIPT KILL at 1.2 s.
 const (
 	busyThreshold = 1000 * time.Millisecond
 	killAfter     = 1200 * time.Millisecond

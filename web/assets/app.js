@@ -18,6 +18,7 @@
 
 import { byId } from "./dom.js";
 import { startEngine } from "./engine.js";
+import { STOPPED } from "./stop.js";
 import { readOptions } from "./options.js";
 import { Journal, bytesOfBase64 } from "./permalink.js";
 import { mountStepper } from "./stepper.js";
@@ -79,6 +80,10 @@ const mounts = {
 const widgets = new Map();
 let engine = null;
 let failed = false;
+/** The journal's length before each call that waits for its answer (ctx.stop cuts the journal there). */
+const inFlight = new Set();
+/** While a Stop rebuilds the keyspace, the promise that it is done: other calls wait for it. */
+let restoring = null;
 /** The recorded run the page steps while the engine loads, or null. */
 let recorder = null;
 /** The widgets that have started: all, once the engine is ready. */
@@ -124,9 +129,53 @@ const ctx = {
       await live;
       if (failed) return down;
     }
-    if (!engine) return down;
+    if (restoring) await restoring; // a Stop's rebuild comes first
+    if (!engine || failed) return down;
+    const mark = ctx.journal.ops.length;
     const at = ctx.journal.record(method, args);
-    return { at, result: await engine.call(method, args) };
+    inFlight.add(mark);
+    try {
+      return { at, result: await engine.call(method, args) };
+    } finally {
+      inFlight.delete(mark);
+    }
+  },
+
+  /** Whether Stop can end a running call: only a worker of the page's own can be stopped (stop.js). */
+  canStop() {
+    return !!(engine && engine.stop) && !failed;
+  },
+
+  /**
+   * Stops whatever the engine runs (stop.js): the waiting calls are
+   * answered {error:"stopped", message: STOPPED}, the journal forgets them
+   * (none of them ran to an end), and the fresh engine replays the calls
+   * before them, with the page held meanwhile. Resolves once the page is
+   * ready again.
+   */
+  async stop() {
+    if (!ctx.canStop() || restoring || inFlight.size === 0) return;
+    const cut = Math.min(...inFlight);
+    let done;
+    restoring = new Promise((resolve) => {
+      done = resolve;
+    });
+    const release = hold("Stopping the script and restarting the engine…");
+    ctx.journal.ops.length = Math.min(cut, ctx.journal.ops.length);
+    try {
+      if (!(await engine.stop({ error: "stopped", message: STOPPED }))) return;
+      const ops = ctx.journal.ops.slice();
+      // The learner ran every script in the journal on this page already:
+      // all of them may run again.
+      const found = await engine.call("review", [ops]);
+      const allowed = found && Array.isArray(found.lua) ? found.lua.map((script) => script.sha) : [];
+      for (const op of ops) await engine.call("replay", [op, allowed]);
+    } finally {
+      restoring = null;
+      done();
+      release();
+    }
+    await ctx.changed("stop");
   },
 
   /**
@@ -284,7 +333,7 @@ async function engineSource() {
   const inline = document.getElementById("engine-gzip");
   if (inline) {
     const bytes = bytesOfBase64(inline.textContent.trim());
-    return { workerSource: byId("engine-worker").textContent, gzip: bytes.buffer };
+    return { workerSource: byId("engine-worker").textContent, gzip: bytes.buffer, workBudget: options.budget ?? undefined };
   }
   const d = ui.loader.dataset;
   const hint = Number(d.wasmBytes);
@@ -296,6 +345,8 @@ async function engineSource() {
   return {
     workerUrl,
     port,
+    // ?budget: the engine's work budget (options.js), for the worker that starts it.
+    workBudget: options.budget ?? undefined,
     wasmUrl: absolute(d.wasmUrl || "echomq.wasm"),
     // Go's wasm_exec.js is inside the site's worker (web/bundle); a page
     // that names it apart has the worker import it.

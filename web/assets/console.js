@@ -9,6 +9,7 @@
 // the page through textContent.
 
 import { h } from "./dom.js";
+import { runningText, stopButton } from "./stop.js";
 
 /** A permalink keeps this much: enough to tell the story, small enough for a URL. */
 const SAVED_LINES = 20;
@@ -88,6 +89,8 @@ function describe(result) {
   if (result.error === "syntax") return { kind: "syntax", text: String(result.message) };
   // The line ran; only its reply is too deep to show. The message says so.
   if (result.error === "depth") return { kind: "failure", text: String(result.message) };
+  // Stop ended the line (stop.js): the message says what became of the keyspace.
+  if (result.error === "stopped") return { kind: "failure", text: String(result.message) };
   if (result.error) return { kind: "failure", text: `The console could not run this line: ${result.message || result.error}.` };
   const kind = result.reply && result.reply.type === "error" ? "error" : "reply";
   return { kind, text: String(result.text ?? ""), note: typeof result.note === "string" ? result.note : undefined };
@@ -119,6 +122,8 @@ export function mountConsole(section, ctx) {
     input: section.querySelector("#console-input"),
     clear: section.querySelector("#console-clear"),
   };
+  // Stop sits after Clear, shown only while a line waits (stop.js).
+  const stop = stopButton(ctx, ui.clear, "console-stop");
   const prompt = section.dataset.prompt || "redis>";
   const max = Number(section.dataset.historyMax);
   const history = new History(Number.isSafeInteger(max) && max > 0 ? max : 100);
@@ -168,7 +173,14 @@ export function mountConsole(section, ctx) {
     history.add(line);
     if (CLEAR.test(line)) return clearScreen();
     const shown = show({ line, kind: "running", text: "" });
+    // A line still running after a moment says what will end it.
+    stop.arm((canStop) => {
+      if (shown.kind !== "running") return;
+      shown.noteEl.textContent = runningText(canStop);
+      shown.noteEl.hidden = false;
+    });
     const result = await ctx.call("cli", line);
+    stop.disarm();
     fill(shown, describe(result));
     // Only a line that reached the server can have changed the keyspace.
     if (result && Array.isArray(result.args) && result.args.length > 0) await ctx.changed("console");

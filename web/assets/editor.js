@@ -18,6 +18,7 @@ import { leaseOf } from "./options.js";
 import { describeDiff, diffLines, hunks } from "./diff.js";
 import { tableOrderNote } from "./tableorder.js";
 import { replyLine } from "./wire.js";
+import { runningText, stopButton } from "./stop.js";
 import {
   bindStepKeys,
   markStep,
@@ -60,6 +61,8 @@ export function mountEditor(root, ctx) {
     ]),
     editState: byId("editor-state"),
   };
+  // Stop sits after Step, shown only while a run waits (stop.js).
+  const stop = stopButton(ctx, el.step, "editor-stop");
 
   const state = {
     base: "enqueue",
@@ -240,12 +243,23 @@ export function mountEditor(root, ctx) {
     showProblem(null);
     root.dataset.running = "true";
     showPosition(el.position, "Running the script…");
-    setText(el.outcome, "Running… A script that has not returned within its budget (25 million steps of work) is stopped.");
+    setText(el.outcome, runningText(ctx.canStop()));
     say("Running the script.");
 
+    stop.arm();
     const t = await ctx.call("trace", source, k, argv);
+    stop.disarm();
     state.running = false;
     delete root.dataset.running;
+    if (t && t.error === "stopped") {
+      // Stop: nothing of this run stays (stop.js); the page rebuilds the
+      // keyspace and redraws every widget once it has.
+      const why = String(t.message);
+      showProblem({ kind: "stopped", line: 0, message: why });
+      setText(el.outcome, why);
+      say(why);
+      return null;
+    }
     if (t && t.error === "depth") {
       // The script ran (its writes stay), but its reply cannot be shown.
       const why = String(t.message);
@@ -412,8 +426,9 @@ export function mountEditor(root, ctx) {
     const run = walk.run;
     const i = walk.index;
     const step = run && i > 0 ? run.steps[i - 1] : null;
+    const stopped = !run && state.problem && state.problem.kind === "stopped";
     if (!run) {
-      showPosition(el.position, state.running ? "Running the script…" : "Not run yet");
+      showPosition(el.position, state.running ? "Running the script…" : stopped ? "Stopped" : "Not run yet");
     } else if (!step) {
       showPosition(el.position, run.steps.length ? `Before the first step · run ${run.n}` : `Run ${run.n} · nothing to step through`);
     } else {
@@ -424,7 +439,8 @@ export function mountEditor(root, ctx) {
     // A run with no step at all (a syntax error, a script that called
     // nothing) still has a reply: the script's own.
     if (run && run.steps.length === 0) setText(el.reply, formatReply(run.reply));
-    if (!run) setText(el.outcome, "Not run yet. Run or Step sends the script to the engine, which runs it for real on the page's keyspace.");
+    if (stopped) setText(el.outcome, state.problem.message);
+    else if (!run) setText(el.outcome, "Not run yet. Run or Step sends the script to the engine, which runs it for real on the page's keyspace.");
     else setText(el.outcome, outcomeOf(run, i));
 
     if (run) {
@@ -434,7 +450,7 @@ export function mountEditor(root, ctx) {
       showKeyspace(el.keyspace, parseList(el.keys.value), state.liveEntries, null);
     }
     if (run && run.problem) showProblem(run.problem);
-    else if (state.problem && state.problem.kind !== "limit" && state.problem.kind !== "engine") showProblem(null);
+    else if (state.problem && state.problem.kind !== "limit" && state.problem.kind !== "engine" && state.problem.kind !== "stopped") showProblem(null);
     markCode();
     showTransport(el.back, el.step, walk);
   }

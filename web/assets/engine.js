@@ -25,6 +25,10 @@
  * @property {(method: string, args: unknown[]) => Promise<any>} call
  *   Never rejects: once the worker has failed, every call answers
  *   {error:"js", message}.
+ * @property {(answer: object) => Promise<boolean>} [stop]
+ *   Only for a worker of the page's own (startOwn): ends whatever it runs,
+ *   answering the waiting calls with answer, and resolves once a fresh
+ *   engine, with an empty keyspace, answers (false: it could not start).
  */
 
 /**
@@ -35,6 +39,7 @@
  * @param {string} [o.workerSource]  or its text (the offline lesson runs it from a blob)
  * @param {string} [o.wasmUrl]       echomq.wasm
  * @param {number} [o.wasmBytes]     its size, when the headers will not say
+ * @param {string} [o.workBudget]    the engine's work budget (the page's ?budget), or undefined for its own
  * @param {string} [o.wasmExecUrl]   Go's wasm_exec.js, for the worker to import
  * @param {ArrayBuffer} [o.gzip]     or the module itself, gzip-compressed (offline)
  * @param {string} [o.shared]        the name of a SharedWorker to share with the
@@ -59,6 +64,16 @@ export async function startEngine(o) {
     }
     if (shared) return startShared(shared, o);
   }
+  return startOwn(o);
+}
+
+/**
+ * Starts a worker of the page's own and returns {engine, worker}. With a
+ * module (a restart after Stop: the one the first worker compiled and
+ * handed back), the new worker runs it at once; without one it downloads
+ * and compiles it, or the page compiles the offline lesson's.
+ */
+async function launch(o, module) {
   let worker;
   try {
     worker = o.workerSource
@@ -68,15 +83,18 @@ export async function startEngine(o) {
     throw new Error(`the engine's worker could not start: ${err && err.message ? err.message : err}`);
   }
   worker.postMessage({ type: "init", wasmExecUrl: o.wasmExecUrl });
-  const running = connect(worker, worker, o, "dedicated");
+  const running = connect(worker, worker, o, "dedicated").then((engine) => ({ engine, worker }));
+  if (module) {
+    worker.postMessage({ type: "start", module, workBudget: o.workBudget });
+    return running;
+  }
   if (!o.gzip) {
     // The worker downloads, compiles and runs the module itself, as a
     // shared worker does: one path, and the page's thread stays free.
-    worker.postMessage({ type: "load", wasmUrl: o.wasmUrl, wasmBytes: o.wasmBytes });
+    worker.postMessage({ type: "load", wasmUrl: o.wasmUrl, wasmBytes: o.wasmBytes, workBudget: o.workBudget });
     return running;
   }
   running.catch(() => {}); // awaited below, after the compile; not an unhandled rejection meanwhile
-  let module;
   try {
     module = await compileGzip(o.gzip, o.onCompiling);
   } catch (err) {
@@ -84,8 +102,46 @@ export async function startEngine(o) {
     throw err;
   }
   performance.mark("echomq:compiled");
-  worker.postMessage({ type: "start", module });
+  worker.postMessage({ type: "start", module, workBudget: o.workBudget });
   return running;
+}
+
+/**
+ * The engine of a page with a worker of its own, which the page can stop
+ * (stop.js's Stop): stop(answer) terminates the worker, whatever it is
+ * running, answers every call still waiting with answer, and starts a
+ * fresh worker on the same compiled module, with an empty keyspace (the
+ * page rebuilds it: app.js's ctx.stop). Calls made meanwhile wait for the
+ * fresh worker. A worker is the only thing that can end a call that is
+ * running: the engine's thread hears no message until the call returns.
+ * A SharedWorker cannot be terminated by one of its pages, so embeds that
+ * share one engine have no stop (and their engine no stop method).
+ */
+async function startOwn(o) {
+  let current = await launch(o, null);
+  let now = Promise.resolve(current);
+  const module = current.engine.module;
+  return {
+    version: current.engine.version,
+    scripts: current.engine.scripts,
+    worker: "dedicated",
+    call: async (method, args) => (await now).engine.call(method, args),
+    stop(answer) {
+      current.worker.terminate();
+      current.engine.end(answer);
+      now = launch({ ...o, onProgress: undefined, onCompiling: undefined, onUncompressed: undefined }, module instanceof WebAssembly.Module ? module : null);
+      return now.then(
+        (fresh) => {
+          current = fresh;
+          return true;
+        },
+        (err) => {
+          o.onFailure(`The playground could not restart its engine after Stop (${err && err.message ? err.message : err}). Reload to start again.`);
+          return false;
+        },
+      );
+    },
+  };
 }
 
 /**
@@ -97,7 +153,7 @@ function startShared(shared, o) {
   const port = shared.port;
   const running = connect(port, shared, o, "shared");
   port.start();
-  port.postMessage({ type: "load", wasmUrl: o.wasmUrl, wasmExecUrl: o.wasmExecUrl, wasmBytes: o.wasmBytes });
+  port.postMessage({ type: "load", wasmUrl: o.wasmUrl, wasmExecUrl: o.wasmExecUrl, wasmBytes: o.wasmBytes, workBudget: o.workBudget });
   // The page is going: its keyspaces can go too, unless another page uses them.
   // (A page kept for the back button keeps its keyspaces.)
   addEventListener("pagehide", (event) => {
@@ -114,7 +170,7 @@ function startShared(shared, o) {
 function startHosted(port, o) {
   const running = connect(port, port, o, "hosted");
   port.start();
-  port.postMessage({ type: "load", wasmUrl: o.wasmUrl, wasmExecUrl: o.wasmExecUrl, wasmBytes: o.wasmBytes });
+  port.postMessage({ type: "load", wasmUrl: o.wasmUrl, wasmExecUrl: o.wasmExecUrl, wasmBytes: o.wasmBytes, workBudget: o.workBudget });
   addEventListener("pagehide", (event) => {
     if (!event.persisted) port.postMessage({ type: "close" });
   });
@@ -126,15 +182,18 @@ function startHosted(port, o) {
  * the browser kills, or one that closes, sends nothing, and neither a
  * SharedWorker nor its port reports it (Chromium fires no event), so the
  * page asks: every HEARTBEAT_MS it sends a ping, which the worker answers
- * in turn, after the calls before it. Each call ends within its budget
- * (a script's work budget, and never later than the engine's last resort,
- * engine.LastResort in wasm/engine, 15 s), so a worker that has sent
- * nothing at all for SILENCE_MS while a ping waits has stopped: a ping
- * that comes in just after a runaway script started, with another
- * page's runaway next in line, waits at most two last resorts.
+ * in turn, after the calls before it. The lesson's calls end in
+ * milliseconds, so a worker that has sent nothing at all for SILENCE_MS
+ * while a ping waits has stopped. A call that may run a learner's script
+ * (worker.js's MAY_RUN_LONG) can hold the worker for its whole work budget,
+ * minutes in a browser, and never longer than the engine's last resort
+ * (engine.LastResort in wasm/engine, 10 minutes): the worker says "busy"
+ * as one starts, and after that the page waits BUSY_SILENCE_MS, which a
+ * later "busy" (the next runaway in line) starts again.
  */
 const HEARTBEAT_MS = 2000;
 const SILENCE_MS = 32000;
+const BUSY_SILENCE_MS = 11 * 60 * 1000;
 
 /**
  * Wires the worker's messages (port: the Worker, or a SharedWorker's
@@ -164,7 +223,20 @@ function connect(port, errors, o, kind) {
       else reject(new Error(message));
     }
 
+    /**
+     * Ends this connection without calling it a failure (a Stop terminated
+     * the worker): every waiting call gets answer, and so does every later one.
+     */
+    function end(answer) {
+      if (dead) return;
+      dead = "stopped";
+      clearInterval(heartbeat);
+      for (const done of pending.values()) done(answer);
+      pending.clear();
+    }
+
     function call(method, args) {
+      if (dead === "stopped") return Promise.resolve({ error: "js", message: "the engine is restarting" });
       if (dead) return Promise.resolve({ error: "js", message: dead });
       const id = nextId++;
       return new Promise((done) => {
@@ -184,6 +256,7 @@ function connect(port, errors, o, kind) {
     // sent anything, pingAt when the unanswered ping went (0: none).
     let lastHeard = performance.now();
     let pingAt = 0;
+    let busy = false; // whether the last word from the worker was busy
     let lastTick = lastHeard;
     const heartbeat = setInterval(() => {
       if (dead) return clearInterval(heartbeat);
@@ -198,9 +271,9 @@ function connect(port, errors, o, kind) {
       if (pingAt === 0) {
         pingAt = now;
         port.postMessage({ type: "ping" });
-      } else if (now - Math.max(lastHeard, pingAt) > SILENCE_MS) {
+      } else if (now - Math.max(lastHeard, pingAt) > (busy ? BUSY_SILENCE_MS : SILENCE_MS)) {
         clearInterval(heartbeat);
-        const why = `the engine has not answered for ${SILENCE_MS / 1000} s: the browser closed its worker, or it crashed.`;
+        const why = `the engine has not answered for ${Math.round((busy ? BUSY_SILENCE_MS : SILENCE_MS) / 1000)} s: the browser closed its worker, or it crashed.`;
         die(ready ? `The playground stopped: ${why} Reload to start again.` : why);
       }
     }, HEARTBEAT_MS);
@@ -213,6 +286,7 @@ function connect(port, errors, o, kind) {
     port.onmessage = (event) => {
       const msg = event.data || {};
       lastHeard = performance.now();
+      busy = msg.type === "busy";
       switch (msg.type) {
         case "pong":
           pingAt = 0;
@@ -221,7 +295,7 @@ function connect(port, errors, o, kind) {
           if (ready) break;
           ready = true;
           markWorkerTimes(msg.timing);
-          resolve({ version: msg.version, scripts: Array.isArray(msg.scripts) ? msg.scripts : [], worker: kind, call });
+          resolve({ version: msg.version, scripts: Array.isArray(msg.scripts) ? msg.scripts : [], worker: kind, call, end, module: msg.module });
           break;
         case "reply": {
           const done = pending.get(msg.id);

@@ -15,16 +15,22 @@
 //   keyspace  for embeds: a name (1–64 letters, digits, - or _) that
 //          embeds of one course page give to share one keyspace; without
 //          it each embed has a keyspace of its own
+//   budget the work a script may do before the engine stops it, in the
+//          engine's units (1–19 digits; default: engine.WorkBudget, about
+//          what a real Redis does in 5 s). Smaller stops a runaway sooner:
+//          the browser tests use it, and so may a course whose readers have
+//          slow machines. It is the engine's ECHOMQ_WORK_BUDGET.
 //
 // An option that does not pass is dropped with a sentence saying why, and
 // the page goes on with the default: a typo in an embed never blanks it.
 
-export const DEFAULTS = Object.freeze({ queue: "q", ids: Object.freeze([]), lease: null, theme: "auto", keyspace: null });
+export const DEFAULTS = Object.freeze({ queue: "q", ids: Object.freeze([]), lease: null, theme: "auto", keyspace: null, budget: null });
 
 const QUEUE = /^[\x21-\x7a\x7c\x7e]{1,64}$/; // printable ASCII minus space, "{" and "}"
 const LEASE = /^[1-9][0-9]{0,14}$/;
 const THEMES = ["light", "dark", "auto"];
 const KEYSPACE = /^[A-Za-z0-9_-]{1,64}$/;
+const BUDGET = /^[1-9][0-9]{0,18}$/;
 const MAX_IDS = 20;
 const MAX_ID = 64;
 
@@ -75,6 +81,11 @@ export function readOptions(search, noun = "address option") {
     if (KEYSPACE.test(k)) options.keyspace = k;
     else bad("keyspace", "a keyspace's name is 1–64 letters, digits, - or _");
   }
+  if (params.has("budget")) {
+    const b = params.get("budget");
+    if (BUDGET.test(b)) options.budget = b;
+    else bad("budget", "a work budget is a whole number of units, 1 to 19 digits, like 25000000");
+  }
   return { options, problems };
 }
 
@@ -90,6 +101,7 @@ export function optionsQuery(options) {
   if (options.lease !== null) params.set("lease", options.lease);
   if (options.theme !== DEFAULTS.theme) params.set("theme", options.theme);
   if (options.keyspace !== null) params.set("keyspace", options.keyspace);
+  if (options.budget !== null && options.budget !== undefined) params.set("budget", options.budget);
   const q = params.toString();
   return q === "" ? "" : `?${q}`;
 }

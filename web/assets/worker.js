@@ -25,11 +25,12 @@
 //   page → worker  {type:"init", wasmExecUrl}
 //                    import Go's wasm_exec.js now, while the page compiles,
 //                    unless it is already here (the offline lesson prepends it)
-//                  {type:"start", module}
+//                  {type:"start", module, workBudget?}
 //                    run the compiled module
-//                  {type:"load", wasmUrl, wasmExecUrl, wasmBytes}
+//                  {type:"load", wasmUrl, wasmExecUrl, wasmBytes, workBudget?}
 //                    download, compile and run the module, unless that has
-//                    started already (shared)
+//                    started already (shared); workBudget (the page's
+//                    ?budget option) is the engine's ECHOMQ_WORK_BUDGET
 //                  {type:"call", id, method, args, keyspace?}
 //                    one call of the JS API in wasm/echomq.d.ts
 //                  {type:"close"}
@@ -41,20 +42,37 @@
 //                    are you there? (answered in turn, after the calls before it)
 //   worker → page  {type:"progress", loaded, total}  the download, for "load"
 //                  {type:"compiling"}
-//                  {type:"ready", version, scripts}    globalThis.echomq is up
+//                  {type:"ready", version, scripts, module?}
+//                                                      globalThis.echomq is up; a page's own
+//                                                      worker hands back the compiled module,
+//                                                      which a restart after Stop runs at once
 //                  {type:"reply", id, result}          one call's result
 //                  {type:"changed", keyspace}          another page changed a keyspace this one uses
 //                  {type:"pong"}                       the answer to a ping
+//                  {type:"busy"}                       a call that may run a learner's script
+//                                                      for minutes starts now (MAY_RUN_LONG)
 //                  {type:"failed", message}            it could not start (echomq.failed says
 //                                                      why the engine refused), or Go exited
 //
 // Calls are answered in the order they came: the worker runs one at a time,
 // whichever page sent them. A runaway script in one embed therefore delays
-// the others' calls by at most its budget: its work budget, about a second
-// or two of the engine's time, and never more than the engine's last
-// resort (engine.LastResort, 15 s).
+// the others' calls by at most its budget: its work budget (engine.
+// WorkBudget, what a real Redis does in 5 s: tens of seconds to a few
+// minutes of the engine's time in a browser), and never more than the
+// engine's last resort (engine.LastResort, 10 minutes). A page with a
+// worker of its own can stop it sooner: its Stop terminates this worker
+// and starts another (engine.js, stop.js).
 
 "use strict";
+
+/**
+ * Calls that can run a learner's own script, for as long as its work
+ * budget lets it (minutes in a browser). Before one runs, every page hears
+ * "busy", so that its heartbeat waits out the engine's last resort rather
+ * than calling a silent worker dead (engine.js). The lesson's own calls
+ * end in milliseconds and send nothing.
+ */
+const MAY_RUN_LONG = new Set(["exec", "cli", "trace", "replay"]);
 
 /** Calls that only read, which tell no other page anything. */
 const READS = new Set(["scripts", "snapshot", "now", "review"]);
@@ -69,6 +87,10 @@ const clients = new Set();
 let state = "idle";
 let readyMessage = null;
 let failure = null;
+/** The page's ?budget option, the engine's ECHOMQ_WORK_BUDGET ("" for the engine's own). */
+let workBudget = "";
+/** Whether this is a page's own dedicated worker, which hands its module back to the page. */
+let own = false;
 /** When "load" began to fetch the module and had compiled it, epoch ms, for the pages' marks. */
 const timing = {};
 
@@ -94,6 +116,7 @@ async function run(module) {
   }
   if (typeof self.Go !== "function") throw new Error(`Go's wasm_exec.js did not load${initProblem ? ` (${initProblem})` : ""}.`);
   const go = new self.Go();
+  if (workBudget !== "") go.env = { ...go.env, ECHOMQ_WORK_BUDGET: workBudget };
   const exit = { settled: false, code: undefined };
   const goExit = go.exit;
   go.exit = (code) => {
@@ -121,7 +144,10 @@ async function run(module) {
   if (typeof echomq.failed === "string") throw new Error(echomq.failed);
   state = "ready";
   readyMessage = { type: "ready", version: String(echomq.version ?? "unknown"), scripts: echomq.scripts(), timing };
-  broadcast(readyMessage);
+  // The module goes to the page that owns this worker alone: a port to
+  // another frame (embed.js) may be in another agent cluster, which cannot
+  // receive one.
+  for (const c of clients) c.port.postMessage(own && c.port === self ? { ...readyMessage, module } : readyMessage);
 }
 
 /**
@@ -138,6 +164,7 @@ function call(client, msg) {
   } else if (typeof echomq[msg.method] !== "function" || msg.method === "call" || msg.method === "drop") {
     result = { error: "args", message: `echomq has no method ${JSON.stringify(String(msg.method))}` };
   } else {
+    if (MAY_RUN_LONG.has(msg.method)) broadcast({ type: "busy" });
     try {
       result = keyspace === null ? echomq[msg.method](...args) : echomq.call(keyspace, msg.method, args);
     } catch (err) {
@@ -355,6 +382,7 @@ function receive(client, event) {
       return init(msg);
     case "start":
       if (state !== "idle") return;
+      takeBudget(msg);
       state = "loading";
       run(msg.module).catch(startFailed);
       return;
@@ -363,6 +391,7 @@ function receive(client, event) {
       if (state === "failed") return client.port.postMessage(failure);
       if (state === "loading") return;
       state = "loading";
+      takeBudget(msg);
       load(msg).catch(startFailed);
       return;
     case "connect": {
@@ -383,6 +412,11 @@ function receive(client, event) {
   }
 }
 
+/** Keeps the first start's ?budget, a whole number of units, for go.env. */
+function takeBudget(msg) {
+  if (/^[1-9][0-9]{0,18}$/.test(String(msg.workBudget ?? ""))) workBudget = String(msg.workBudget);
+}
+
 function connect(port) {
   const client = { port, keyspaces: new Set() };
   clients.add(client);
@@ -400,5 +434,6 @@ if (typeof module === "object" && module.exports) {
     port.start();
   };
 } else {
+  own = true;
   connect(self);
 }

@@ -51,7 +51,7 @@ func wantOut(c scope, want string) {
 // history, a runaway script comes back stopped within about a second, and
 // HELLO 3 switches the console, and only the console, to RESP3.
 func TestConsole(t *testing.T) {
-	tb := openReady(t, "/")
+	tb := openReady(t, "/?budget="+testBudget) // its runaway stops at a small budget
 	c := tb.in("#console")
 
 	typeLine(c, "ZADD emq:{q}:pending 0 JOB-9")
@@ -101,8 +101,8 @@ func TestConsole(t *testing.T) {
 	// How long it took is reported, never judged: these machines are shared.
 	t.Logf("the runaway script's error showed %v after Enter", time.Since(started))
 	c.wantText(lastOut, "(error) ERR Script killed by user with SCRIPT KILL... script: ", ", on @user_script:1.")
-	// The work budget's note, or on a machine too busy to get that far in
-	// 15 s the last resort's: both begin so.
+	// The work budget's note (the page's ?budget, see testBudget): it
+	// begins so, as the last resort's does.
 	c.wantText(lastNote, "The playground stopped this script ", "SCRIPT KILL", "nothing is rolled back")
 	typeLine(c, "GET before")
 	wantOut(c, `"kept"`)

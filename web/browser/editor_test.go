@@ -159,7 +159,7 @@ func TestEditorErrors(t *testing.T) {
 // and the page says so in words. The engine runs in a Web Worker, so while
 // the script is still running, a click on another widget is answered.
 func TestEditorRunawayKeepsThePageResponsive(t *testing.T) {
-	tb := openReady(t, "/")
+	tb := openReady(t, "/?budget="+testBudget)
 	ed := tb.in(editorSection)
 	st := tb.in("#stepper")
 	ed.choose("A new script")

@@ -189,8 +189,8 @@ func TestEmbedBelowTheFold(t *testing.T) {
 // answered, after the runaway was stopped by its budget, not never.
 func TestEmbedRunawayDelaysOthers(t *testing.T) {
 	c := newCountedCourse(t, `
-<iframe id="console" src="/echomq/embed/console.html" title="Console" data-echomq></iframe>
-<iframe id="trip" src="/echomq/embed/roundtrip.html" title="Round trip" data-echomq></iframe>`)
+<iframe id="console" src="/echomq/embed/console.html?budget=`+testBudget+`" title="Console" data-echomq></iframe>
+<iframe id="trip" src="/echomq/embed/roundtrip.html?budget=`+testBudget+`" title="Round trip" data-echomq></iframe>`)
 	tb := newTab(t).onServer(c.base)
 	tb.open("/course.html")
 	frameReady(tb, "#console")

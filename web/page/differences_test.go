@@ -60,8 +60,8 @@ func TestDifferencesFollowFidelity(t *testing.T) {
 func TestRunawayEntryNamesTheEngineLimits(t *testing.T) {
 	text := DefaultConsole().Runaway[0].Text
 	for _, want := range []string{
-		fmt.Sprintf("%d million steps of work", engine.WorkBudget/1_000_000),
-		fmt.Sprintf("after %d s", engine.LastResort/time.Second),
+		fmt.Sprintf("%.1f billion steps of work", float64(engine.WorkBudget)/1e9),
+		fmt.Sprintf("after %d minutes", engine.LastResort/time.Minute),
 		fmt.Sprintf("%d MiB more memory", engine.MemoryBudget>>20),
 		fmt.Sprintf("string may pass %d MiB", engine.MaxStringBytes>>20),
 	} {

@@ -8,18 +8,19 @@ test("no options give the defaults", () => {
 });
 
 test("good options are taken", () => {
-  const { options, problems } = readOptions("?queue=emails&ids=JOB-1,%20JOB-2,,&lease=5000&theme=dark&keyspace=dive-1");
+  const { options, problems } = readOptions("?queue=emails&ids=JOB-1,%20JOB-2,,&lease=5000&theme=dark&keyspace=dive-1&budget=25000000");
   assert.deepEqual(problems, []);
-  assert.deepEqual(options, { queue: "emails", ids: ["JOB-1", "JOB-2"], lease: "5000", theme: "dark", keyspace: "dive-1" });
+  assert.deepEqual(options, { queue: "emails", ids: ["JOB-1", "JOB-2"], lease: "5000", theme: "dark", keyspace: "dive-1", budget: "25000000" });
 });
 
 test("each bad option is dropped with its own reason; the good ones stay", () => {
-  const { options, problems } = readOptions("?queue=a%7Bb%7D&ids=JOB-1&lease=1e3&theme=pink");
-  assert.deepEqual(options, { queue: "q", ids: ["JOB-1"], lease: null, theme: "auto", keyspace: null });
-  assert.equal(problems.length, 3);
+  const { options, problems } = readOptions("?queue=a%7Bb%7D&ids=JOB-1&lease=1e3&theme=pink&budget=1e9");
+  assert.deepEqual(options, { queue: "q", ids: ["JOB-1"], lease: null, theme: "auto", keyspace: null, budget: null });
+  assert.equal(problems.length, 4);
   assert.match(problems[0], /queue was ignored: .*\{ or \}/);
   assert.match(problems[1], /lease was ignored: .*whole number/);
   assert.match(problems[2], /theme was ignored/);
+  assert.match(problems[3], /budget was ignored: .*whole number of units/);
 });
 
 test("limits: long queues, many or long ids, empty and zero values", () => {
@@ -36,6 +37,9 @@ test("limits: long queues, many or long ids, empty and zero values", () => {
     ["?keyspace=", "keyspace"],
     ["?keyspace=a%20b", "keyspace"],
     [`?keyspace=${"k".repeat(65)}`, "keyspace"],
+    ["?budget=0", "budget"],
+    ["?budget=-1", "budget"],
+    [`?budget=${"9".repeat(20)}`, "budget"],
   ]) {
     const { problems } = readOptions(search);
     assert.equal(problems.length, 1, search);
