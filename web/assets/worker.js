@@ -129,6 +129,7 @@ async function run(module) {
  * does, and that is a failure of the whole engine.
  */
 function call(client, msg) {
+  lastCall = performance.now();
   const echomq = self.echomq;
   const keyspace = typeof msg.keyspace === "string" && msg.keyspace !== "" ? msg.keyspace : null;
   const args = Array.isArray(msg.args) ? msg.args : [];
@@ -329,18 +330,25 @@ async function load(msg) {
 // (not a module from the HTTP cache, whose code was kept on the visit that
 // downloaded it, nor the offline lesson's bytes, which have no entry to
 // key it to) the worker runs the lesson's round trip in a keyspace of its
-// own, in slices of WARM_SLICE_MS that let the pages' calls go between
-// them, and drops the keyspace: the code it optimises is the code a
-// learner's clicks run, and V8 writes its entry (1.35 MB) once it is done.
+// own, in slices of WARM_SLICE_MS, and drops the keyspace: the code it
+// optimises is the code a learner's clicks run, and V8 writes its entry
+// (1.4 MB) once it is done. It works only while the pages are quiet: no
+// call for WARM_IDLE_MS (the embeds of a course page are still starting
+// for a while after the first is Ready), and a call waits at most a slice.
 const WARM_ROUNDS = 2400;
 const WARM_SLICE_MS = 8;
+const WARM_IDLE_MS = 500;
 const WARM_KEYSPACE = "echomq:code-cache";
+/** When a page last called, performance.now(). */
+let lastCall = 0;
 
 function warmCodeCache(api) {
   if (!api || typeof api.call !== "function") return;
   let round = 0;
   const slice = () => {
     if (state !== "ready") return;
+    const quiet = performance.now() - lastCall;
+    if (quiet < WARM_IDLE_MS) return setTimeout(slice, WARM_IDLE_MS - quiet);
     const until = performance.now() + WARM_SLICE_MS;
     while (round < WARM_ROUNDS && performance.now() < until) {
       // A reset every 200 rounds keeps the keyspace a few hundred jobs long.
@@ -353,7 +361,7 @@ function warmCodeCache(api) {
     if (round < WARM_ROUNDS) setTimeout(slice, 0);
     else api.drop(WARM_KEYSPACE);
   };
-  setTimeout(slice, 0);
+  setTimeout(slice, WARM_IDLE_MS);
 }
 
 function countedStream(body, total) {
