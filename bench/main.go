@@ -94,6 +94,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	trace := fl.String("trace", "", "load the full page once with a CDP trace running, write the trace to this file and print the page's marks and worker messages; BENCHMARKS.md is left alone")
 	phone := fl.Int("phone", 0, "measure only the phone-like profile (CPU 4x, 1.6 Mbit/s, 150 ms): the full page beside a one-module page and the engine's download alone, this many loads each, and print them; BENCHMARKS.md is left alone")
 	warm := fl.Int("warm", 0, "measure only the warm visits (the full page cold, then in a second browser with the same profile: V8's code cache), this many pairs, and print them; BENCHMARKS.md is left alone")
+	twenty := fl.Bool("twenty", false, "measure only the course page with 20 embeds (one engine, the far ones waiting) and print it; BENCHMARKS.md is left alone")
 	traceEmbeds := fl.Int("trace-embeds", 0, "with -trace: load a course page with this many embeds (1 or 4) instead of the full page")
 	if err := cmdline.Parse(fl, args); err != nil {
 		return err
@@ -137,6 +138,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if *trace != "" {
 		return measureTrace(cfg, *trace, *traceEmbeds, stdout, stderr)
+	}
+	if *twenty {
+		return measureTwentyOnly(cfg, stdout, stderr)
 	}
 	if *phone > 0 {
 		return measurePhoneOnly(cfg, sites, *phone, stdout, stderr)
