@@ -121,8 +121,8 @@ func buildCommands() map[string]*route {
 		})
 		t[name].lua = luaFcall
 	}
-	t.session("HELLO", "the connection's protocol", "hello.go", func(_ *Engine, peer *server.Peer, args []string) (resp.Reply, bool) {
-		return hello(peer, args), true
+	t.session("HELLO", "the connection's protocol", "hello.go", func(e *Engine, peer *server.Peer, args []string) (resp.Reply, bool) {
+		return e.helloConn(peer, args), true
 	})
 	t.session("SCRIPT", "the runner's script cache", "runner.go", func(e *Engine, _ *server.Peer, args []string) (resp.Reply, bool) {
 		return e.runner.scriptCommand(args[1:]), true
@@ -140,6 +140,9 @@ func buildCommands() map[string]*route {
 	t.session("COMMAND", "DOCS from the engine's docs, the rest dispatched", "commanddocs.go", func(_ *Engine, peer *server.Peer, args []string) (resp.Reply, bool) {
 		if len(args) >= 2 && ascii.EqualFold(args[1], "DOCS") {
 			return commandDocs(peer, args[2:]), true
+		}
+		if r, ok := commandIntrospection(args); ok {
+			return r, true
 		}
 		return resp.Reply{}, false
 	})
@@ -168,7 +171,7 @@ func buildCommands() map[string]*route {
 	t.serve("HVALS", corrected, "values in insertion order", "fixups_hash.go", orderedHash(1, 1))
 	t.serve("SET", corrected, "options read as Redis 7.0 does", "fixups_set.go", setOptionsFixup)
 	t.serve("OBJECT", corrected, "ENCODING, FREQ, REFCOUNT and HELP, which miniredis lacks", "object.go", objectFixup)
-	t.serve("INFO", corrected, "a section Redis lacks answers empty", "fixups_commands.go", infoFixup)
+	t.serve("INFO", own, "Redis 7.0's sections and fields, the engine's counts", "info.go", infoCommand)
 	t.serve("LMOVE", corrected, "both ends read before anything moves", "fixups_commands.go", lmoveFixup)
 	t.serve("XLEN", corrected, "WRONGTYPE for a key of another type", "fixups_commands.go", xlenFixup)
 	t.serve("BITCOUNT", corrected, "a BIT|BYTE range", "bitrange.go", bitcountFixup)
@@ -186,6 +189,8 @@ func buildCommands() map[string]*route {
 	t["PFCOUNT"].mayReplicate = true
 	t["PFDEBUG"].absent = true
 	t["PFSELFTEST"].absent, t["PFSELFTEST"].readOnly = true, true
+
+	serverCommands(t)
 
 	// 2. Fast paths.
 	t.serve("TIME", fast, "the server clock", "fastpath.go", timeCommand)

@@ -28,7 +28,7 @@ func dumpCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	}
 	db, key := e.dbOf[peer], args[1]
 	typ := e.raw(peer, []string{"TYPE", key}).Str
-	v := rdb.Value{Kind: rdb.KindOf(typ)}
+	v := rdb.Value{Kind: rdb.KindOf(typ), Limits: e.limits}
 	switch v.Kind {
 	case 0:
 		if typ == "none" {

@@ -31,6 +31,7 @@ import (
 
 	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/hll"
+	"echomq.dev/playground/wasm/rdb"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -119,6 +120,16 @@ type Engine struct {
 
 	// block is the blocking commands' state (see blocking.go).
 	block blockState
+	// config is what CONFIG SET stored, by parameter (see config.go);
+	// stats what INFO counts (see info.go), and conns each connection's
+	// CLIENT state (see clientcmds.go).
+	config map[string]string
+	stats  serverStats
+	conns  map[*server.Peer]*connState
+	nextID int64
+	// limits are the small encodings' limits CONFIG SET changed; nil
+	// while they are Redis's defaults.
+	limits *rdb.Limits
 
 	// off is the shortcuts this engine does without, and lastResort how
 	// long a script may run whatever its work (see Options).
@@ -167,6 +178,7 @@ func (e *Engine) NewClient() *Client {
 	c := &Client{e: e, peer: server.NewPeer(bufio.NewWriter(&e.out))}
 	e.mu.Lock()
 	e.clients = append(e.clients, c)
+	e.conn(c.peer) // its CLIENT ID, in the order connections open
 	e.mu.Unlock()
 	return c
 }
@@ -181,6 +193,7 @@ func (c *Client) Do(args ...string) (resp.Reply, error) {
 	defer c.e.mu.Unlock()
 	c.e.undefined = 0
 	r := c.e.do(c.peer, args)
+	c.e.countCommand(c.peer, args, r)
 	c.lastStop = c.e.runner.takeStop()
 	c.lastUndefined = c.e.undefined
 	c.lastUnwaited = c.e.takeUnwaited()
@@ -249,6 +262,8 @@ func (c *Client) Close() {
 	defer e.mu.Unlock()
 	delete(e.tx, c.peer)
 	delete(e.dbOf, c.peer)
+	delete(e.conns, c.peer)
+	e.stats.connections++
 	if i := slices.Index(e.clients, c); i >= 0 {
 		e.clients = slices.Delete(e.clients, i, i+1)
 	}
@@ -287,6 +302,8 @@ func (e *Engine) reset() {
 	e.hllSparseMax = hll.SparseMaxBytes
 	e.block = blockState{}
 	e.janitor = janitor{}
+	e.config, e.stats = nil, serverStats{}
+	e.conns, e.nextID, e.limits = nil, 0, nil
 }
 
 // Reset empties the keyspace and the script cache and puts the clock back
@@ -447,7 +464,7 @@ var refusedFromClient = func() map[string]string {
 	for _, c := range []string{"SUBSCRIBE", "PSUBSCRIBE", "SSUBSCRIBE", "UNSUBSCRIBE", "PUNSUBSCRIBE", "SUNSUBSCRIBE", "MONITOR"} {
 		m[c] = pubsub
 	}
-	for _, c := range []string{"SHUTDOWN", "QUIT", "RESET", "DEBUG"} {
+	for _, c := range []string{"SHUTDOWN", "QUIT", "DEBUG"} {
 		m[c] = "ERR " + ascii.Lower(c) + " is not available in the playground"
 	}
 	return m

@@ -67,7 +67,8 @@ const (
 func (e *Engine) transaction(peer *server.Peer, c *command, args []string) (r resp.Reply, ok bool) {
 	t := e.tx[peer]
 	if !c.tx {
-		if t == nil || !t.multi {
+		// RESET is not queued: it ends the transaction (clientcmds.go).
+		if t == nil || !t.multi || c.upper == "RESET" {
 			return resp.Reply{}, false
 		}
 		return e.enqueue(t, c, args), true
