@@ -102,6 +102,9 @@ type Engine struct {
 	// zsets is the ordered index of the sorted sets, by key name (see
 	// zsets.go).
 	zsets map[string]*zkeys
+	// streams holds every stream's value (wasm/stream), found from the
+	// token miniredis keeps at its key (see streamcmds.go).
+	streams *streamStore
 	// zgen moves on with every command that may change a sorted set
 	// behind the index, and every move of the clock (see zentryOf).
 	zgen uint64
@@ -298,6 +301,7 @@ func (e *Engine) reset() {
 	e.cmds, e.recent = nil, [64]recentName{}
 	e.dbs = [databases]*miniredis.RedisDB{}
 	e.zsets = nil
+	e.streams = nil
 	e.tx, e.probe = nil, nil // a fresh server has no transactions either
 	e.hllSparseMax = hll.SparseMaxBytes
 	e.block = blockState{}

@@ -360,7 +360,7 @@ func (e *Engine) fingerprint(k dbKey) string {
 	case "zset":
 		value = e.raw(e.probe, []string{"ZRANGE", k.key, "0", "-1", "WITHSCORES"})
 	case "stream":
-		value = e.raw(e.probe, []string{"XRANGE", k.key, "-", "+"})
+		value = resp.BulkReply(e.streamFingerprint(k.db, k.key))
 	}
 	ttl := e.raw(e.probe, []string{"PTTL", k.key})
 	deadline := int64(-1)

@@ -24,7 +24,7 @@ var recording = redisdiff.NewRecording("testdata/redis7.replies.gz").DigestOver(
 	"DUMP", "COMMAND", "INFO",
 	"HELLO", "KEYS", "SMEMBERS", "SINTER", "SUNION", "SDIFF", "SCAN", "SSCAN", "HGETALL", "HKEYS", "HVALS", "HSCAN", "ZSCAN")
 
-func TestMain(m *testing.M) { redisdiff.Main(m, recording, hllRecording) }
+func TestMain(m *testing.M) { redisdiff.Main(m, recording, hllRecording, streamRecording) }
 
 // docPath is FIDELITY.md at the root of the repository; go test runs in
 // the package's directory.

@@ -44,6 +44,8 @@ type Value struct {
 	// Limits are the small encodings' limits the value is judged by; nil
 	// for Redis 7.0's defaults.
 	Limits *Limits
+	// Stream is a stream's value (Kind 0), for wasm/stream to rebuild.
+	Stream *Stream
 }
 
 // Limits are the limits of the small encodings that CONFIG SET may
