@@ -223,14 +223,19 @@ func (e *Engine) configSet(pairs []string) resp.Reply {
 
 // applyConfig makes a parameter the engine honours take effect: the
 // HyperLogLogs' sparse limit, and the hash and set encodings' limits
-// OBJECT ENCODING and DUMP judge a key by. The sorted sets' limits are
-// stored only: the engine's sorted-set index decides them (zsets.go).
+// OBJECT ENCODING and DUMP judge a key by, and the streams' node limits
+// (where "~" trims). The sorted sets' limits are stored only: the
+// engine's sorted-set index decides them (zsets.go).
 func (e *Engine) applyConfig(name, v string) {
 	n, _ := strconv.ParseInt(v, 10, 64)
 	n = min(n, 1<<31-1)
 	switch name {
 	case "hll-sparse-max-bytes":
 		e.hllSparseMax = int(n)
+	case "stream-node-max-entries":
+		e.StreamNodeConfig(n, -1)
+	case "stream-node-max-bytes":
+		e.StreamNodeConfig(-1, n)
 	case "hash-max-listpack-entries", "hash-max-listpack-value", "set-max-intset-entries":
 		if e.limits == nil {
 			l := rdb.DefaultLimits

@@ -10,7 +10,8 @@ import "strconv"
 var configRestore = []string{"CONFIG", "SET", "maxmemory", "0", "hz", "10", "maxmemory-policy", "noeviction",
 	"hll-sparse-max-bytes", "3000", "save", "", "notify-keyspace-events", "", "activerehashing", "yes",
 	"busy-reply-threshold", "1000", "hash-max-listpack-entries", "512", "maxmemory-clients", "0",
-	"hash-max-listpack-value", "64", "set-max-intset-entries", "512"}
+	"hash-max-listpack-value", "64", "set-max-intset-entries", "512",
+	"stream-node-max-entries", "100", "stream-node-max-bytes", "4096"}
 
 // hashOf is HSET of key with n fields, f0 ... f<n-1>.
 func hashOf(key string, n int) []string {
