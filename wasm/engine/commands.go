@@ -100,12 +100,14 @@ func (e *Engine) lookupName(name string) *command {
 		rt = &plainRoute
 	}
 	c := &command{
-		upper:      up,
-		session:    rt.session,
-		fix:        rt.run,
-		shape:      rt.shape,
-		lua:        rt.lua,
-		registered: known && e.srv.IsRegisteredCommand(up) || rt.absent,
+		upper:   up,
+		session: rt.session,
+		fix:     rt.run,
+		shape:   rt.shape,
+		lua:     rt.lua,
+		// Redis 7.0 must know it too: miniredis v2.40.0 answers commands
+		// newer than 7.0 (HEXPIRE...), which 7.0 calls unknown.
+		registered: known && e.srv.IsRegisteredCommand(up) && redisTable()[up] != nil || rt.absent,
 		readOnly:   (known && e.srv.IsReadOnlyCommand(up) || rt.readOnly) && !rt.mayReplicate,
 	}
 	c.zset = zsetEffectOf(up, c.readOnly, rt.indexed)

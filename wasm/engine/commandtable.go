@@ -8,6 +8,7 @@ import (
 
 	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/resp"
+	"echomq.dev/playground/wasm/stream"
 )
 
 // The command table: for every command the engine treats specially, the
@@ -121,8 +122,8 @@ func buildCommands() map[string]*route {
 		})
 		t[name].lua = luaFcall
 	}
-	t.session("HELLO", "the connection's protocol", "hello.go", func(_ *Engine, peer *server.Peer, args []string) (resp.Reply, bool) {
-		return hello(peer, args), true
+	t.session("HELLO", "the connection's protocol", "hello.go", func(e *Engine, peer *server.Peer, args []string) (resp.Reply, bool) {
+		return e.helloConn(peer, args), true
 	})
 	t.session("SCRIPT", "the runner's script cache", "runner.go", func(e *Engine, _ *server.Peer, args []string) (resp.Reply, bool) {
 		return e.runner.scriptCommand(args[1:]), true
@@ -140,6 +141,9 @@ func buildCommands() map[string]*route {
 	t.session("COMMAND", "DOCS from the engine's docs, the rest dispatched", "commanddocs.go", func(_ *Engine, peer *server.Peer, args []string) (resp.Reply, bool) {
 		if len(args) >= 2 && ascii.EqualFold(args[1], "DOCS") {
 			return commandDocs(peer, args[2:]), true
+		}
+		if r, ok := commandIntrospection(args); ok {
+			return r, true
 		}
 		return resp.Reply{}, false
 	})
@@ -168,13 +172,17 @@ func buildCommands() map[string]*route {
 	t.serve("HVALS", corrected, "values in insertion order", "fixups_hash.go", orderedHash(1, 1))
 	t.serve("SET", corrected, "options read as Redis 7.0 does", "fixups_set.go", setOptionsFixup)
 	t.serve("OBJECT", corrected, "ENCODING, FREQ, REFCOUNT and HELP, which miniredis lacks", "object.go", objectFixup)
-	t.serve("INFO", corrected, "a section Redis lacks answers empty", "fixups_commands.go", infoFixup)
+	t.serve("INFO", own, "Redis 7.0's sections and fields, the engine's counts", "info.go", infoCommand)
 	t.serve("LMOVE", corrected, "both ends read before anything moves", "fixups_commands.go", lmoveFixup)
-	t.serve("XLEN", corrected, "WRONGTYPE for a key of another type", "fixups_commands.go", xlenFixup)
 	t.serve("BITCOUNT", corrected, "a BIT|BYTE range", "bitrange.go", bitcountFixup)
 	t.serve("BITPOS", corrected, "a BIT|BYTE range", "bitrange.go", bitposFixup)
 	t.serve("LMPOP", corrected, "nothing to pop is a null array", "blocking.go", nullArrayFixup)
 	t.serve("ZMPOP", corrected, "nothing to pop is a null array", "blocking.go", nullArrayFixup)
+	// Streams are Redis 7.0's own (wasm/stream), behind a token in miniredis's key.
+	for _, name := range stream.Commands {
+		t.serve(name, own, "wasm/stream: nodes, groups, PEL as Redis 7.0", "streamcmds.go", streamCommand)
+	}
+	t["XSETID"].absent = true
 	t.serve("DUMP", own, "Redis 7.0's payload, byte for byte", "dump.go", dumpCommand)
 	t.serve("RESTORE", own, "Redis 7.0's payload checked and read", "dump.go", restoreCommand)
 	// HyperLogLogs are Redis's own, in a string (wasm/hll).
@@ -186,6 +194,8 @@ func buildCommands() map[string]*route {
 	t["PFCOUNT"].mayReplicate = true
 	t["PFDEBUG"].absent = true
 	t["PFSELFTEST"].absent, t["PFSELFTEST"].readOnly = true, true
+
+	serverCommands(t)
 
 	// 2. Fast paths.
 	t.serve("TIME", fast, "the server clock", "fastpath.go", timeCommand)
@@ -265,6 +275,13 @@ func buildCommands() map[string]*route {
 	t.shape("ZMPOP", "[member, score] pairs", mpopShape)
 	t.shape("INFO", "a verbatim string", asVerbatim)
 	t.shape("LCS", "IDX as a map", asMap)
+	// Streams (wasm/stream): XINFO's maps, and XREAD's map of streams
+	// unless a shape of the blocking commands' serves it already.
+	for _, name := range []string{"XINFO", "XREAD", "XREADGROUP"} {
+		if r := t[name]; r == nil || r.shape == nil {
+			t.shape(name, "maps where Redis 7.0 sends them", stream.Shape)
+		}
+	}
 	return t
 }
 

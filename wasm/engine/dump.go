@@ -8,6 +8,7 @@ import (
 	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/rdb"
 	"echomq.dev/playground/wasm/resp"
+	"echomq.dev/playground/wasm/stream"
 )
 
 // DUMP and RESTORE in Redis 7.0's payload format (wasm/rdb), so a payload
@@ -28,11 +29,14 @@ func dumpCommand(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	}
 	db, key := e.dbOf[peer], args[1]
 	typ := e.raw(peer, []string{"TYPE", key}).Str
-	v := rdb.Value{Kind: rdb.KindOf(typ)}
+	v := rdb.Value{Kind: rdb.KindOf(typ), Limits: e.limits}
 	switch v.Kind {
 	case 0:
 		if typ == "none" {
 			return resp.NilReply()
+		}
+		if s, _ := e.streamAt(db, key); s != nil {
+			return resp.BulkReply(rdb.DumpStream(s.Dump()))
 		}
 		return resp.ErrorReply(rdb.ErrStream.Error())
 	case rdb.Zset:
@@ -126,6 +130,17 @@ func restore(e *Engine, peer *server.Peer, args []string) string {
 		ttl += e.now
 	}
 	if ttl != 0 && ttl <= e.now {
+		return ""
+	}
+	if v.Stream != nil {
+		s, ok := stream.FromDump(v.Stream, args[3][0] == 15)
+		if !ok {
+			return rdb.ErrFormat.Error()
+		}
+		e.newStreamAt(db, key, s)
+		if ttl != 0 {
+			e.raw(peer, []string{"PEXPIREAT", key, strconv.FormatInt(ttl, 10)})
+		}
 		return ""
 	}
 	if v.Kind == rdb.String {

@@ -31,6 +31,7 @@ import (
 
 	"echomq.dev/playground/wasm/ascii"
 	"echomq.dev/playground/wasm/hll"
+	"echomq.dev/playground/wasm/rdb"
 	"echomq.dev/playground/wasm/resp"
 )
 
@@ -101,6 +102,9 @@ type Engine struct {
 	// zsets is the ordered index of the sorted sets, by key name (see
 	// zsets.go).
 	zsets map[string]*zkeys
+	// streams holds every stream's value (wasm/stream), found from the
+	// token miniredis keeps at its key (see streamcmds.go).
+	streams *streamStore
 	// zgen moves on with every command that may change a sorted set
 	// behind the index, and every move of the clock (see zentryOf).
 	zgen uint64
@@ -119,6 +123,16 @@ type Engine struct {
 
 	// block is the blocking commands' state (see blocking.go).
 	block blockState
+	// config is what CONFIG SET stored, by parameter (see config.go);
+	// stats what INFO counts (see info.go), and conns each connection's
+	// CLIENT state (see clientcmds.go).
+	config map[string]string
+	stats  serverStats
+	conns  map[*server.Peer]*connState
+	nextID int64
+	// limits are the small encodings' limits CONFIG SET changed; nil
+	// while they are Redis's defaults.
+	limits *rdb.Limits
 
 	// off is the shortcuts this engine does without, and lastResort how
 	// long a script may run whatever its work (see Options).
@@ -168,6 +182,7 @@ func (e *Engine) NewClient() *Client {
 	c := &Client{e: e, peer: server.NewPeer(bufio.NewWriter(&e.out))}
 	e.mu.Lock()
 	e.clients = append(e.clients, c)
+	e.conn(c.peer) // its CLIENT ID, in the order connections open
 	e.mu.Unlock()
 	return c
 }
@@ -182,6 +197,7 @@ func (c *Client) Do(args ...string) (resp.Reply, error) {
 	defer c.e.mu.Unlock()
 	c.e.undefined = 0
 	r := c.e.do(c.peer, args)
+	c.e.countCommand(c.peer, args, r)
 	c.lastStop = c.e.runner.takeStop()
 	c.lastUndefined = c.e.undefined
 	c.lastUnwaited = c.e.takeUnwaited()
@@ -250,6 +266,8 @@ func (c *Client) Close() {
 	defer e.mu.Unlock()
 	delete(e.tx, c.peer)
 	delete(e.dbOf, c.peer)
+	delete(e.conns, c.peer)
+	e.stats.connections++
 	if i := slices.Index(e.clients, c); i >= 0 {
 		e.clients = slices.Delete(e.clients, i, i+1)
 	}
@@ -282,10 +300,13 @@ func (e *Engine) reset() {
 	e.lastOrder = nil
 	e.dbOf = map[*server.Peer]int{}
 	e.forget(engineReset)
+	e.streams = nil
 	e.tx, e.probe = nil, nil // a fresh server has no transactions either
 	e.hllSparseMax = hll.SparseMaxBytes
 	e.block = blockState{}
 	e.janitor = janitor{}
+	e.config, e.stats = nil, serverStats{}
+	e.conns, e.nextID, e.limits = nil, 0, nil
 }
 
 // Reset empties the keyspace and the script cache and puts the clock back
@@ -445,7 +466,7 @@ var refusedFromClient = func() map[string]string {
 	for _, c := range []string{"SUBSCRIBE", "PSUBSCRIBE", "SSUBSCRIBE", "UNSUBSCRIBE", "PUNSUBSCRIBE", "SUNSUBSCRIBE", "MONITOR"} {
 		m[c] = pubsub
 	}
-	for _, c := range []string{"SHUTDOWN", "QUIT", "RESET", "DEBUG"} {
+	for _, c := range []string{"SHUTDOWN", "QUIT", "DEBUG"} {
 		m[c] = "ERR " + ascii.Lower(c) + " is not available in the playground"
 	}
 	return m

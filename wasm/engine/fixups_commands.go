@@ -43,7 +43,11 @@ func copyFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 	if replace && (to != db || args[1] != args[2]) && e.db(db).Exists(args[1]) {
 		e.db(to).Del(args[2])
 	}
-	return e.raw(peer, args)
+	r := e.raw(peer, args)
+	if r.Kind == resp.Int && r.Int == 1 {
+		e.streamCopied(to, args[2])
+	}
+	return r
 }
 
 // incrFixup reads numbers as Redis's string2ll does: the step and the
@@ -150,42 +154,6 @@ func zstoreFixup(name string) fixup {
 		}
 		return r
 	}
-}
-
-// infoSections are the sections Redis 7.0's INFO has (with no module
-// loaded), and the names that stand for several of them.
-var infoSections = map[string]bool{
-	"server": true, "clients": true, "memory": true, "persistence": true, "stats": true,
-	"replication": true, "cpu": true, "modules": true, "commandstats": true, "errorstats": true,
-	"cluster": true, "keyspace": true, "latencystats": true, "all": true, "default": true, "everything": true,
-}
-
-// infoFixup answers an INFO that names no section Redis has as Redis does:
-// with nothing, an empty string. miniredis refuses a section it lacks with
-// an error that is not even in Redis's ERR form. Any other INFO is
-// miniredis's, whose sections are its own.
-func infoFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
-	for _, s := range args[1:] {
-		if infoSections[ascii.Lower(s)] {
-			return e.raw(peer, args)
-		}
-	}
-	if len(args) == 1 {
-		return e.raw(peer, args)
-	}
-	return resp.BulkReply("")
-}
-
-// xlenFixup refuses a key of another type with WRONGTYPE, as Redis does.
-// miniredis writes the error and then a length of 0 as well: two replies
-// to one command, which the engine cannot read.
-func xlenFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
-	if len(args) == 2 {
-		if t := e.db(e.dbOf[peer]).Type(args[1]); t != "" && t != "stream" {
-			return errWrongType
-		}
-	}
-	return e.raw(peer, args)
 }
 
 // asVerbatim gives INFO's text the RESP3 type Redis gives it: a verbatim

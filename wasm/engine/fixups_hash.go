@@ -10,7 +10,7 @@ import (
 	"echomq.dev/playground/wasm/resp"
 )
 
-// Hash field order. Redis keeps a small hash (up to 128 fields of up to 64
+// Hash field order. Redis keeps a small hash (up to 512 fields of up to 64
 // bytes) as a listpack, in the order its fields were first set, so HGETALL
 // of a job row reads state, attempts, payload. miniredis sorts the fields.
 // The engine remembers each hash's insertion order and replies in it.

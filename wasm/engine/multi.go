@@ -67,7 +67,8 @@ const (
 func (e *Engine) transaction(peer *server.Peer, c *command, args []string) (r resp.Reply, ok bool) {
 	t := e.tx[peer]
 	if !c.tx {
-		if t == nil || !t.multi {
+		// RESET is not queued: it ends the transaction (clientcmds.go).
+		if t == nil || !t.multi || c.upper == "RESET" {
 			return resp.Reply{}, false
 		}
 		return e.enqueue(t, c, args), true
@@ -359,7 +360,7 @@ func (e *Engine) fingerprint(k dbKey) string {
 	case "zset":
 		value = e.raw(e.probe, []string{"ZRANGE", k.key, "0", "-1", "WITHSCORES"})
 	case "stream":
-		value = e.raw(e.probe, []string{"XRANGE", k.key, "-", "+"})
+		value = resp.BulkReply(e.streamFingerprint(k.db, k.key))
 	}
 	ttl := e.raw(e.probe, []string{"PTTL", k.key})
 	deadline := int64(-1)

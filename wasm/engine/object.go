@@ -80,10 +80,10 @@ func objectFixup(e *Engine, peer *server.Peer, args []string) resp.Reply {
 		return resp.BulkReply(rdb.Encoding(rdb.Value{Kind: rdb.List}))
 	case "set":
 		members, _ := read("SMEMBERS").Strings()
-		return resp.BulkReply(rdb.Encoding(rdb.Value{Kind: rdb.Set, Elems: members}))
+		return resp.BulkReply(rdb.Encoding(rdb.Value{Kind: rdb.Set, Elems: members, Limits: e.limits}))
 	case "hash":
 		items, _ := read("HGETALL").Strings()
-		return resp.BulkReply(rdb.Encoding(rdb.Value{Kind: rdb.Hash, Elems: items}))
+		return resp.BulkReply(rdb.Encoding(rdb.Value{Kind: rdb.Hash, Elems: items, Limits: e.limits}))
 	case "zset":
 		ent, st := e.zentryOf(e.dbOf[peer], key, false)
 		return resp.BulkReply(rdb.Encoding(rdb.Value{Kind: rdb.Zset, Skiplist: st == zFound && ent.skiplist}))

@@ -16,11 +16,6 @@ import (
 // own: those payloads are compared by what RESTORE makes of them (the
 // keyspace), not by their bytes.
 
-func init() {
-	known["commands/dump-stream"] = "The playground does not write or read a stream's payload: DUMP and RESTORE of a stream " +
-		"answer an error that says so."
-}
-
 // Payloads redis-server 7.0.15 gave, one per encoding.
 const (
 	fromRedisInt       = "\x00\xc1\xd2\x04\n\x00\x00\x87\b\xa1D\x82\\\xed"

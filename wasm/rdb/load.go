@@ -113,7 +113,12 @@ func (r *reader) value() (Value, error) {
 	case typeString:
 		v.Str = r.str()
 	case typeStream, typeStream2:
-		return v, ErrStream
+		s, ok := r.readStream(t)
+		if !ok {
+			return v, ErrFormat
+		}
+		v.Stream = s
+		return v, nil
 	case typeSet, typeHash, typeZset2, typeListQuick2:
 		for range r.count() {
 			var container uint64

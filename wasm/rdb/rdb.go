@@ -41,6 +41,30 @@ type Value struct {
 	// Skiplist: the Zset is a skiplist in Redis, not a listpack (it was
 	// big once); Dump writes it as one.
 	Skiplist bool
+	// Limits are the small encodings' limits the value is judged by; nil
+	// for Redis 7.0's defaults.
+	Limits *Limits
+	// Stream is a stream's value (Kind 0), for wasm/stream to rebuild.
+	Stream *Stream
+}
+
+// Limits are the limits of the small encodings that CONFIG SET may
+// change: hash-max-listpack-entries and -value, set-max-intset-entries.
+// Redis checks them as a key grows; Encoding and Dump judge the value as
+// it is now, so a key that outgrew them once and shrank since reads as
+// small here where Redis keeps it big.
+type Limits struct {
+	HashEntries, HashValue, IntsetEntries int
+}
+
+// DefaultLimits are Redis 7.0's.
+var DefaultLimits = Limits{HashEntries: hashEntries, HashValue: smallValue, IntsetEntries: intsetEntries}
+
+func (v Value) limits() Limits {
+	if v.Limits != nil {
+		return *v.Limits
+	}
+	return DefaultLimits
 }
 
 // The errors RESTORE answers, in Redis 7.0's words.
@@ -70,7 +94,7 @@ const (
 
 // Redis 7.0's default limits for the small encodings.
 const (
-	smallEntries    = 128 // hash-max-listpack-entries, zset-max-listpack-entries
+	hashEntries     = 512 // hash-max-listpack-entries
 	smallValue      = 64  // hash-max-listpack-value, zset-max-listpack-value
 	intsetEntries   = 512 // set-max-intset-entries
 	listNodeBytes   = 8192
@@ -81,7 +105,7 @@ const (
 // as Redis 7.0 keeps it under its default limits: the same choice Dump
 // writes, so the two cannot disagree. A list is a "quicklist"; a set an
 // "intset" while it has at most 512 members, all integers, a "hashtable"
-// otherwise; a hash a "listpack" while it has at most 128 fields, none of
+// otherwise; a hash a "listpack" while it has at most 512 fields, none of
 // them and no value longer than 64 bytes, a "hashtable" otherwise; a
 // sorted set a "skiplist" or a "listpack" (v.Skiplist). A string's name
 // follows its history, which the engine keeps, so it is "" here.
@@ -90,12 +114,12 @@ func Encoding(v Value) string {
 	case List:
 		return "quicklist"
 	case Set:
-		if _, ok := intset(v.Elems); ok {
+		if _, ok := intset(v.Elems, v.limits().IntsetEntries); ok {
 			return "intset"
 		}
 		return "hashtable"
 	case Hash:
-		if small(v.Elems, 2*smallEntries) {
+		if small(v.Elems, 2*v.limits().HashEntries, v.limits().HashValue) {
 			return "listpack"
 		}
 		return "hashtable"
@@ -125,7 +149,7 @@ func Dump(v Value) string {
 		}
 	case Set:
 		t = typeSet
-		if b, ok := intset(elems); ok {
+		if b, ok := intset(elems, v.limits().IntsetEntries); ok {
 			t = typeSetIntset
 			w.str(b)
 			break
@@ -133,7 +157,7 @@ func Dump(v Value) string {
 		w.strs(elems, elems)
 	case Hash:
 		t = typeHash
-		if small(elems, 2*smallEntries) {
+		if small(elems, 2*v.limits().HashEntries, v.limits().HashValue) {
 			t = typeHashListpack
 			w.listpack(elems, nil)
 			break
@@ -180,13 +204,13 @@ func (w *writer) listpack(elems []string, scores []float64) {
 }
 
 // small reports whether elems fit a listpack: at most limit of them, none
-// longer than 64 bytes.
-func small(elems []string, limit int) bool {
+// longer than value bytes.
+func small(elems []string, limit, value int) bool {
 	if len(elems) > limit {
 		return false
 	}
 	for _, s := range elems {
-		if len(s) > smallValue {
+		if len(s) > value {
 			return false
 		}
 	}
@@ -232,8 +256,8 @@ func listNodes(elems []string) []string {
 // intset is a set's intset, when Redis 7.0 keeps it as one: at most 512
 // members, every one an integer. Members are stored sorted, all in the
 // narrowest width that holds each (2, 4 or 8 bytes, little-endian).
-func intset(members []string) (string, bool) {
-	if len(members) > intsetEntries {
+func intset(members []string, limit int) (string, bool) {
+	if len(members) > limit {
 		return "", false
 	}
 	ints := make([]int64, len(members))

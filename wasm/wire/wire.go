@@ -88,8 +88,8 @@ func (s *Server) Open() *Conn {
 // hangs up, reading nothing more). Once close has been reported the Conn
 // takes no more bytes.
 func (c *Conn) Feed(out, in []byte) (_ []byte, close bool) {
-	if c.closed {
-		return out, true
+	if c.closed || c.client.Killed() {
+		return out, true // CLIENT KILL: Redis closes it, answering nothing
 	}
 	c.in.feed(in)
 	defer c.in.compact()
@@ -113,6 +113,10 @@ func (c *Conn) Feed(out, in []byte) (_ []byte, close bool) {
 			out = c.clientReply(out, args)
 		default:
 			out = c.reply(out, c.do(args))
+		}
+		if c.client.Killed() { // by its own CLIENT KILL: after the reply
+			c.closed = true
+			return out, true
 		}
 	}
 }
