@@ -230,6 +230,8 @@ func (e *Engine) applyConfig(name, v string) {
 	n, _ := strconv.ParseInt(v, 10, 64)
 	n = min(n, 1<<31-1)
 	switch name {
+	case "maxmemory":
+		e.maxmemory, _ = strconv.ParseInt(v, 10, 64)
 	case "hll-sparse-max-bytes":
 		e.hllSparseMax = int(n)
 	case "stream-node-max-entries":

@@ -118,6 +118,9 @@ type Engine struct {
 	// HyperLogLog turns dense (see hllcmds.go): Redis's default until a
 	// CONFIG SET of it is served.
 	hllSparseMax int
+	// maxmemory is CONFIG SET maxmemory's limit in bytes, 0 for none (see
+	// maxmemory.go).
+	maxmemory int64
 	// janitor drops what is kept beside keys that are gone (janitor.go).
 	janitor janitor
 
@@ -386,6 +389,13 @@ func (e *Engine) do(peer *server.Peer, args []string) resp.Reply {
 	// wrong number of arguments, before the command sees it.
 	if rc := c.redis; rc != nil && (rc.subs != nil || !rc.arityOK(len(args))) {
 		if msg := arityError(c.upper, args); msg != "" {
+			return resp.ErrorReply(msg)
+		}
+	}
+	// Past maxmemory Redis refuses a denyoom command before it runs; not
+	// one EXEC runs, whose queue was judged as it was made.
+	if e.maxmemory > 0 && e.block.execDepth == 0 {
+		if msg := e.oomRefusal(c, args); msg != "" {
 			return resp.ErrorReply(msg)
 		}
 	}

@@ -536,7 +536,7 @@ func namedArguments(L *glua.LState, f *function) string {
 					f.flags = append(f.flags, name)
 				}
 			}
-			f.c.flags.noWrites = seen[0]
+			f.c.flags.noWrites, f.c.flags.allowOOM = seen[0], seen[1]
 		default:
 			return "unknown argument given to " + api
 		}

@@ -140,6 +140,10 @@ func (e *Engine) transaction(peer *server.Peer, c *command, args []string) (r re
 	if !t.multi {
 		return resp.ErrorReply("ERR EXEC without MULTI"), true
 	}
+	if msg := e.execRefusal(t.queue); msg != "" {
+		e.discard(t)
+		return resp.ErrorReply("EXECABORT Transaction discarded because of: " + msg), true
+	}
 	if t.abort {
 		e.discard(t)
 		return resp.ErrorReply(msgExecAbort), true
@@ -176,6 +180,12 @@ func (e *Engine) enqueue(t *transaction, c *command, args []string) resp.Reply {
 	if noMulti[c.upper] {
 		t.abort = true
 		return resp.ErrorReply("ERR Command not allowed inside a transaction")
+	}
+	if e.outOfMemory() {
+		// A queue may grow without bound, so past maxmemory Redis queues
+		// nothing, denyoom or not.
+		t.abort = true
+		return resp.ErrorReply(errOOM)
 	}
 	t.queue = append(t.queue, append([]string(nil), args...))
 	return resp.StatusReply("QUEUED")

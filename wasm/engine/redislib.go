@@ -193,6 +193,11 @@ func (r *runner) command(L *glua.LState) scriptCall {
 	if r.readOnly && !c.readOnly {
 		return scriptCall{args: args, reply: resp.ErrorReply("ERR Write commands are not allowed from read-only scripts.")}
 	}
+	if r.oomAtStart {
+		if msg := r.oomAtWrite(c, args); msg != "" {
+			return scriptCall{args: args, reply: resp.ErrorReply(msg)}
+		}
+	}
 	if c.refused {
 		return r.refusedCall(c, args)
 	}
@@ -206,6 +211,7 @@ func (r *runner) runCall(c *command, args, runArgs []string) scriptCall {
 	if r.trace != nil {
 		r.trace.beforeCall(args)
 	}
+	r.wrote = r.wrote || !c.readOnly
 	rep := r.e.dispatch(r.e.script, c, runArgs)
 	return scriptCall{args: args, reply: rep, write: !c.readOnly}
 }

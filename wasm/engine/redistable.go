@@ -2,6 +2,7 @@ package engine
 
 import (
 	_ "embed"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -11,13 +12,15 @@ import (
 
 // Redis 7.0's own command table, as far as the engine needs it to refuse
 // a command before running it the way Redis does: which names Redis knows,
-// each one's arity, which ones a script may not call ("noscript"), and,
+// each one's arity, which ones a script may not call ("noscript"), which
+// ones Redis refuses while its memory is past maxmemory ("denyoom"), and,
 // for a container command (CLIENT, CONFIG, OBJECT...), its subcommands,
 // each with an arity and a flag of its own. miniredis's table cannot
 // answer these: it lacks commands Redis has, and has no flags.
 
 // arityText is the table, one command or subcommand a line: "name arity",
-// or "name arity noscript" ("get 2", "client|setname 3 noscript"). It is
+// then its flags of noscript and denyoom ("get 2", "client|setname 3
+// noscript", "set -3 denyoom"). It is
 // data that wasm/fidelity's TestArityTableIsRedis writes from a real
 // server and holds to it, kept as text and read on first use so that a
 // module that starts pays nothing for it.
@@ -30,6 +33,7 @@ type redisCommand struct {
 	name     string // as COMMAND spells it: "get", "client|setname"
 	arity    int    // n: exactly n arguments with the name; -n: at least n
 	noscript bool   // a script may not call it
+	denyoom  bool   // refused while used memory is past maxmemory (see maxmemory.go)
 	// subs are a container's subcommands, by upper-case name; nil for a
 	// command that has none.
 	subs map[string]*redisCommand
@@ -77,8 +81,14 @@ func readRedisTable(text string) map[string]*redisCommand {
 		if len(f) >= 2 {
 			n, err = strconv.Atoi(f[1])
 		}
-		if len(f) < 2 || len(f) > 3 || err != nil || len(f) == 3 && f[2] != "noscript" {
-			panic("engine: arity.txt: a line is not \"name arity [noscript]\": " + line)
+		flags := map[string]bool{}
+		for _, fl := range f[min(len(f), 2):] {
+			flags[fl] = true
+		}
+		delete(flags, "noscript")
+		delete(flags, "denyoom")
+		if len(f) < 2 || err != nil || len(flags) > 0 {
+			panic("engine: arity.txt: a line is not \"name arity [noscript] [denyoom]\": " + line)
 		}
 		base, sub, isSub := strings.Cut(ascii.Upper(f[0]), "|")
 		c := entry(base)
@@ -89,7 +99,9 @@ func readRedisTable(text string) map[string]*redisCommand {
 			c = &redisCommand{name: ascii.Lower(f[0])}
 			table[base].subs[sub] = c
 		}
-		c.arity, c.noscript = n, len(f) == 3
+		c.arity = n
+		c.noscript = slices.Contains(f[2:], "noscript")
+		c.denyoom = slices.Contains(f[2:], "denyoom")
 	}
 	return table
 }
@@ -117,19 +129,25 @@ func arityError(upper string, args []string) string {
 }
 
 // CommandArity is Redis 7.0's arity for a command ("get") or a subcommand
-// ("client|setname"), as COMMAND reports it, whether a script may not call
-// it, and whether Redis knows it. It is there so a test can hold the table
-// to a real server.
-func CommandArity(name string) (arity int, noscript, known bool) {
+// ("client|setname"), as COMMAND reports it, and its flags as arity.txt
+// holds them (" noscript", " denyoom", both or ""), and whether Redis knows
+// it. It is there so a test can hold the table to a real server.
+func CommandArity(name string) (arity int, flags string, known bool) {
 	base, sub, isSub := strings.Cut(ascii.Upper(name), "|")
 	c := redisTable()[base]
 	if c != nil && isSub {
 		c = c.subs[sub]
 	}
 	if c == nil {
-		return 0, false, false
+		return 0, "", false
 	}
-	return c.arity, c.noscript, true
+	if c.noscript {
+		flags += " noscript"
+	}
+	if c.denyoom {
+		flags += " denyoom"
+	}
+	return c.arity, flags, true
 }
 
 // CommandNames lists every command and subcommand in the table, in

@@ -45,6 +45,10 @@ type runner struct {
 	catches []caught
 	closer  *glua.LFunction
 	threw   bool // the last run ended in an error it raised (not one it returned)
+
+	// oomAtStart: the script started past maxmemory and may not write
+	// past it; wrote: it has called a write (see maxmemory.go).
+	oomAtStart, wrote bool
 	// hidden are the functions the engine calls between a script's own
 	// (catch, gopher-lua's xpcall under ours): not frames of Lua 5.1's,
 	// so error(msg, level) does not count them.

@@ -20,6 +20,9 @@ func (r *runner) run(c *compiled, db int, keys, argv []string, readOnly bool, t 
 	if rep, no := r.refused(c); no {
 		return rep
 	}
+	if msg := r.startOOM(c); msg != "" {
+		return resp.ErrorReply(msg)
+	}
 	L := r.L
 	r.e.useDB(r.e.script, db)
 	// Redis 7.0 gives each run new KEYS and ARGV tables. A script that

@@ -13,10 +13,12 @@ import (
 type scriptFlags struct {
 	shebang  bool // the script has a "#!lua" line
 	noWrites bool
+	allowOOM bool // it may write past maxmemory (see maxmemory.go)
 }
 
-// knownFlags are the flags Redis 7.0 accepts. Only no-writes changes
-// anything in a single-node playground; the others are accepted and noted.
+// knownFlags are the flags Redis 7.0 accepts. Only no-writes and
+// allow-oom change anything in a single-node playground; the others are
+// accepted and noted.
 var knownFlags = map[string]bool{
 	"no-writes": true, "allow-oom": true, "allow-stale": true,
 	"no-cluster": true, "allow-cross-slot-keys": true,
@@ -60,8 +62,11 @@ func parseShebang(src string) (scriptFlags, string, *resp.Reply) {
 				r := resp.Errorf("ERR Unexpected flag in script shebang: %s", f)
 				return scriptFlags{}, "", &r
 			}
-			if f == "no-writes" {
+			switch f {
+			case "no-writes":
 				flags.noWrites = true
+			case "allow-oom":
+				flags.allowOOM = true
 			}
 		}
 	}

@@ -24,6 +24,27 @@ func hashOf(key string, n int) []string {
 
 func serverCases() []fcase {
 	return []fcase{
+		{id: "server/maxmemory", desc: "Past maxmemory (CONFIG SET maxmemory 1, under Redis's idle 1 MB): denyoom commands, FUNCTION LOAD, a flagged script and MULTI's queue are refused with OOM, reads run, a legacy script stops at its first write, allow-oom and no-writes run, maxmemory 0 lifts it",
+			cmds: [][]string{
+				{"SET", "x", "123"}, {"FUNCTION", "FLUSH"},
+				{"FUNCTION", "LOAD", "#!lua name=oomlib\nredis.register_function('w', function() return redis.call('set','x','1') end)\n" +
+					"redis.register_function{function_name='ro', callback=function() return 'hello' end, flags={'no-writes'}}\n" +
+					"redis.register_function{function_name='oom', callback=function() return redis.call('set','x','2') end, flags={'allow-oom'}}"},
+				{"CONFIG", "SET", "maxmemory", "1"},
+				{"SET", "x", "1"}, {"GET", "x"}, {"LPUSH", "l", "a"}, {"INCR", "n"}, {"EXISTS", "x"},
+				{"FUNCTION", "LOAD", "#!lua name=other\nredis.register_function('f', function() return 1 end)"},
+				evalKeys("redis.call('set','x',1) return 1", []string{"x"}),
+				evalKeys("return redis.call('get','x')", []string{"x"}),
+				evalKeys("redis.call('get','x') return redis.pcall('set','x',9)", []string{"x"}),
+				evalKeys("#!lua flags=\nreturn 1", []string{"x"}),
+				evalKeys("#!lua\nreturn 1", []string{"x"}),
+				evalKeys("#!lua flags=allow-oom\nredis.call('set','x',3) return 1", []string{"x"}),
+				evalKeys("#!lua flags=no-writes\nreturn redis.call('get','x')", []string{"x"}),
+				{"EVAL_RO", "#!lua flags=no-writes\nreturn redis.call('get','x')", "1", "x"},
+				{"FCALL", "w", "1", "x"}, {"FCALL", "ro", "1", "x"}, {"FCALL_RO", "ro", "1", "x"}, {"FCALL", "oom", "1", "x"}, {"FCALL", "nosuch", "0"},
+				{"MULTI"}, {"GET", "x"}, {"EXEC"},
+				{"DEL", "x"}, {"CONFIG", "SET", "maxmemory", "0"}, {"SET", "x", "after"}, {"GET", "x"}, {"FUNCTION", "FLUSH"},
+			}},
 		{id: "server/config-get", desc: "CONFIG GET of one parameter, of several at once, of a pattern, ignoring case, an alias beside its name, and of none: Redis 7.0's defaults with nothing persisted",
 			cmds: [][]string{
 				{"CONFIG", "GET", "maxmemory"}, {"CONFIG", "GET", "maxmemory-policy"}, {"CONFIG", "GET", "hll-sparse-max-bytes"},
