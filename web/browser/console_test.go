@@ -100,7 +100,7 @@ func TestConsole(t *testing.T) {
 	typeLine(c, `EVAL "redis.call('SET', 'before', 'kept') while true do end" 0`)
 	// How long it took is reported, never judged: these machines are shared.
 	t.Logf("the runaway script's error showed %v after Enter", time.Since(started))
-	c.wantText(lastOut, "(error) ERR Script killed by user with SCRIPT KILL... script: ", ", on @user_script:1.")
+	c.wantTextWithin(budgetWait, lastOut, "(error) ERR Script killed by user with SCRIPT KILL... script: ", ", on @user_script:1.")
 	// The work budget's note (the page's ?budget, see testBudget): it
 	// begins so, as the last resort's does.
 	c.wantText(lastNote, "The playground stopped this script ", "SCRIPT KILL", "nothing is rolled back")

@@ -191,7 +191,7 @@ func TestEditorRunawayKeepsThePageResponsive(t *testing.T) {
 	}
 	t.Logf("the stepper answered %v after Run, with the script still running", time.Since(started))
 
-	ed.wantText(editorProblem, "Stopped on line 2", "past its budget", "SCRIPT KILL", "What it wrote before that stays",
+	ed.wantTextWithin(budgetWait, editorProblem, "Stopped on line 2", "past its budget", "SCRIPT KILL", "What it wrote before that stays",
 		"ERR Script killed by user with SCRIPT KILL")
 	t.Logf("the runaway was reported %v after Run", time.Since(started)) // reported, never judged
 	ed.wantText(editorOutcome, "The playground stopped it on line 2 when it ran past its budget", "Before that it wrote:", "those writes stay in the keyspace")

@@ -215,8 +215,8 @@ func TestEmbedRunawayDelaysOthers(t *testing.T) {
 	})()`); err != nil {
 		t.Fatal(err)
 	}
-	tb.inFrame("#trip", "#roundtrip").wantText(enqueueResult, "{:ok, :enqueued}")
-	tb.inFrame("#console", "#console").wantText(".console-out", "Script killed")
+	tb.inFrame("#trip", "#roundtrip").wantTextWithin(budgetWait, enqueueResult, "{:ok, :enqueued}")
+	tb.inFrame("#console", "#console").wantTextWithin(budgetWait, ".console-out", "Script killed")
 	order, err := eval[[]string](tb, `window.order`)
 	if err != nil || strings.Join(order, ", ") != "runaway stopped, enqueue answered" {
 		t.Errorf("the answers came in the order %q (%v); want the runaway stopped, then the other embed answered", order, err)
