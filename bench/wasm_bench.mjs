@@ -1,6 +1,6 @@
 // Per-operation latency of the playground's JS API in WebAssembly under
 // Node, for `go run ./bench`: what a page pays per call, the bridge
-// (publish in web/assets/worker.js) and JSON.parse included.
+// (publish in web/assets/worker-bridge.js) and JSON.parse included.
 //
 //   node bench/wasm_bench.mjs --wasm-exec static/wasm_exec.js \
 //     --target echomq=static/echomq.wasm [--target echomq_base=/tmp/base.wasm] \
@@ -72,9 +72,10 @@ function parseArgs(argv) {
 
 /**
  * Publishes a started module's JS API as the page's worker does
- * (web/assets/worker.js, next to wasm_exec.js), or, for a baseline built
- * before the module had exports (its syscall/js functions published
- * themselves), waits for the module to do it.
+ * (web/assets/worker-bridge.js, bundled as worker.js next to
+ * wasm_exec.js), or, for a baseline built before the module had exports
+ * (its syscall/js functions published themselves), waits for the module
+ * to do it.
  */
 let publishAPI;
 async function loadBridge(wasmExec) {

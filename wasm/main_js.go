@@ -5,7 +5,7 @@
 // result's text back out, and api.Module does the rest (the buffers, their
 // caps, the call). The JS half, which makes globalThis.echomq over these
 // exports (or globalThis[ECHOMQ_GLOBAL] from go.env, for a benchmark
-// running two builds), is publish() in web/assets/worker.js.
+// running two builds), is publish() in web/assets/worker-bridge.js.
 //
 // Why exports and not syscall/js: a js.FuncOf function cost about 12 µs a
 // call from JS before it did any work (the call wakes a goroutine and

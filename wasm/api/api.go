@@ -2,7 +2,7 @@
 // method of globalThis.echomq takes JSON-like arguments (string, float64,
 // bool, nil, []any, map[string]any) and returns a value that marshals to
 // the plain object the caller gets. The bridge (wasm/main_js.go and
-// publish in web/assets/worker.js) only moves JSON text, which Module
+// publish in web/assets/worker-bridge.js) only moves JSON text, which Module
 // reads and writes; every check and every decision is here,
 // where host tests can reach it.
 //

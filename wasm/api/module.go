@@ -15,7 +15,7 @@ import (
 )
 
 // Module is the playground as the WebAssembly module serves it to its JS
-// half (the bridge in web/assets/worker.js): one JSON text in per call,
+// half (the bridge in web/assets/worker-bridge.js): one JSON text in per call,
 // one JSON text out. A call from JS through a //go:wasmexport function
 // costs well under a microsecond, where a syscall/js function cost about
 // 12 µs before it did anything (a goroutine woken and parked, and a

@@ -18,9 +18,8 @@
 
 import { byId } from "./dom.js";
 import { startEngine } from "./engine.js";
-import { STOPPED } from "./stop.js";
 import { readOptions } from "./options.js";
-import { Journal, bytesOfBase64 } from "./permalink.js";
+import { Journal } from "./permalink.js";
 import { mountStepper } from "./stepper.js";
 import { mountBeats } from "./beats.js";
 import { mountVerdicts } from "./verdicts.js";
@@ -29,7 +28,7 @@ import { mountEditor } from "./editor.js";
 import { mountConsole } from "./console.js";
 import { mountWorkers } from "./workers.js";
 import { mountPermalinks } from "./links.js";
-import { reportHeight, requestEnginePort } from "./embed-height.js";
+import { reportHeight } from "./embed-height.js";
 import { whenNear } from "./near.js";
 import { warnUncompressed } from "./hosting.js";
 import { readRecording } from "./recorded.js";
@@ -38,6 +37,9 @@ import { mountStart } from "./start.js";
 import { mountCards } from "./cards.js";
 import { mountResume } from "./resume.js";
 import { checkWidget } from "./widget.js";
+import { createContext, oncePerQueue } from "./app-ctx.js";
+import { afterFirstPaint, engineSource } from "./app-boot.js";
+import { progressBar, renameQueue } from "./app-draw.js";
 
 const ui = {
   loader: byId("loader"),
@@ -60,10 +62,7 @@ root.dataset.engine = "loading";
 const { options, problems } = readOptions(location.search, document.body.classList.contains("embed") ? "embed" : undefined);
 if (options.theme !== "auto") root.dataset.theme = options.theme;
 
-// ---- the context every widget gets ----------------------------------------
-
-/** How many members of each end of a list a snapshot shows: 25 + 25, "and 99,950 more". */
-const SNAPSHOT_ENDS = 25;
+// ---- the page and the context every widget gets ------------------------------
 
 /** The widgets on this page, by section id: each returns a Widget (widget.js). */
 const mounts = {
@@ -76,174 +75,28 @@ const mounts = {
   workers: mountWorkers,
 };
 
-/** name → widget, in page order. @type {Map<string, import("./widget.js").Widget>} */
-const widgets = new Map();
-let engine = null;
-let failed = false;
-/** The journal's length before each call that waits for its answer (ctx.stop cuts the journal there). */
-const inFlight = new Set();
-/** While a Stop rebuilds the keyspace, the promise that it is done: other calls wait for it. */
-let restoring = null;
-/** The recorded run the page steps while the engine loads, or null. */
-let recorder = null;
-/** The widgets that have started: all, once the engine is ready. */
-const started = new Set();
-/** Resolves once the live engine answers calls (after the hand-over). */
+/**
+ * What the page knows of its engine and widgets (app-ctx.js's Page): the
+ * context reads and writes it too, so both see one truth.
+ *
+ * @type {import("./app-ctx.js").Page}
+ */
+/** Lets page.live resolve, once the live engine answers calls. */
 let goLive;
-const live = new Promise((resolve) => {
-  goLive = resolve;
-});
-
-const ctx = {
-  ready: false,
-  /** The protocol scripts by name, from echomq.scripts(). */
-  scripts: new Map(),
-  /** The page's options, from its URL (options.js). */
-  options,
-  queue: options.queue,
-  /** Every keyspace-changing call since the page started, for permalinks. */
-  journal: new Journal(),
-
-  /**
-   * Calls the engine: one method of wasm/echomq.d.ts, run in the worker.
-   * Never rejects; a dead engine answers {error:"js"}.
-   */
-  async call(method, ...args) {
-    return (await ctx.callAt(method, ...args)).result;
-  },
-
-  /**
-   * ctx.call, and where the call went in the journal: {result, at}, with
-   * at null for a call that is not recorded. A widget keeps the places of
-   * its own calls in its saved view, so that a link's replay, whose n-th
-   * answer is the n-th call's, gives it back the engine's own replies to
-   * show (the last claim, the wire log) rather than a copy of the text.
-   */
-  async callAt(method, ...args) {
-    const down = { result: { error: "js", message: "the engine is not running" }, at: null };
-    if (failed) return down;
-    if (!engine && recorder) {
-      // While the engine loads: the recording's answer, or wait for it.
-      const recorded = recorder.answer(ctx.journal.ops, method, args);
-      if (recorded !== undefined) return { at: ctx.journal.record(method, args), result: recorded };
-      await live;
-      if (failed) return down;
-    }
-    if (restoring) await restoring; // a Stop's rebuild comes first
-    if (!engine || failed) return down;
-    const mark = ctx.journal.ops.length;
-    const at = ctx.journal.record(method, args);
-    inFlight.add(mark);
-    try {
-      return { at, result: await engine.call(method, args) };
-    } finally {
-      inFlight.delete(mark);
-    }
-  },
-
-  /** Whether Stop can end a running call: only a worker of the page's own can be stopped (stop.js). */
-  canStop() {
-    return !!(engine && engine.stop) && !failed;
-  },
-
-  /**
-   * Stops whatever the engine runs (stop.js): the waiting calls are
-   * answered {error:"stopped", message: STOPPED}, the journal forgets them
-   * (none of them ran to an end), and the fresh engine replays the calls
-   * before them, with the page held meanwhile. Resolves once the page is
-   * ready again.
-   */
-  async stop() {
-    if (!ctx.canStop() || restoring || inFlight.size === 0) return;
-    const cut = Math.min(...inFlight);
-    let done;
-    restoring = new Promise((resolve) => {
-      done = resolve;
-    });
-    const release = hold("Stopping the script and restarting the engine…");
-    ctx.journal.ops.length = Math.min(cut, ctx.journal.ops.length);
-    try {
-      if (!(await engine.stop({ error: "stopped", message: STOPPED }))) return;
-      const ops = ctx.journal.ops.slice();
-      // The learner ran every script in the journal on this page already:
-      // all of them may run again.
-      const found = await engine.call("review", [ops]);
-      const allowed = found && Array.isArray(found.lua) ? found.lua.map((script) => script.sha) : [];
-      for (const op of ops) await engine.call("replay", [op, allowed]);
-    } finally {
-      restoring = null;
-      done();
-      release();
-    }
-    await ctx.changed("stop");
-  },
-
-  /**
-   * Replays one call of a link, op ([method, ...args]), with the engine
-   * running no script but the lesson's and those whose SHA1 allowed holds
-   * (echomq.replay). The journal keeps op itself, as if the page had made
-   * the call, so a link copied after it holds the same calls.
-   */
-  async replay(op, allowed) {
-    if (failed || !engine) return { error: "js", message: "the engine is not running" };
-    const [method, ...args] = op;
-    ctx.journal.record(method, args);
-    return engine.call("replay", [op, allowed]);
-  },
-
-  /** True while the page steps the recorded run and the engine loads. */
-  recorded: false,
-
-  /**
-   * A snapshot of a queue, or null if the engine could not give one. It is
-   * bounded: each list comes as its first and last SNAPSHOT_ENDS members
-   * and a count of the rest, so a click at 100,000 jobs ships no more
-   * across the bridge (and draws no more) than one at 100.
-   */
-  async snapshot(queue) {
-    const s = await ctx.call("snapshot", queue, SNAPSHOT_ENDS);
-    return s && !s.error ? s : null;
-  },
-
-  /**
-   * Tells every widget that the keyspace changed. source is the name of
-   * the widget that changed it. One snapshot per queue serves them all.
-   */
-  async changed(source) {
-    const snapshotOf = oncePerQueue();
-    for (const w of widgets.values()) {
-      if (!started.has(w)) continue; // it starts on the live engine (startRecorded)
-      if (w.queue && w.update) {
-        const snap = await snapshotOf(w.queue);
-        if (snap) await w.update(snap, source); // a widget may ask the engine more (the stepper's stamps)
-      }
-    }
-  },
-
-  /**
-   * Wraps an event handler so its runs queue up behind each other: a
-   * second click waits for the first one's engine calls to finish, and an
-   * error ends up on the console instead of as an unhandled rejection.
-   */
-  serially(fn) {
-    let tail = Promise.resolve();
-    return (...args) => {
-      const run = tail.then(() => fn(...args));
-      tail = run.catch((err) => console.error("a widget action failed", err));
-      return run;
-    };
-  },
+const page = {
+  widgets: new Map(),
+  engine: null,
+  failed: false,
+  inFlight: new Set(),
+  restoring: null,
+  recorder: null,
+  started: new Set(),
+  live: new Promise((resolve) => {
+    goLive = resolve;
+  }),
 };
 
-/**
- * Rewrites the key names the templates printed for the default queue "q"
- * (captions such as emq:{q}:pending) to the queue chosen in the URL.
- */
-function renameQueue(queue) {
-  for (const el of document.querySelectorAll("code.key")) {
-    el.textContent = el.textContent.replaceAll("{q}", `{${queue}}`);
-  }
-}
+const ctx = createContext(page, { options, hold });
 
 function setStatus(text) {
   if (ui.status.textContent !== text) ui.status.textContent = text;
@@ -256,7 +109,7 @@ function loadingStatus(text) {
 
 /** Enables or disables every control of every widget. */
 function setControls(enabled) {
-  for (const w of widgets.values()) {
+  for (const w of page.widgets.values()) {
     for (const el of w.root.querySelectorAll("button, input, textarea, select")) el.disabled = !enabled;
   }
 }
@@ -264,8 +117,8 @@ function setControls(enabled) {
 /** Shows the error panel; the first failure wins, later ones only log. */
 function fail(message, cause) {
   if (cause !== undefined) console.error(message, cause);
-  if (failed) return;
-  failed = true;
+  if (page.failed) return;
+  page.failed = true;
   ctx.ready = false;
   root.dataset.engine = "failed";
   setControls(false);
@@ -289,99 +142,8 @@ function notice(text) {
   ui.notice.hidden = false;
 }
 
-// ---- download -------------------------------------------------------------
-
-function formatBytes(n) {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
-  return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
-}
-
-let progressFrame = 0;
-let progressNext = null;
-
-/**
- * Puts loaded/total on the bar, at most once per frame. total 0 means
- * unknown: the bar is left indeterminate and only the byte count shows.
- */
-function showProgress(loaded, total) {
-  progressNext = [loaded, total];
-  if (progressFrame) return;
-  progressFrame = requestAnimationFrame(() => {
-    progressFrame = 0;
-    const [l, t] = progressNext;
-    if (t > 0) {
-      ui.progress.max = t;
-      ui.progress.value = Math.min(l, t);
-      ui.bytes.textContent = `${formatBytes(l)} of ${formatBytes(t)}`;
-    } else {
-      ui.progress.removeAttribute("value");
-      ui.bytes.textContent = formatBytes(l);
-    }
-  });
-}
-
-/** An absolute URL: the worker resolves relative ones against its own URL, not the page's. */
-const absolute = (url) => new URL(url, document.baseURI).href;
-
-/**
- * Where the engine comes from. A normal page names the files; the offline
- * lesson carries the worker's text and the gzip-compressed module inside
- * itself (see web/lesson, which web/cmd/render runs).
- */
-async function engineSource() {
-  const inline = document.getElementById("engine-gzip");
-  if (inline) {
-    const bytes = bytesOfBase64(inline.textContent.trim());
-    return { workerSource: byId("engine-worker").textContent, gzip: bytes.buffer, workBudget: options.budget ?? undefined };
-  }
-  const d = ui.loader.dataset;
-  const hint = Number(d.wasmBytes);
-  const workerUrl = absolute(d.workerUrl || "echomq-worker.js");
-  const shared = sharedWorkerName();
-  // Without SharedWorker, the course page's embed.js owns one engine for
-  // every embed and hands this one a port to it (null: a worker of its own).
-  const port = !shared && embedded() && typeof SharedWorker !== "function" ? await requestEnginePort(workerUrl) : null;
-  return {
-    workerUrl,
-    port,
-    // ?budget: the engine's work budget (options.js), for the worker that starts it.
-    workBudget: options.budget ?? undefined,
-    wasmUrl: absolute(d.wasmUrl || "echomq.wasm"),
-    // Go's wasm_exec.js is inside the site's worker (web/bundle); a page
-    // that names it apart has the worker import it.
-    wasmExecUrl: d.wasmExecUrl ? absolute(d.wasmExecUrl) : undefined,
-    wasmBytes: Number.isSafeInteger(hint) && hint > 0 ? hint : 0,
-    shared,
-    // In a shared engine each embed calls in a keyspace of its own, unless
-    // the author named one for several (?keyspace=).
-    keyspace: !shared && !port ? "" : options.keyspace ? `shared:${options.keyspace}` : `embed:${crypto.randomUUID()}`,
-  };
-}
-
-/** True on an embed's page inside a frame. */
-function embedded() {
-  return document.body.classList.contains("embed") && window.top !== window;
-}
-
-/**
- * The name of the SharedWorker the embeds of this course page share, or
- * null for a worker of this page's own: on a page of its own, where
- * SharedWorker is missing, or where the course page is on another origin
- * (its document cannot be read to tell one page load from another). The
- * name is the course page's load time, so two tabs of one course page get
- * two engines, and the engine ends with its page.
- */
-function sharedWorkerName() {
-  if (!document.body.classList.contains("embed") || typeof SharedWorker !== "function") return null;
-  try {
-    const top = window.top;
-    if (top === window) return null;
-    return `echomq ${top.location.origin} ${top.performance.timeOrigin}`;
-  } catch {
-    return null;
-  }
-}
+/** Puts the download's progress on the bar (app-draw.js). */
+const showProgress = progressBar(ui);
 
 // ---- start ----------------------------------------------------------------
 
@@ -406,7 +168,7 @@ async function boot() {
   }
   loadingStatus("Downloading the engine…");
   return startEngine({
-    ...(await engineSource()),
+    ...(await engineSource(ui.loader, options)),
     onProgress: showProgress,
     onCompiling: () => loadingStatus("Compiling the engine…"),
     onUncompressed: (info) => warnUncompressed(info, notice),
@@ -421,19 +183,19 @@ async function boot() {
 /** Waits for the engine, then opens a link or seeds the queue, and starts the widgets. */
 async function start(booting) {
   const started = await booting;
-  if (failed) return;
+  if (page.failed) return;
   performance.mark("echomq:published");
   let handedOver = false;
-  if (recorder && !links.pending()) handedOver = await handOver(started);
-  else if (recorder) ctx.journal = new Journal(); // a link arrived: it rebuilds the page from the live engine
-  engine = started;
+  if (page.recorder && !links.pending()) handedOver = await handOver(started);
+  else if (page.recorder) ctx.journal = new Journal(); // a link arrived: it rebuilds the page from the live engine
+  page.engine = started;
   ctx.recorded = false;
   goLive();
   ctx.scripts.clear();
-  for (const s of engine.scripts) ctx.scripts.set(s.name, s);
+  for (const s of page.engine.scripts) ctx.scripts.set(s.name, s);
   if (ctx.scripts.size === 0) throw new Error("the engine has no scripts");
 
-  if (ui.version) ui.version.textContent = engine.version;
+  if (ui.version) ui.version.textContent = page.engine.version;
   ui.download.hidden = true;
 
   let opened = false;
@@ -444,7 +206,7 @@ async function start(booting) {
     await seed();
     await startWidgets();
   }
-  if (failed) return;
+  if (page.failed) return;
   setControls(true);
   for (const el of document.querySelectorAll("[data-waiting]")) el.removeAttribute("data-waiting");
   ui.loader.classList.add("is-ready");
@@ -468,20 +230,20 @@ async function startRecorded() {
   if (!rec || rec.queue !== options.queue || options.ids.length > 0 || location.hash.length > 1) return;
   const held =
     rec.widget === "page"
-      ? [...widgets.values()].filter((w) => w.recordedControls)
-      : widgets.size === 1 && widgets.has(rec.widget) && widgets.get(rec.widget).recordedControls
-        ? [widgets.get(rec.widget)]
+      ? [...page.widgets.values()].filter((w) => w.recordedControls)
+      : page.widgets.size === 1 && page.widgets.has(rec.widget) && page.widgets.get(rec.widget).recordedControls
+        ? [page.widgets.get(rec.widget)]
         : [];
   if (held.length === 0) return;
-  recorder = rec;
+  page.recorder = rec;
   ctx.recorded = true;
   for (const s of rec.scripts) ctx.scripts.set(s.name, s);
   const snapshot = await ctx.snapshot(options.queue);
   for (const w of held) {
-    started.add(w);
+    page.started.add(w);
     await w.start(snapshot);
   }
-  if (engine || failed) return;
+  if (page.engine || page.failed) return;
   for (const w of held) for (const el of w.recordedControls) el.disabled = false;
   root.dataset.engine = "recorded";
   if (ui.recordedNote) ui.recordedNote.hidden = false;
@@ -496,7 +258,7 @@ async function startRecorded() {
  * and starts afresh from the live engine.
  */
 async function handOver(started) {
-  const check = await recorder.handOver(started);
+  const check = await page.recorder.handOver(started);
   root.dataset.recording = check.differences.length === 0 ? `matched ${check.calls}` : "differs";
   if (ui.recordedNote) ui.recordedNote.hidden = true;
   if (check.differences.length === 0) return true;
@@ -519,7 +281,7 @@ function hold(why) {
   setControls(false);
   setStatus(why);
   return () => {
-    if (failed) return;
+    if (page.failed) return;
     setControls(true);
     setStatus("Ready");
     root.dataset.engine = "ready";
@@ -538,18 +300,6 @@ function reviewing() {
 }
 
 /**
- * A snapshot getter that asks the engine once per queue, however many
- * widgets show that queue: one drawing of the page, one snapshot each.
- */
-function oncePerQueue() {
-  const taken = new Map();
-  return async (queue) => {
-    if (!taken.has(queue)) taken.set(queue, await ctx.snapshot(queue));
-    return taken.get(queue);
-  };
-}
-
-/**
  * Hands every widget its first snapshot. then(name, widget), if given, runs
  * right after each widget starts and before the next one does: a link's
  * views are put back there (links.js), so no widget is ever on screen
@@ -561,7 +311,7 @@ function startWidgets(then) {
 
 /** Starts the widgets that did not start on the recording. */
 function startTheRest() {
-  return startEach((w) => !started.has(w));
+  return startEach((w) => !page.started.has(w));
 }
 
 /**
@@ -569,37 +319,13 @@ function startTheRest() {
  * one snapshot per queue among them, and runs then(name, widget) after each.
  */
 async function startEach(which, then) {
-  const snapshotOf = oncePerQueue();
-  for (const [name, w] of widgets) {
+  const snapshotOf = oncePerQueue(ctx);
+  for (const [name, w] of page.widgets) {
     if (!which(w)) continue;
-    started.add(w);
+    page.started.add(w);
     await w.start(w.queue ? await snapshotOf(w.queue) : null);
     if (then) await then(name, w);
   }
-}
-
-/**
- * Resolves once the page itself has arrived and been painted: everything
- * it loads has loaded (the load event) and a frame has been drawn since.
- * The engine is 2 MB (brotli) to download and a second of work for two
- * cores to compile and start; begun any earlier, it would share the cores
- * with the page's first layout and paint, and the link with whatever the
- * page still fetches. (The README says how this was chosen.)
- */
-function afterFirstPaint() {
-  const loaded =
-    document.readyState === "complete" ? Promise.resolve() : new Promise((resolve) => addEventListener("load", resolve, { once: true }));
-  return loaded.then(
-    () =>
-      new Promise((resolve) => {
-        // A frame after the load, then the task after that frame: the
-        // paint has happened. A hidden page draws no frame, so a timer
-        // stands in for it.
-        const next = () => setTimeout(resolve, 0);
-        if (document.visibilityState === "hidden") next();
-        else requestAnimationFrame(next);
-      }),
-  );
 }
 
 // The widgets mount and the recorded run is shown first; the engine
@@ -614,15 +340,15 @@ for (const [name, mount] of Object.entries(mounts)) {
   const section = document.getElementById(name);
   if (!section) continue;
   if (section.dataset.queue) section.dataset.queue = options.queue;
-  widgets.set(name, checkWidget(name, mount(section, ctx)));
+  page.widgets.set(name, checkWidget(name, mount(section, ctx)));
 }
 if (options.queue !== "q") renameQueue(options.queue);
 if (options.lease !== null) {
   for (const el of document.querySelectorAll('input[data-option="lease"]')) el.value = options.lease;
 }
 
-const links = mountPermalinks({ ctx, widgets, startWidgets, notice, reviewing });
-const resume = mountResume({ ctx, links, widgets, notice, hold });
+const links = mountPermalinks({ ctx, widgets: page.widgets, startWidgets, notice, reviewing });
+const resume = mountResume({ ctx, links, widgets: page.widgets, notice, hold });
 startRecorded().catch((err) => console.warn("the recorded run could not be shown", err));
 
 for (const p of problems) notice(p);

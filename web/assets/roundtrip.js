@@ -10,12 +10,23 @@
 // shows what they did as a measurement with its unit. A permalink records a
 // bulk call as one operation, and Claim all as one per 1,000 claims.
 
-import { announce, byId, h, partsOf, setText, toggleAttr } from "./dom.js";
-import { claimVerdict, count, duration, enqueueVerdict, measurement, numberOrText, relative, utc, wholeMs } from "./format.js";
-import { cacheHit, cacheMiss, replyLine, sentParts } from "./wire.js";
+import { announce, byId, partsOf, setText, toggleAttr } from "./dom.js";
+import { claimVerdict, count, duration, enqueueVerdict, numberOrText, utc, wholeMs } from "./format.js";
 import { drawQueue, freshId, queueTables } from "./keyspace.js";
-
-const WIRE_KEEP = 12;
+import {
+  bulkSays,
+  clearReadouts,
+  clockSays,
+  drawAdvanceHint,
+  drawClaim,
+  drawClock,
+  drawEnqueue,
+  drawSlot,
+  logCall,
+  pending,
+  WIRE_KEEP,
+} from "./roundtrip-draw.js";
+import { claimAllText, claimNote, claimReading, enqueueManyText, leaseLabel, leaseText } from "./roundtrip-words.js";
 
 /** Jobs per click of "Enqueue 1,000". */
 const BULK_ENQUEUE = 1000;
@@ -40,44 +51,6 @@ export function mountRoundTrip(root, ctx) {
   let typed = false;
   const say = (text) => announce(el.live, text);
 
-  // ---- the wire log ---------------------------------------------------------
-
-  /** One exchange: what the connector sent and what came back. */
-  function exchange(x) {
-    const sent = sentParts(x, ctx.scripts);
-    const hit = cacheHit(x);
-    const miss = cacheMiss(x);
-    return h(
-      "li",
-      { class: `exchange${miss ? " is-miss" : ""}${hit ? " is-hit" : ""}` },
-      h("code", { class: "sent" }, sent.command, sent.elided ? h("span", { class: "elided", text: sent.elided }) : null),
-      h("span", { class: "arrow", "aria-hidden": "true", text: " → " }),
-      h("span", { class: "visually-hidden", text: " replied " }),
-      h("code", { class: "got", text: replyLine(x.reply) }),
-      miss ? h("span", { class: "badge badge-miss", text: "cache miss" }) : null,
-      hit ? h("span", { class: "badge badge-hit", text: "cache hit" }) : null,
-    );
-  }
-
-  function logCall(title, verdict, wire, note) {
-    const item = h(
-      "li",
-      { class: "wire-call" },
-      h("p", { class: "wire-title" }, h("span", { class: "wire-what", text: title }), " ", h("code", { class: "wire-verdict", text: verdict })),
-      wire && wire.length ? h("ol", { class: "exchanges" }, ...wire.map(exchange)) : h("p", { class: "wire-none", text: note }),
-    );
-    el.wire.prepend(item);
-    while (el.wire.children.length > WIRE_KEEP) el.wire.lastElementChild.remove();
-  }
-
-  // ---- actions --------------------------------------------------------------
-
-  /** Marks a result as on its way, so an old verdict is never read as the new one. */
-  function pending(out) {
-    setText(out, "…");
-    out.dataset.verdict = "pending";
-  }
-
   // ---- what the readouts show, from the engine's replies ----------------------
   //
   // Each readout is drawn from a call's arguments and the engine's reply
@@ -96,15 +69,7 @@ export function mountRoundTrip(root, ctx) {
 
   /** An enqueue's line in the wire log. */
   function logEnqueue(id, result) {
-    logCall(`enqueue ${id}`, enqueueVerdict(result), result.wire, "No script was sent.");
-  }
-
-  /** The last enqueue's verdict. Returns it. */
-  function showEnqueue(result) {
-    const verdict = enqueueVerdict(result);
-    setText(el.enqueueResult, verdict);
-    el.enqueueResult.dataset.verdict = result.verdict || result.error || "";
-    return verdict;
+    logCall(el, ctx.scripts, `enqueue ${id}`, enqueueVerdict(result), result.wire, "No script was sent.");
   }
 
   async function enqueue() {
@@ -116,7 +81,7 @@ export function mountRoundTrip(root, ctx) {
     await ctx.changed("roundtrip");
     // The verdict is shown last, once the tables show what it did.
     logEnqueue(id, result);
-    const verdict = showEnqueue(result);
+    const verdict = drawEnqueue(el, result);
     shown.enqueue = at;
     keep(["enqueue", at]);
     say(`Enqueue ${id}: ${verdict}.`);
@@ -125,22 +90,6 @@ export function mountRoundTrip(root, ctx) {
   // The last lease handed over, so that its explanation follows the clock:
   // {id, attempts, deadline}, or null when the last claim leased nothing.
   let lastLease = null;
-
-  /**
-   * The last claim in words at server time now: the lease's expiry, and,
-   * once it has passed, what becomes of the job: it stays in active until
-   * something reclaims it, which a later dive of the course builds.
-   */
-  function leaseText(lease, now) {
-    const token = `attempts is now ${lease.attempts}, the fencing token the worker shows when it reports back.`;
-    if (lease.deadline === null) return `Leased ${lease.id}: it is in the active set. ${token}`;
-    const head = `Leased ${lease.id} until ${lease.deadline} (${utc(lease.deadline)})`;
-    if (lease.deadline > now) return `${head}: the lease ends ${relative(lease.deadline, now)} on the server clock. ${token}`;
-    return (
-      `${head}: that lease ${relative(lease.deadline, now)} on the server clock. ${token}` +
-      ` An expired lease stays in active until something reclaims the job; nothing here does yet (a later dive of the course).`
-    );
-  }
 
   async function claim() {
     if (!ctx.ready) return;
@@ -160,17 +109,7 @@ export function mountRoundTrip(root, ctx) {
 
   /** A claim's line in the wire log. A claim that sent no script and was not refused found the queue paused. */
   function logClaim(lease, result) {
-    const paused = result.verdict === "empty" && !result.wire;
-    logCall(
-      `claim, lease ${typeof lease === "number" ? `${lease} ms` : JSON.stringify(lease)}`,
-      claimVerdict(result),
-      result.wire,
-      result.error === "guard"
-        ? "Nothing was sent: claim/3's guard refused the lease."
-        : paused
-          ? "No script was sent: the queue is paused."
-          : "No script was sent.",
-    );
+    logCall(el, ctx.scripts, `claim, lease ${leaseLabel(lease)}`, claimVerdict(result), result.wire, claimNote(result));
   }
 
   /**
@@ -178,69 +117,35 @@ export function mountRoundTrip(root, ctx) {
    * snapshot drawn after it. Returns both.
    */
   function showClaim(lease, result) {
-    const verdict = claimVerdict(result);
-    let explain = "";
-    lastLease = null;
-    if (result.verdict === "leased") {
-      const held = snapshot && snapshot.active.find((a) => a.id === result.id);
-      lastLease = { id: result.id, attempts: result.attempts, deadline: held ? held.deadline : null };
-      explain = leaseText(lastLease, snapshot ? snapshot.now : 0);
-    } else if (result.verdict === "empty" && !result.wire) {
-      explain = "The queue is paused, so claim/3 answered :empty without running @claim. Pending is untouched.";
-    } else if (result.verdict === "empty") {
-      explain = "@claim found nothing pending and replied with an empty array.";
-    } else if (result.error === "guard") {
-      explain = `claim/3's guard, when is_integer(lease_ms) and lease_ms > 0, matched no clause for the lease ${JSON.stringify(String(lease))}: the handle raised before sending anything, so no script ran and pending is untouched. @claim has its own check too (send it a bad lease from the editor or the console), because a client in another language may have no such guard.`;
-    } else if (result.error === "lease") {
-      explain = "@claim refused the lease before its first write, so no job was popped.";
-    } else if (result.error) {
-      explain = result.message || result.error;
-    }
-    setText(el.claimExplain, explain);
-    setText(el.claimResult, verdict);
-    el.claimResult.dataset.verdict = result.verdict || result.error || "";
-    return { verdict, explain };
+    const { held, explain } = claimReading(lease, result, snapshot);
+    lastLease = held;
+    return drawClaim(el, result, explain);
   }
 
   // ---- at depth ---------------------------------------------------------------
 
-  /** Says what a bulk run did (or is doing), on its status line. */
-  function bulkSays(text, state) {
-    el.bulkResult.dataset.state = state;
-    setText(el.bulkResult, text);
-  }
-
   async function enqueueMany() {
     if (!ctx.ready) return;
-    bulkSays(`Enqueueing ${count(BULK_ENQUEUE)} jobs…`, "running");
+    bulkSays(el, `Enqueueing ${count(BULK_ENQUEUE)} jobs…`, "running");
     const { result, at } = await ctx.callAt("enqueueMany", queue, BULK_ENQUEUE, el.payload.value);
     typed = false;
     await ctx.changed("roundtrip");
-    let text;
-    if (result.error && result.enqueued === undefined) {
-      text = `Enqueue ${count(BULK_ENQUEUE)} failed: ${result.message || result.error}`;
-    } else {
-      const done = result.enqueued + result.duplicate;
-      const range = result.error ? "" : `${result.first} … ${result.last}: `;
-      const dupes = result.duplicate ? ` (${count(result.duplicate)} of them duplicates, already there)` : "";
-      text = `${range}${measurement(done, "enqueue", result.ms)}${dupes}.`;
-      if (result.error) text += ` Then the server refused: ${result.message}`;
-    }
+    const text = enqueueManyText(result, BULK_ENQUEUE);
     logEnqueueMany(result);
     keep(["enqueueMany", at]);
-    bulkSays(text, result.error ? "error" : "done");
+    bulkSays(el, text, result.error ? "error" : "done");
     say(text);
   }
 
   /** Enqueue 1,000's line in the wire log. */
   function logEnqueueMany(result) {
-    logCall(`enqueue ×${count(BULK_ENQUEUE)}`, result.error ? result.error : `${count(result.enqueued ?? 0)} enqueued`, null,
+    logCall(el, ctx.scripts, `enqueue ×${count(BULK_ENQUEUE)}`, result.error ? result.error : `${count(result.enqueued ?? 0)} enqueued`, null,
       "One @enqueue per job, EVALSHA each, not listed one by one.");
   }
 
   /** Claim all's line in the wire log: claimed is the sum over its calls, result the last call's answer. */
   function logClaimAll(lease, claimed, result) {
-    logCall(`claim all, lease ${typeof lease === "number" ? `${lease} ms` : JSON.stringify(lease)}`,
+    logCall(el, ctx.scripts, `claim all, lease ${leaseLabel(lease)}`,
       result.error ? result.error : `${count(claimed)} leased`, null, "claim/3 per job, EVALSHA each, not listed one by one.");
   }
 
@@ -253,7 +158,7 @@ export function mountRoundTrip(root, ctx) {
     let last = null;
     let result;
     const ats = [];
-    bulkSays("Claiming…", "running");
+    bulkSays(el, "Claiming…", "running");
     for (;;) {
       let at;
       ({ result, at } = await ctx.callAt("claimMany", queue, lease, CLAIM_CHUNK));
@@ -265,24 +170,13 @@ export function mountRoundTrip(root, ctx) {
       last = result.last ?? last;
       await ctx.changed("roundtrip");
       if (result.error || result.empty) break;
-      bulkSays(`Claiming… ${count(claimed)} so far, in ${Math.round(ms)} ms of engine time.`, "running");
+      bulkSays(el, `Claiming… ${count(claimed)} so far, in ${Math.round(ms)} ms of engine time.`, "running");
     }
-    let text;
-    if (result.error && claimed === 0) {
-      text = `Claim all failed: ${result.message || result.error}`;
-    } else if (claimed === 0 && result.paused) {
-      text = "Nothing claimed: the queue is paused, so claim/3 answered :empty without running @claim.";
-    } else if (claimed === 0) {
-      text = "Nothing claimed: @claim found nothing pending.";
-    } else {
-      text = `${first} … ${last}: ${measurement(claimed, "claim", ms)}.`;
-      if (result.error) text += ` Then the server refused: ${result.message}`;
-      else if (result.paused) text += " Then the queue was paused.";
-    }
+    const text = claimAllText(result, claimed, ms, first, last);
     if (result.error && claimed === 0) await ctx.changed("roundtrip");
     logClaimAll(lease, claimed, result);
     keep(["claimAll", ...ats]);
-    bulkSays(text, result.error ? "error" : "done");
+    bulkSays(el, text, result.error ? "error" : "done");
     say(text);
   }
 
@@ -294,27 +188,7 @@ export function mountRoundTrip(root, ctx) {
     else say(pause ? "Paused: claims now answer :empty and leave pending alone." : "Resumed: claims run @claim again.");
   }
 
-  // ---- the clock --------------------------------------------------------------
-  //
-  // The clock's panel has its own status line, a live region, so what
-  // Advance did (or why it did not) is shown and announced next to the
-  // clock, never among the claim's results.
-
-  /** The hint under the Advance field: what the typed amount means, as it is typed. */
-  function showAdvanceHint() {
-    const ms = wholeMs(el.advanceBy.value);
-    setText(
-      el.advanceHint,
-      ms === null ? "A whole number of milliseconds, 0 or more." : `A whole number of milliseconds: that is ${duration(ms)}.`,
-    );
-  }
-
-  /** Reports on the clock's status line; trouble also marks the field invalid. */
-  function clockSays(text, trouble) {
-    el.clockStatus.classList.toggle("is-error", trouble);
-    toggleAttr(el.advanceBy, "aria-invalid", trouble);
-    announce(el.clockStatus, text);
-  }
+  // ---- the clock (its own status line: roundtrip-draw.js) -----------------------
 
   async function advance() {
     if (!ctx.ready) return;
@@ -324,16 +198,16 @@ export function mountRoundTrip(root, ctx) {
     const ms = wholeMs(typedMs);
     if (ms === null) {
       const what = typedMs === "" ? "the field is empty" : `${JSON.stringify(typedMs)} is not one`;
-      clockSays(`Advance by a whole number of milliseconds, 0 or more: ${what}. The clock did not move.`, true);
+      clockSays(el, `Advance by a whole number of milliseconds, 0 or more: ${what}. The clock did not move.`, true);
       return;
     }
     const result = await ctx.call("advance", ms);
     if (result.error) {
-      clockSays(`The clock did not move: the engine refused to advance it by ${ms} ms. It said: ${result.message || result.error}`, true);
+      clockSays(el, `The clock did not move: the engine refused to advance it by ${ms} ms. It said: ${result.message || result.error}`, true);
       return;
     }
     await ctx.changed("roundtrip");
-    clockSays(`The server clock moved ${duration(ms)} forward, to ${utc(result.now)}.`, false);
+    clockSays(el, `The server clock moved ${duration(ms)} forward, to ${utc(result.now)}.`, false);
   }
 
   el.enqueue.addEventListener("click", ctx.serially(enqueue));
@@ -347,7 +221,7 @@ export function mountRoundTrip(root, ctx) {
     typed = el.id.value !== "";
   });
   el.advanceBy.addEventListener("input", () => {
-    showAdvanceHint();
+    drawAdvanceHint(el);
     // Fixed as typed: the field is no longer marked; the status line keeps
     // saying what the last Advance did until the next one.
     if (wholeMs(el.advanceBy.value) !== null) toggleAttr(el.advanceBy, "aria-invalid", false);
@@ -374,12 +248,7 @@ export function mountRoundTrip(root, ctx) {
   function forget() {
     shown = { enqueue: null, claim: null, log: [] };
     lastLease = null;
-    el.wire.replaceChildren();
-    for (const out of [el.enqueueResult, el.claimResult]) {
-      setText(out, "");
-      delete out.dataset.verdict;
-    }
-    setText(el.claimExplain, "");
+    clearReadouts(el);
   }
 
   /**
@@ -415,7 +284,7 @@ export function mountRoundTrip(root, ctx) {
     }
     const enq = call(saved.enqueue, "enqueue");
     if (enq) {
-      showEnqueue(enq.result);
+      drawEnqueue(el, enq.result);
       shown.enqueue = saved.enqueue;
     }
     const cl = call(saved.claim, "claim");
@@ -427,53 +296,10 @@ export function mountRoundTrip(root, ctx) {
 
   // ---- drawing --------------------------------------------------------------
 
-  /**
-   * The slot line: the queue's keys all in one Redis Cluster slot through
-   * the tag, and what the same keys without it would do. The slots are the
-   * engine's (CLUSTER KEYSLOT's), from the snapshot.
-   */
-  function drawSlot(slots) {
-    if (!slots || !Array.isArray(slots.keys) || slots.keys.length === 0 || !Array.isArray(slots.untagged)) return;
-    const first = slots.keys[0].slot;
-    const one = slots.keys.every((k) => k.slot === first);
-    const code = (text) => h("code", { class: "key", text });
-    const said = [
-      one ? `All ${slots.keys.length} keys hash to slot ${first} through the ` : "The keys hash to slots ",
-      one ? code(slots.tag) : slots.keys.map((k) => `${k.slot}`).join(", "),
-      one ? " tag: " : ": ",
-    ];
-    slots.keys.forEach((k, i) => said.push(i === 0 ? "" : i === slots.keys.length - 1 ? " and " : ", ", code(k.key)));
-    said.push(". ");
-    const [a, b] = slots.untagged;
-    if (a && b && a.slot !== b.slot) {
-      said.push(
-        "Without the tag, ",
-        code(a.key),
-        ` would hash to slot ${a.slot} and `,
-        code(b.key),
-        ` to slot ${b.slot}: on a Redis Cluster, a script that declares both is refused with CROSSSLOT.`,
-      );
-    }
-    el.slot.dataset.slot = one ? String(first) : "";
-    el.slot.replaceChildren(...said);
-  }
-
   function draw(next, marked) {
-    drawSlot(next.slots);
+    drawSlot(el, next.slots);
     drawQueue(el, marked ? snapshot : null, next);
-
-    const clock = h(
-      "span",
-      { class: "clock-ms" },
-      h("code", { text: String(next.now) }),
-      " ms",
-    );
-    const time = h("time", { datetime: new Date(next.now).toISOString(), class: "clock-utc", text: utc(next.now) });
-    el.clock.replaceChildren(clock, h("span", { class: "sep", "aria-hidden": "true", text: " · " }), time);
-
-    const state = next.paused ? "paused" : "running";
-    if (el.state.dataset.state !== state) el.state.dataset.state = state;
-    setText(el.state, next.paused ? "Paused: claims answer :empty" : "Running: claims run @claim");
+    drawClock(el, next);
 
     snapshot = next;
     if (lastLease) setText(el.claimExplain, leaseText(lastLease, next.now));
@@ -490,7 +316,7 @@ export function mountRoundTrip(root, ctx) {
     start(snap) {
       forget();
       if (snap) draw(snap, false);
-      showAdvanceHint();
+      drawAdvanceHint(el);
     },
     update(snap) {
       draw(snap, true);
@@ -516,7 +342,7 @@ export function mountRoundTrip(root, ctx) {
         const v = saved[name];
         if (typeof v === "string" && v.length <= 1024 * 1024) input.value = v;
       }
-      showAdvanceHint();
+      drawAdvanceHint(el);
       replay(saved.shown, Array.isArray(replayed) ? replayed : []);
     },
   };

@@ -3,15 +3,18 @@
 // Written once here so that a widget and the page cannot drift apart
 // quietly: app.js checks every widget against it when it mounts.
 //
-// A widget's parts, when one file would grow past ~450 lines: <w>.js is the
-// mount function and the only part that holds state (the elements it found,
-// plain `let` values) and wires events to engine calls (ctx); after each
-// change it hands the render part a plain view object, e.g. { mode, round,
+// A widget's parts, when one file would grow past 450 lines (web/page's
+// TestNoScriptIsTooLong fails past it): <w>.js is the mount function and
+// the only part that holds state (the elements it found, plain `let`
+// values) and wires events to engine calls (ctx); after each change it
+// hands the render part a plain view object, e.g. { mode, round,
 // snapshot }. <w>-draw.js renders: functions of (el, view) that write the
 // DOM, never call the engine and never change the view. <w>-<topic>.js
 // holds the words and rules as functions of plain data, no DOM, so Node can
 // test them. Parts talk only by arguments and return values, no shared
-// module state. workers.js, workers-draw.js and workers-verdict.js follow it.
+// module state. The workers, editor and round trip widgets follow it, and
+// so do the page itself (app.js, app-ctx.js, app-boot.js, app-draw.js) and
+// the engine's worker (worker.js and its worker-*.js parts).
 
 /**
  * A snapshot of one queue, as echomq.snapshot returns it (wasm/echomq.d.ts).

@@ -1,4 +1,7 @@
-// EchoMQ Playground: the engine's worker (a classic worker script).
+// EchoMQ Playground: the engine's worker. A module here, bundled into one
+// classic worker script (web/bundle) with its parts: worker-bridge.js
+// (globalThis.echomq over the module's exports, which Node's tests load
+// alone as static/worker.js), worker-download.js and worker-warm.js.
 //
 // The Go program runs here, not on the page's thread, so a script that
 // loops for its whole budget never freezes a click, a scroll or the
@@ -63,7 +66,9 @@
 // worker of its own can stop it sooner: its Stop terminates this worker
 // and starts another (engine.js, stop.js).
 
-"use strict";
+import { publish } from "./worker-bridge.js";
+import { count, countedStream } from "./worker-download.js";
+import { warmCodeCache } from "./worker-warm.js";
 
 /**
  * Calls that can run a learner's own script, for as long as its work
@@ -93,6 +98,8 @@ let workBudget = "";
 let own = false;
 /** When "load" began to fetch the module and had compiled it, epoch ms, for the pages' marks. */
 const timing = {};
+/** When a page last called, performance.now(): the code cache's warm-up waits for quiet (worker-warm.js). */
+let lastCall = 0;
 
 function broadcast(msg) {
   for (const c of clients) c.port.postMessage(msg);
@@ -201,104 +208,6 @@ function startFailed(err) {
   failed(String(err && err.message ? err.message : err));
 }
 
-// ---- the bridge: globalThis.echomq over the module's exports ----------------
-//
-// The Go program (wasm/main_js.go) exports four functions and no JS
-// objects. Each call of globalThis.echomq writes [method, args] as JSON
-// into a buffer the program owns, runs it (echomq_call), and parses the
-// result's JSON from the program's memory: no syscall/js, so no goroutine
-// woken per call. Node's contract tests and benchmarks load this file for
-// publish() alone (see the end), so they measure the page's own bridge.
-
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-
-/**
- * One argument in the form api.fromWire reads (wasm/api/module.go): plain
- * JSON, with every object, every value JSON has no form for and every
- * number it has no digits for wrapped, so each still gets its own error.
- */
-function toWire(v, depth) {
-  switch (typeof v) {
-    case "string":
-    case "boolean":
-      return v;
-    case "number":
-      return Number.isFinite(v) && !Object.is(v, -0) ? v : { n: String(v) };
-    case "bigint":
-      return { f: "a bigint" };
-    case "object": {
-      if (v === null) return null;
-      if (depth > 32) return { f: "a value nested more than 32 levels deep" };
-      if (Array.isArray(v)) return v.map((x) => toWire(x, depth + 1));
-      const o = Object.create(null);
-      for (const k of Object.keys(v)) o[k] = toWire(v[k], depth + 1);
-      return { o };
-    }
-  }
-  return { f: typeof v }; // undefined, function, symbol
-}
-
-/**
- * Makes globalThis.echomq (or the name go.env.ECHOMQ_GLOBAL gives, for a
- * benchmark running two builds) over a started instance, and returns it.
- * Each function returns a plain object and throws only once the Go program
- * has stopped, as a syscall/js function would.
- */
-function publish(go, instance) {
-  const x = instance.exports;
-  let stopped = "";
-  // A view on the module's memory is made from x.mem.buffer read after the
-  // last export called before it: an export that allocates may grow the
-  // memory, which detaches every ArrayBuffer taken from it before. And
-  // every address or length an export returns is a uint32: past 2 GiB it
-  // comes to JS as a negative i32, so each is read >>> 0.
-  const view = (at, n) => new Uint8Array(x.mem.buffer, at, n);
-  const read = (n) => {
-    const at = x.echomq_result() >>> 0;
-    return JSON.parse(decoder.decode(view(at, n)));
-  };
-  const run = (method, args) => {
-    if (go.exited) throw new Error("Go program has already exited");
-    if (stopped) throw new Error(stopped);
-    let text;
-    try {
-      text = JSON.stringify([method, args.map((a) => toWire(a, 0))]);
-    } catch (err) {
-      // A getter that throws, arguments too long for one JS string: the
-      // module words the answer (api.readRequest) from what was thrown.
-      text = JSON.stringify([method, [], String(err && err.message ? err.message : err)]);
-    }
-    // Written straight into the module's buffer: a request of ASCII (the
-    // usual one) is as many bytes as it has characters. Any other is
-    // longer and does not fit, and is encoded again at its own length.
-    // The module answers 0 for room it refuses (a request past its cap),
-    // and its answer to the call then says why.
-    let size = text.length;
-    let at = x.echomq_buffer(size) >>> 0;
-    if (at !== 0 && encoder.encodeInto(text, view(at, size)).read < text.length) {
-      const bytes = encoder.encode(text);
-      size = bytes.length;
-      at = x.echomq_buffer(size) >>> 0;
-      if (at !== 0) view(at, size).set(bytes);
-    }
-    const n = x.echomq_call(size) >>> 0;
-    if (n === 0) {
-      // The program parked inside the call and gave back control half-way
-      // (see wasm/main_js.go): it cannot be trusted with another.
-      stopped = "the engine stopped in the middle of a call";
-      throw new Error(stopped);
-    }
-    return read(n);
-  };
-  const hello = read(x.echomq_hello() >>> 0);
-  const api = { version: hello.version };
-  if (typeof hello.failed === "string") api.failed = hello.failed;
-  else for (const m of hello.methods) api[m] = (...args) => run(m, args);
-  globalThis[(go.env && go.env.ECHOMQ_GLOBAL) || "echomq"] = api;
-  return api;
-}
-
 // ---- a shared worker downloads and compiles the module itself ----------------
 
 /** Downloads and compiles the module, telling every page how far it got. */
@@ -328,11 +237,11 @@ async function load(msg) {
   if (response.body && typeof WebAssembly.compileStreaming === "function" && type === "application/wasm") {
     // The response itself goes to the compiler, so the browser can cache
     // the compiled code for the next visit; a clone is counted.
-    const counting = count(response.clone().body, total).catch(() => {});
+    const counting = count(response.clone().body, total, broadcast).catch(() => {});
     module = await WebAssembly.compileStreaming(response);
     await counting;
   } else {
-    const bytes = response.body ? await new Response(countedStream(response.body, total)).arrayBuffer() : await response.arrayBuffer();
+    const bytes = response.body ? await new Response(countedStream(response.body, total, broadcast)).arrayBuffer() : await response.arrayBuffer();
     module = await WebAssembly.compile(bytes);
   }
   timing.compiled = epoch();
@@ -342,80 +251,7 @@ async function load(msg) {
   }
   await run(module);
   const cached = performance.getEntriesByName(response.url).some((e) => e.transferSize === 0 && e.decodedBodySize > 0);
-  if (!cached) warmCodeCache(self.echomq);
-}
-
-// ---- the code cache: what lets the next visit compile nothing ---------------
-//
-// V8 keeps the code it compiled from compileStreaming of a cacheable
-// response (README), but Chromium 156 writes it only once its optimising
-// compiler has made about 1 MB of code for the module at a stretch (V8's
-// --wasm-caching-hard-threshold). Its other path, "2 s after the last
-// function it optimised", never wrote an entry in any run here, even 20 s
-// after Ready. Starting the engine optimises about a quarter of that, so a
-// first visit left no entry at all (72 B of index). So after a download
-// (not a module from the HTTP cache, whose code was kept on the visit that
-// downloaded it, nor the offline lesson's bytes, which have no entry to
-// key it to) the worker runs the lesson's round trip in a keyspace of its
-// own, in slices of WARM_SLICE_MS, and drops the keyspace: the code it
-// optimises is the code a learner's clicks run, and V8 writes its entry
-// (1.4 MB) once it is done. It works only while the pages are quiet: no
-// call for WARM_IDLE_MS (the embeds of a course page are still starting
-// for a while after the first is Ready), and a call waits at most a slice.
-const WARM_ROUNDS = 2400;
-const WARM_SLICE_MS = 8;
-const WARM_IDLE_MS = 500;
-const WARM_KEYSPACE = "echomq:code-cache";
-/** When a page last called, performance.now(). */
-let lastCall = 0;
-
-function warmCodeCache(api) {
-  if (!api || typeof api.call !== "function") return;
-  let round = 0;
-  const slice = () => {
-    if (state !== "ready") return;
-    const quiet = performance.now() - lastCall;
-    if (quiet < WARM_IDLE_MS) return setTimeout(slice, WARM_IDLE_MS - quiet);
-    const until = performance.now() + WARM_SLICE_MS;
-    while (round < WARM_ROUNDS && performance.now() < until) {
-      // A reset every 200 rounds keeps the keyspace a few hundred jobs long.
-      if (round % 200 === 0) api.call(WARM_KEYSPACE, "reset", []);
-      api.call(WARM_KEYSPACE, "enqueue", ["q", `warm-${round}`, "{}"]);
-      api.call(WARM_KEYSPACE, "claim", ["q", 30000]);
-      api.call(WARM_KEYSPACE, "snapshot", ["q", 25]);
-      round++;
-    }
-    if (round < WARM_ROUNDS) setTimeout(slice, 0);
-    else api.drop(WARM_KEYSPACE);
-  };
-  setTimeout(slice, WARM_IDLE_MS);
-}
-
-function countedStream(body, total) {
-  let loaded = 0;
-  let last = 0;
-  return body.pipeThrough(
-    new TransformStream({
-      transform(chunk, controller) {
-        loaded += chunk.byteLength;
-        // A message per 64 KiB is plenty for a progress bar.
-        if (loaded - last >= 65536) {
-          last = loaded;
-          broadcast({ type: "progress", loaded, total: total > 0 && loaded <= total ? total : 0 });
-        }
-        controller.enqueue(chunk);
-      },
-      flush() {
-        broadcast({ type: "progress", loaded, total: loaded });
-        broadcast({ type: "compiling" });
-      },
-    }),
-  );
-}
-
-async function count(body, total) {
-  const reader = countedStream(body, total).getReader();
-  while (!(await reader.read()).done);
+  if (!cached) warmCodeCache(self.echomq, () => state === "ready", () => lastCall);
 }
 
 // ---- the pages ----------------------------------------------------------------
@@ -473,10 +309,7 @@ function connect(port) {
   return client;
 }
 
-if (typeof module === "object" && module.exports) {
-  // Node (wasm/echomq.test.mjs, bench/*.mjs): the bridge alone.
-  module.exports = { publish };
-} else if (typeof self.SharedWorkerGlobalScope === "function" && self instanceof self.SharedWorkerGlobalScope) {
+if (typeof self.SharedWorkerGlobalScope === "function" && self instanceof self.SharedWorkerGlobalScope) {
   self.onconnect = (event) => {
     const port = event.ports[0];
     connect(port);

@@ -7,9 +7,10 @@
 // an embed loaded 6 stylesheets and 28 modules before it was Ready.
 //
 // The sources stay as they are: the Node unit tests import the modules,
-// and static/worker.js stays the plain bridge that Node's tests and
-// benches load. esbuild reads them from an fs.FS (a plugin resolves every
-// relative import inside it), so a test can bundle a map of files.
+// and the worker's bridge is also made into a CommonJS module
+// (static/worker.js) that Node's tests and benches require. esbuild reads
+// them from an fs.FS (a plugin resolves every relative import inside it),
+// so a test can bundle a map of files.
 //
 // This is a host package: nothing under wasm/ may import it (build.sh
 // checks), so none of esbuild ends up in echomq.wasm.
@@ -66,8 +67,9 @@ func Classic(assets fs.FS, entry string, defines map[string]any) ([]byte, error)
 }
 
 // Worker is the engine's worker as one classic script: Go's wasm_exec.js,
-// then worker.js (which finds self.Go defined and imports nothing),
-// minified. A worker with Go inside it is one request, not two in a row.
+// then worker, the worker's own classic bundle (Classic of worker.js,
+// which finds self.Go defined and imports nothing at run time), minified.
+// A worker with Go inside it is one request, not two in a row.
 func Worker(wasmExec, worker []byte) ([]byte, error) {
 	src := string(wasmExec) + "\n;\n" + string(worker)
 	r := api.Transform(src, api.TransformOptions{
@@ -83,6 +85,14 @@ func Worker(wasmExec, worker []byte) ([]byte, error) {
 		return nil, err
 	}
 	return r.Code, nil
+}
+
+// CommonJS bundles the ES module entry and what it imports into one
+// CommonJS module, minified, whose exports are the entry's: the worker's
+// bridge, which Node's contract tests and benches require.
+func CommonJS(assets fs.FS, entry string) ([]byte, error) {
+	o := api.BuildOptions{EntryPoints: []string{entry}}
+	return run(assets, o, api.LoaderJS, api.FormatCommonJS)
 }
 
 func build(assets fs.FS, entry string, loader api.Loader, format api.Format) ([]byte, error) {

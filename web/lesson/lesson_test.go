@@ -24,7 +24,7 @@ func bundles(t *testing.T) Bundles {
 	if b.Style, err = bundle.Style(src, page.Styles); err != nil {
 		t.Fatal(err)
 	}
-	worker, err := os.ReadFile(filepath.Join(assetsDir(t), "worker.js"))
+	worker, err := bundle.Classic(src, page.WorkerEntry, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -69,11 +69,25 @@ type Site struct {
 // Entry is the page's module in web/assets: the bundle starts there.
 const Entry = "app.js"
 
-// ClassicScripts are the scripts in web/assets that are not modules of the
-// page: worker.js runs the engine in a Web Worker (engine.js starts it;
-// the site's copy is bundled with Go's wasm_exec.js), and embed.js runs in
-// a course page around an embed's iframe.
-var ClassicScripts = map[string]bool{"worker.js": true, "embed.js": true}
+// ClassicScripts are the entries in web/assets that are not modules of the
+// page, each bundled into one classic script with what it imports:
+// worker.js runs the engine in a Web Worker (engine.js starts it; the
+// site's echomq-worker.js is that bundle with Go's wasm_exec.js before
+// it), and embed.js runs in a course page around an embed's iframe.
+var ClassicScripts = map[string]bool{WorkerEntry: true, "embed.js": true}
+
+// WorkerEntry is the engine's worker in web/assets, the entry of its bundle.
+const WorkerEntry = "worker.js"
+
+// BridgeEntry is the worker's bridge (publish: globalThis.echomq over the
+// module's exports), which web/bundle also makes into a CommonJS module
+// of its own, BridgeFile in the site: Node's contract tests and benches
+// require it beside static/echomq.wasm, so they measure the page's own
+// bridge.
+const (
+	BridgeEntry = "worker-bridge.js"
+	BridgeFile  = "worker.js"
+)
 
 // Styles are the stylesheets in web/assets, in cascade order: the page's
 // own first, then one per experiment widget, then the course's prose and

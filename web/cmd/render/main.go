@@ -185,9 +185,13 @@ func buildBundles(assets, wasmExec, out string, stdout, stderr io.Writer) (lesso
 	if b.Style, err = bundle.Style(src, page.Styles); err != nil {
 		return b, fmt.Errorf("bundling the stylesheets: %w", err)
 	}
-	worker, err := os.ReadFile(filepath.Join(assets, "worker.js"))
+	worker, err := bundle.Classic(src, page.WorkerEntry, nil)
 	if err != nil {
-		return b, err
+		return b, fmt.Errorf("bundling %s: %w", page.WorkerEntry, err)
+	}
+	bridge, err := bundle.CommonJS(src, page.BridgeEntry)
+	if err != nil {
+		return b, fmt.Errorf("bundling %s: %w", page.BridgeEntry, err)
 	}
 	goRuntime, err := os.ReadFile(wasmExec)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -205,7 +209,8 @@ func buildBundles(assets, wasmExec, out string, stdout, stderr io.Writer) (lesso
 	if err != nil {
 		return b, fmt.Errorf("bundling %s: %w", page.EmbedFile, err)
 	}
-	for name, data := range map[string][]byte{page.ScriptFile: b.Script, page.StyleFile: b.Style, page.WorkerFile: b.Worker, page.EmbedFile: host} {
+	files := map[string][]byte{page.ScriptFile: b.Script, page.StyleFile: b.Style, page.WorkerFile: b.Worker, page.EmbedFile: host, page.BridgeFile: bridge}
+	for name, data := range files {
 		path := filepath.Join(out, name)
 		if have, err := os.ReadFile(path); err == nil && bytes.Equal(have, data) {
 			continue // unchanged: its precompressed siblings stay current
@@ -244,9 +249,9 @@ func writeLesson(b lesson.Bundles, wasm, out string, stdout, stderr io.Writer) e
 }
 
 // copyAssets copies the files of src that the site serves as they are
-// into dst and returns their names: the favicon and worker.js (the plain
-// bridge, for the Node tests and benches beside static/echomq.wasm). The
-// modules, embed.js and the stylesheets reach the site only as bundles.
+// into dst and returns their names: the favicon. The modules, the
+// classic entries (embed.js, worker.js) and the stylesheets reach the
+// site only as bundles.
 func copyAssets(src, dst string) ([]string, error) {
 	entries, err := os.ReadDir(src)
 	if err != nil {
@@ -258,7 +263,7 @@ func copyAssets(src, dst string) ([]string, error) {
 		if strings.HasPrefix(name, ".") || !e.Type().IsRegular() {
 			continue
 		}
-		if ext := filepath.Ext(name); (ext == ".js" && (!page.ClassicScripts[name] || name == page.EmbedFile)) || ext == ".css" {
+		if ext := filepath.Ext(name); ext == ".js" || ext == ".css" {
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(src, name))

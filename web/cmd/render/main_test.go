@@ -27,6 +27,7 @@ func TestRender(t *testing.T) {
 		filetest.Write(t, filepath.Join(assets, css), "body{}\n")
 	}
 	filetest.Write(t, filepath.Join(assets, "worker.js"), "self.onmessage = null;\n")
+	filetest.Write(t, filepath.Join(assets, "worker-bridge.js"), "export function publish() {}\n")
 	filetest.Write(t, filepath.Join(assets, "favicon.svg"), "<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n")
 	filetest.Write(t, filepath.Join(assets, ".swp"), "editor junk")
 	if err := os.Mkdir(filepath.Join(assets, "sub"), 0o755); err != nil {
@@ -220,6 +221,7 @@ func TestOEmbed(t *testing.T) {
 		filetest.Write(t, filepath.Join(assets, css), "body{}\n")
 	}
 	filetest.Write(t, filepath.Join(assets, "worker.js"), "self.onmessage = null;\n")
+	filetest.Write(t, filepath.Join(assets, "worker-bridge.js"), "export function publish() {}\n")
 	filetest.Write(t, filepath.Join(assets, "favicon.svg"), "<svg/>\n")
 	filetest.Write(t, filepath.Join(assets, "embed.js"), "console.log(__ECHOMQ_WIDGETS__);\n")
 	for _, tc := range []struct {
