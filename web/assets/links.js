@@ -13,6 +13,7 @@
 // script but the lesson's and the ones the learner chose to run.
 
 import { decode, encode, LIMITS } from "./permalink.js";
+import { DECLINED, linkRefused, partlyRun, UNREVIEWED, viewLost } from "./link-words.js";
 import { h } from "./dom.js";
 import { courseLink, framed, handedLink } from "./embed-height.js";
 import { failedToRun } from "./errors.js";
@@ -205,16 +206,24 @@ export function mountPermalinks({ ctx, widgets, startWidgets, notice, reviewing 
     const { state } = link;
     const found = await ctx.call("review", state.ops);
     if (!found || !Array.isArray(found.lua)) {
-      notice(`The link's operations could not be checked for Lua (${found && found.message ? found.message : "no answer"}), so none of them ran. The playground starts from its default state.`);
+      // The engine's own words are for whoever debugs it, not the learner.
+      console.warn("the link's operations could not be reviewed:", found && found.message ? found.message : "no answer", found);
+      notice(linkRefused(UNREVIEWED));
       return false;
     }
     if (found.lua.length > 0 && !(await askToRun(found.lua))) {
-      notice("The link's operations were not run. The playground starts from its default state.");
+      notice(DECLINED);
       return false;
     }
     const replayed = await replay(state.ops, found.lua.map((script) => script.sha));
-    const failedOps = replayed.filter((r) => failedToRun(r.result));
-    if (failedOps.length > 0) notice(`${failedOps.length} of the link's operations could not run: ${failedOps[0].result.message}.`);
+    const failed = replayed.flatMap((r, i) => (failedToRun(r.result) ? [i] : []));
+    if (failed.length > 0) {
+      for (const i of failed) {
+        const { result } = replayed[i];
+        console.warn(`call ${i + 1} of the link (${state.ops[i][0]}) could not run:`, result.message || result.error, { op: state.ops[i], result });
+      }
+      notice(partlyRun(failed, state.ops));
+    }
     // Each widget gets its view back as soon as it starts, before the next
     // one starts: none is drawn with the link's keys beside its defaults.
     await startWidgets(async (name, w) => {
@@ -223,7 +232,7 @@ export function mountPermalinks({ ctx, widgets, startWidgets, notice, reviewing 
         await w.restore(state.views[name], replayed);
       } catch (err) {
         console.warn(`the ${name} view in the link could not be restored`, err);
-        notice(`Part of the link (the ${name} view) could not be restored; the rest is as it was.`);
+        notice(viewLost(name));
       }
     });
     if (state.now !== undefined) {
