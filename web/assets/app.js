@@ -59,6 +59,8 @@ root.dataset.engine = "loading";
 
 const { options, problems } = readOptions(location.search, document.body.classList.contains("embed") ? "embed" : undefined);
 if (options.theme !== "auto") root.dataset.theme = options.theme;
+// An embed under the course's own heading leaves its own out (app.css).
+if (options.heading === "hide") root.dataset.heading = "hide";
 
 // ---- the context every widget gets ----------------------------------------
 
