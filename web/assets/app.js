@@ -454,6 +454,7 @@ async function start(booting) {
   ctx.ready = true;
   root.dataset.engine = "ready";
   performance.mark("echomq:ready");
+  if (opened) links.land();
   await resume.offer(opened);
 }
 

@@ -21,9 +21,11 @@ import { failedToRun } from "./errors.js";
 /**
  * Wires the permalink controls. Returns {open}, which opens the link in
  * the page's fragment (or the fragment it is given), if any, and says
- * whether it did, {pending}, and {stateFor}, the state a link to a widget
- * holds. reviewing() is called when the page starts waiting for the
- * learner to review a link.
+ * whether it did, {land}, which scrolls to the widget of the link opened
+ * while the page started (app.js calls it once the page is ready),
+ * {pending}, and {stateFor}, the state a link to a widget holds.
+ * reviewing() is called when the page starts waiting for the learner to
+ * review a link.
  */
 export function mountPermalinks({ ctx, widgets, startWidgets, notice, reviewing = () => {} }) {
   const review = document.getElementById("link-review");
@@ -241,11 +243,60 @@ export function mountPermalinks({ ctx, widgets, startWidgets, notice, reviewing 
     }
     const section = document.getElementById(state.widget);
     if (section) {
-      section.scrollIntoView({ block: "start" });
       section.focus({ preventScroll: true });
+      // While the page starts, the loader above the widgets still changes
+      // size (it shrinks once the page is ready): app.js calls land() then.
+      landing = section;
+      if (ctx.ready) land();
     }
     return true;
   }
 
-  return { open, pending, stateFor };
+  /** The widget of the link opened last, until land() scrolls to it. */
+  let landing = null;
+
+  /** Scrolls to the widget of the link just opened, once the page around it stands still. */
+  function land() {
+    if (landing) landOn(landing);
+    landing = null;
+  }
+
+  return { open, pending, stateFor, land };
+}
+
+/**
+ * Scrolls the opened link's widget to the top of the screen. On a page of
+ * its own that is the widget's section. In a course page's frame the
+ * scroll moves the course page, and the frame's top holds first the
+ * link's notices, if any, then the widget's heading: whichever comes
+ * first goes to the top, so the reader lands on what the link says and
+ * the widget's heading, not on the middle of the widget.
+ *
+ * A frame that is shorter than its content for a moment (the widget just
+ * grew, and embed.js has not yet grown the frame) would take part of the
+ * scroll itself, and lose it when it grows: the scroll waits until the
+ * frame fits, or a second at most (a frame without embed.js may never).
+ */
+function landOn(section) {
+  if (!framed()) {
+    section.scrollIntoView({ block: "start" });
+    return;
+  }
+  const fits = () => document.documentElement.scrollHeight <= innerHeight + 1;
+  let done = false;
+  const go = () => {
+    if (done) return;
+    done = true;
+    removeEventListener("resize", grown);
+    clearTimeout(timer);
+    const notices = document.getElementById("notice");
+    const head = section.querySelector(".widget-head") || section;
+    (notices && !notices.hidden ? notices : head).scrollIntoView({ block: "start" });
+  };
+  const grown = () => {
+    if (fits()) go();
+  };
+  const timer = setTimeout(go, 1000);
+  addEventListener("resize", grown);
+  grown();
 }
