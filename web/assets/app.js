@@ -61,6 +61,8 @@ root.dataset.engine = "loading";
 
 const { options, problems } = readOptions(location.search, document.body.classList.contains("embed") ? "embed" : undefined);
 if (options.theme !== "auto") root.dataset.theme = options.theme;
+// An embed under the course's own heading leaves its own out (app.css).
+if (options.heading === "hide") root.dataset.heading = "hide";
 
 // ---- the page and the context every widget gets ------------------------------
 
@@ -214,6 +216,7 @@ async function start(booting) {
   ctx.ready = true;
   root.dataset.engine = "ready";
   performance.mark("echomq:ready");
+  if (opened) links.land();
   await resume.offer(opened);
 }
 

@@ -160,11 +160,11 @@ function givePort(event, data) {
 // ---- the custom element ---------------------------------------------------------
 
 /** The attributes that are the embed's options (options.js checks them). */
-const OPTIONS = ["queue", "ids", "lease", "theme", "keyspace"];
+const OPTIONS = ["queue", "ids", "lease", "theme", "heading", "keyspace"];
 
 /**
  * <echomq-embed widget="stepper" queue=... ids=... lease=... theme=...
- * keyspace=...>: the same sandboxed, auto-height iframe the README's
+ * heading=... keyspace=...>: the same sandboxed, auto-height iframe the README's
  * snippet makes, with the options as attributes. An unknown widget, or an
  * option that does not pass, gets a visible notice in place, worded as
  * the embed words its own; a bad option is left out and the widget starts

@@ -13,6 +13,7 @@
 // script but the lesson's and the ones the learner chose to run.
 
 import { decode, encode, LIMITS } from "./permalink.js";
+import { DECLINED, linkRefused, partlyRun, UNREVIEWED, viewLost } from "./link-words.js";
 import { h } from "./dom.js";
 import { courseLink, framed, handedLink } from "./embed-height.js";
 import { failedToRun } from "./errors.js";
@@ -20,9 +21,11 @@ import { failedToRun } from "./errors.js";
 /**
  * Wires the permalink controls. Returns {open}, which opens the link in
  * the page's fragment (or the fragment it is given), if any, and says
- * whether it did, {pending}, and {stateFor}, the state a link to a widget
- * holds. reviewing() is called when the page starts waiting for the
- * learner to review a link.
+ * whether it did, {land}, which scrolls to the widget of the link opened
+ * while the page started (app.js calls it once the page is ready),
+ * {pending}, and {stateFor}, the state a link to a widget holds.
+ * reviewing() is called when the page starts waiting for the learner to
+ * review a link.
  */
 export function mountPermalinks({ ctx, widgets, startWidgets, notice, reviewing = () => {} }) {
   const review = document.getElementById("link-review");
@@ -205,16 +208,24 @@ export function mountPermalinks({ ctx, widgets, startWidgets, notice, reviewing 
     const { state } = link;
     const found = await ctx.call("review", state.ops);
     if (!found || !Array.isArray(found.lua)) {
-      notice(`The link's operations could not be checked for Lua (${found && found.message ? found.message : "no answer"}), so none of them ran. The playground starts from its default state.`);
+      // The engine's own words are for whoever debugs it, not the learner.
+      console.warn("the link's operations could not be reviewed:", found && found.message ? found.message : "no answer", found);
+      notice(linkRefused(UNREVIEWED));
       return false;
     }
     if (found.lua.length > 0 && !(await askToRun(found.lua))) {
-      notice("The link's operations were not run. The playground starts from its default state.");
+      notice(DECLINED);
       return false;
     }
     const replayed = await replay(state.ops, found.lua.map((script) => script.sha));
-    const failedOps = replayed.filter((r) => failedToRun(r.result));
-    if (failedOps.length > 0) notice(`${failedOps.length} of the link's operations could not run: ${failedOps[0].result.message}.`);
+    const failed = replayed.flatMap((r, i) => (failedToRun(r.result) ? [i] : []));
+    if (failed.length > 0) {
+      for (const i of failed) {
+        const { result } = replayed[i];
+        console.warn(`call ${i + 1} of the link (${state.ops[i][0]}) could not run:`, result.message || result.error, { op: state.ops[i], result });
+      }
+      notice(partlyRun(failed, state.ops));
+    }
     // Each widget gets its view back as soon as it starts, before the next
     // one starts: none is drawn with the link's keys beside its defaults.
     await startWidgets(async (name, w) => {
@@ -223,7 +234,7 @@ export function mountPermalinks({ ctx, widgets, startWidgets, notice, reviewing 
         await w.restore(state.views[name], replayed);
       } catch (err) {
         console.warn(`the ${name} view in the link could not be restored`, err);
-        notice(`Part of the link (the ${name} view) could not be restored; the rest is as it was.`);
+        notice(viewLost(name));
       }
     });
     if (state.now !== undefined) {
@@ -232,11 +243,60 @@ export function mountPermalinks({ ctx, widgets, startWidgets, notice, reviewing 
     }
     const section = document.getElementById(state.widget);
     if (section) {
-      section.scrollIntoView({ block: "start" });
       section.focus({ preventScroll: true });
+      // While the page starts, the loader above the widgets still changes
+      // size (it shrinks once the page is ready): app.js calls land() then.
+      landing = section;
+      if (ctx.ready) land();
     }
     return true;
   }
 
-  return { open, pending, stateFor };
+  /** The widget of the link opened last, until land() scrolls to it. */
+  let landing = null;
+
+  /** Scrolls to the widget of the link just opened, once the page around it stands still. */
+  function land() {
+    if (landing) landOn(landing);
+    landing = null;
+  }
+
+  return { open, pending, stateFor, land };
+}
+
+/**
+ * Scrolls the opened link's widget to the top of the screen. On a page of
+ * its own that is the widget's section. In a course page's frame the
+ * scroll moves the course page, and the frame's top holds first the
+ * link's notices, if any, then the widget's heading: whichever comes
+ * first goes to the top, so the reader lands on what the link says and
+ * the widget's heading, not on the middle of the widget.
+ *
+ * A frame that is shorter than its content for a moment (the widget just
+ * grew, and embed.js has not yet grown the frame) would take part of the
+ * scroll itself, and lose it when it grows: the scroll waits until the
+ * frame fits, or a second at most (a frame without embed.js may never).
+ */
+function landOn(section) {
+  if (!framed()) {
+    section.scrollIntoView({ block: "start" });
+    return;
+  }
+  const fits = () => document.documentElement.scrollHeight <= innerHeight + 1;
+  let done = false;
+  const go = () => {
+    if (done) return;
+    done = true;
+    removeEventListener("resize", grown);
+    clearTimeout(timer);
+    const notices = document.getElementById("notice");
+    const head = section.querySelector(".widget-head") || section;
+    (notices && !notices.hidden ? notices : head).scrollIntoView({ block: "start" });
+  };
+  const grown = () => {
+    if (fits()) go();
+  };
+  const timer = setTimeout(go, 1000);
+  addEventListener("resize", grown);
+  grown();
 }

@@ -12,6 +12,10 @@
 //          the two workers): 1–15 digits of ms
 //          (none: each control keeps the lease its page was rendered with)
 //   theme  light, dark or auto (default: the reader's system setting)
+//   heading  for embeds: show (the default) or hide, which leaves out the
+//          widget's own kicker, heading and lede, for a course page that
+//          puts its own heading above the frame; the heading is still read
+//          out, and the widget's controls all stay
 //   keyspace  for embeds: a name (1–64 letters, digits, - or _) that
 //          embeds of one course page give to share one keyspace; without
 //          it each embed has a keyspace of its own
@@ -24,11 +28,12 @@
 // An option that does not pass is dropped with a sentence saying why, and
 // the page goes on with the default: a typo in an embed never blanks it.
 
-export const DEFAULTS = Object.freeze({ queue: "q", ids: Object.freeze([]), lease: null, theme: "auto", keyspace: null, budget: null });
+export const DEFAULTS = Object.freeze({ queue: "q", ids: Object.freeze([]), lease: null, theme: "auto", heading: "show", keyspace: null, budget: null });
 
 const QUEUE = /^[\x21-\x7a\x7c\x7e]{1,64}$/; // printable ASCII minus space, "{" and "}"
 const LEASE = /^[1-9][0-9]{0,14}$/;
 const THEMES = ["light", "dark", "auto"];
+const HEADINGS = ["show", "hide"];
 const KEYSPACE = /^[A-Za-z0-9_-]{1,64}$/;
 const BUDGET = /^[1-9][0-9]{0,18}$/;
 const MAX_IDS = 20;
@@ -76,6 +81,11 @@ export function readOptions(search, noun = "address option") {
     if (THEMES.includes(t)) options.theme = t;
     else bad("theme", "the theme is light, dark or auto");
   }
+  if (params.has("heading")) {
+    const v = params.get("heading");
+    if (HEADINGS.includes(v)) options.heading = v;
+    else bad("heading", "the heading is show or hide");
+  }
   if (params.has("keyspace")) {
     const k = params.get("keyspace");
     if (KEYSPACE.test(k)) options.keyspace = k;
@@ -100,6 +110,7 @@ export function optionsQuery(options) {
   if (options.ids.length > 0) params.set("ids", options.ids.join(","));
   if (options.lease !== null) params.set("lease", options.lease);
   if (options.theme !== DEFAULTS.theme) params.set("theme", options.theme);
+  if (options.heading !== undefined && options.heading !== DEFAULTS.heading) params.set("heading", options.heading);
   if (options.keyspace !== null) params.set("keyspace", options.keyspace);
   if (options.budget !== null && options.budget !== undefined) params.set("budget", options.budget);
   const q = params.toString();

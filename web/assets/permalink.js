@@ -18,6 +18,8 @@
 // that Lua, and replays each call with every other script refused
 // (replay; see links.js).
 
+import { linkRefused } from "./link-words.js";
+
 export const PREFIX = "#v1.";
 export const VERSION = 1;
 
@@ -110,7 +112,15 @@ export function bytesOfBase64(text) {
   return out;
 }
 
-/** Runs bytes through a (de)compression stream, stopping past max bytes out. */
+/** A link that unpacks past the cap: the notice says so, in its own words. */
+class TooBig extends Error {
+  constructor(max) {
+    super(`unpacks past ${max} bytes`);
+    this.why = `it unpacks to more than ${Math.round(max / 1024)} KiB`;
+  }
+}
+
+/** Runs bytes through a (de)compression stream, stopping past max bytes out (TooBig). */
 async function pump(bytes, transform, max) {
   const reader = new Blob([bytes]).stream().pipeThrough(transform).getReader();
   const parts = [];
@@ -121,7 +131,7 @@ async function pump(bytes, transform, max) {
     size += value.byteLength;
     if (size > max) {
       await reader.cancel();
-      throw new Error(`it unpacks to more than ${Math.round(max / 1024)} KiB`);
+      throw new TooBig(max);
     }
     parts.push(value);
   }
@@ -143,11 +153,11 @@ export async function encode(state) {
 
 /**
  * Reads a fragment. Returns {state} for a good link, {problem} for a bad
- * one (a sentence for the learner), or {} when there is no link at all.
+ * one (link-words.js's linkRefused sentence), or {} when there is no link at all.
  */
 export async function decode(fragment, widgetNames) {
   if (!fragment || fragment === "#") return {};
-  const damaged = (why) => ({ problem: `This link could not be opened: ${why}. The playground starts from its default state instead.` });
+  const damaged = (why) => ({ problem: linkRefused(why) });
   if (!fragment.startsWith(PREFIX)) return damaged("it is not a playground link (it should start with #v1.)");
   if (fragment.length > LIMITS.fragment) return damaged(`it is longer than ${LIMITS.fragment / 1024} KiB`);
   let value;
@@ -160,8 +170,8 @@ export async function decode(fragment, widgetNames) {
     // error) say nothing to a learner; the console keeps them for whoever
     // made the link.
     console.warn("the link could not be unpacked", err);
-    if (err instanceof Error && err.message.startsWith("it unpacks to more than")) return damaged(err.message);
-    return damaged("it is damaged or cut short: part of it is missing or was changed, as happens when only part of a link is copied. Copy the whole link again");
+    if (err instanceof TooBig) return damaged(err.why);
+    return damaged("it is damaged or cut short, as happens when only part of a link is copied; copy the whole link again");
   }
   const why = check(value, widgetNames);
   if (why) return damaged(why);

@@ -93,8 +93,14 @@ func TestPermalinkRoundTrip(t *testing.T) {
 	s2.screenshot("permalink-opened")
 }
 
+// rawWords are words of an engine or a browser, never of a notice a
+// learner reads: they go to the console.
+var rawWords = []string{"Error", "error:", "exception", "header check", "invalid", "Unexpected", "undefined", "FunctionClause", "**"}
+
 // TestPermalinkCorrupt opens damaged and hostile links: each gets a notice
-// that says why, and the default playground, with nothing of the link run.
+// that says why, that none of it ran and nothing else changed, in the
+// learner's words, and the default playground, with nothing of the link
+// run.
 func TestPermalinkCorrupt(t *testing.T) {
 	for name, c := range map[string]struct {
 		fragment string
@@ -108,11 +114,43 @@ func TestPermalinkCorrupt(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			tb := openReady(t, "/"+c.fragment)
-			tb.whole().wantText("#notice", c.want, "default state")
+			notice := tb.whole().wantText("#notice", c.want, "Nothing in it was run, and nothing else changed", "default state")
+			for _, raw := range rawWords {
+				if strings.Contains(notice, raw) {
+					t.Errorf("the notice passes on %q: %s", raw, notice)
+				}
+			}
 			tb.in("#roundtrip").wantRows(pendingKey, nil)
 			tb.in("#roundtrip").wantText(clock, startMS)
 			tb.in("#stepper").wantText(stepPosition, "Before move 1")
 		})
+	}
+}
+
+// TestPermalinkPartlyRun opens a link one of whose calls the page cannot
+// run (a claim with a lease of "abc", which claim/3's guard refuses): the
+// notice names that call as the learner made it and says the others ran,
+// in the learner's words; the guard's FunctionClauseError is in the
+// console only, and the enqueue before it did run.
+func TestPermalinkPartlyRun(t *testing.T) {
+	fragment := linkFragment(t, map[string]any{
+		"v": 1, "widget": "roundtrip",
+		"ops":   [][]any{{"enqueue", "q", "JOB-9", "{}"}, {"claim", "q", "abc"}},
+		"views": map[string]any{},
+	})
+	tb := openReady(t, "/"+fragment)
+	notice := tb.whole().wantText("#notice",
+		"One of the link's 2 operations, call 2 (a claim), could not run here",
+		"The others ran, and nothing else changed.")
+	for _, raw := range rawWords {
+		if strings.Contains(notice, raw) {
+			t.Errorf("the notice passes on %q: %s", raw, notice)
+		}
+	}
+	tb.in("#roundtrip").wantRows(pendingKey, [][]string{{"JOB-9", "0"}})
+	warned := strings.Join(consoleWarnings(tb)(), "\n")
+	if !strings.Contains(warned, "call 2 of the link (claim) could not run") || !strings.Contains(warned, "FunctionClauseError") {
+		t.Errorf("the console does not hold the engine's own words for call 2; it says:\n%s", warned)
 	}
 }
 

@@ -95,7 +95,7 @@ func editor(w Widgets) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "\"><header class=\"widget-head\"><p class=\"kicker\">Change the rules</p><h2 id=\"editor-heading\">Edit a script and run it</h2><p class=\"widget-lede\">The scripts are the rules, so the quickest way to see why a line is there is to take it out. Start from a copy of <code>enqueue.lua</code> or <code>claim.lua</code>, or from a blank page, change it, and press <strong>Run</strong> or <strong>Step</strong>. It runs for real on the same keyspace as the rest of the page, the way <code>EVAL</code> would; the lesson's own scripts stay as they are.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "\"><header class=\"widget-head\"><p class=\"kicker\">Change the rules</p><h2 id=\"editor-heading\">Edit a script and run it</h2><p class=\"widget-lede\">The scripts are the rules, so the quickest way to see why a line is there is to take it out.<span class=\"on-screen\">Start from a copy of <code>enqueue.lua</code> or <code>claim.lua</code>, or from a blank page, change it, and press <strong>Run</strong> or <strong>Step</strong>.</span> The script runs for real on the same keyspace as the rest of the page, the way <code>EVAL</code> would; the lesson's own scripts stay as they are.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

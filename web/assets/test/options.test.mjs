@@ -8,19 +8,20 @@ test("no options give the defaults", () => {
 });
 
 test("good options are taken", () => {
-  const { options, problems } = readOptions("?queue=emails&ids=JOB-1,%20JOB-2,,&lease=5000&theme=dark&keyspace=dive-1&budget=25000000");
+  const { options, problems } = readOptions("?queue=emails&ids=JOB-1,%20JOB-2,,&lease=5000&theme=dark&heading=hide&keyspace=dive-1&budget=25000000");
   assert.deepEqual(problems, []);
-  assert.deepEqual(options, { queue: "emails", ids: ["JOB-1", "JOB-2"], lease: "5000", theme: "dark", keyspace: "dive-1", budget: "25000000" });
+  assert.deepEqual(options, { queue: "emails", ids: ["JOB-1", "JOB-2"], lease: "5000", theme: "dark", heading: "hide", keyspace: "dive-1", budget: "25000000" });
 });
 
 test("each bad option is dropped with its own reason; the good ones stay", () => {
-  const { options, problems } = readOptions("?queue=a%7Bb%7D&ids=JOB-1&lease=1e3&theme=pink&budget=1e9");
-  assert.deepEqual(options, { queue: "q", ids: ["JOB-1"], lease: null, theme: "auto", keyspace: null, budget: null });
-  assert.equal(problems.length, 4);
+  const { options, problems } = readOptions("?queue=a%7Bb%7D&ids=JOB-1&lease=1e3&theme=pink&heading=none&budget=1e9");
+  assert.deepEqual(options, { queue: "q", ids: ["JOB-1"], lease: null, theme: "auto", heading: "show", keyspace: null, budget: null });
+  assert.equal(problems.length, 5);
   assert.match(problems[0], /queue was ignored: .*\{ or \}/);
   assert.match(problems[1], /lease was ignored: .*whole number/);
   assert.match(problems[2], /theme was ignored/);
-  assert.match(problems[3], /budget was ignored: .*whole number of units/);
+  assert.match(problems[3], /heading was ignored: the heading is show or hide/);
+  assert.match(problems[4], /budget was ignored: .*whole number of units/);
 });
 
 test("limits: long queues, many or long ids, empty and zero values", () => {
@@ -60,13 +61,15 @@ test("a widget's lease: the address's, else the one its markup was rendered with
 });
 
 test("optionsQuery gives an embed the options back, defaults left out", () => {
-  for (const search of ["", "?queue=emails&ids=JOB-1,JOB-2&lease=5000&theme=dark&keyspace=dive-1", "?theme=light", "?queue=a%2Bb"]) {
+  for (const search of ["", "?queue=emails&ids=JOB-1,JOB-2&lease=5000&theme=dark&keyspace=dive-1", "?theme=light", "?heading=hide", "?heading=show", "?queue=a%2Bb"]) {
     const { options } = readOptions(search);
     const { options: again, problems } = readOptions(optionsQuery(options));
     assert.deepEqual(problems, []);
     assert.deepEqual(again, options, search);
   }
   assert.equal(optionsQuery(readOptions("?lease=abc&theme=dark").options), "?theme=dark");
+  assert.equal(optionsQuery(readOptions("?heading=hide").options), "?heading=hide");
+  assert.equal(optionsQuery(readOptions("?heading=show").options), "", "show is the default");
 });
 
 test("the custom element's attributes are named as attributes", () => {
