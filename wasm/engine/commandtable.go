@@ -138,9 +138,21 @@ func buildCommands() map[string]*route {
 	})
 	t["FUNCTION"].absent = true
 	t["FUNCTION"].lua = luaFunction
-	t.session("COMMAND", "DOCS from the engine's docs, the rest dispatched", "commanddocs.go", func(_ *Engine, peer *server.Peer, args []string) (resp.Reply, bool) {
-		if len(args) >= 2 && ascii.EqualFold(args[1], "DOCS") {
-			return commandDocs(peer, args[2:]), true
+	t.session("COMMAND", "DOCS from the engine's docs, GETKEYS and INFO from Redis's table, the rest dispatched", "commanddocs.go", func(e *Engine, peer *server.Peer, args []string) (resp.Reply, bool) {
+		if len(args) >= 2 {
+			switch ascii.Upper(args[1]) {
+			case "DOCS":
+				return commandDocs(peer, args[2:]), true
+			case "GETKEYS":
+				return commandGetkeys(args[2:]), true
+			case "GETKEYSANDFLAGS":
+				// The flags of each key need Redis's key specifications,
+				// which the playground does not hold: say so, rather than
+				// answer as miniredis does, with its whole table.
+				return resp.ErrorReply("ERR COMMAND GETKEYSANDFLAGS is not available in the playground (COMMAND GETKEYS is)"), true
+			case "INFO":
+				return commandInfo(e.raw(peer, []string{"COMMAND"}), args[2:]), true
+			}
 		}
 		if r, ok := commandIntrospection(args); ok {
 			return r, true

@@ -2,6 +2,7 @@ package engine
 
 import (
 	_ "embed"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,6 +35,11 @@ type redisCommand struct {
 	arity    int    // n: exactly n arguments with the name; -n: at least n
 	noscript bool   // a script may not call it
 	denyoom  bool   // refused while used memory is past maxmemory (see maxmemory.go)
+	// movable: its keys are found from its arguments (EVAL's numkeys...);
+	// keys: COMMAND's first key, last key (negative: from the end) and
+	// step, all 0 for a command without keys (see commandgetkeys.go).
+	movable bool
+	keys    [3]int
 	// subs are a container's subcommands, by upper-case name; nil for a
 	// command that has none.
 	subs map[string]*redisCommand
@@ -81,14 +87,25 @@ func readRedisTable(text string) map[string]*redisCommand {
 		if len(f) >= 2 {
 			n, err = strconv.Atoi(f[1])
 		}
-		flags := map[string]bool{}
+		var keys [3]int
+		bad := len(f) < 2 || err != nil
 		for _, fl := range f[min(len(f), 2):] {
-			flags[fl] = true
+			switch {
+			case fl == "noscript" || fl == "denyoom" || fl == "movablekeys":
+			case strings.HasPrefix(fl, "keys="):
+				parts := strings.Split(fl[len("keys="):], ",")
+				bad = bad || len(parts) != 3
+				for i := range min(len(parts), 3) {
+					var perr error
+					keys[i], perr = strconv.Atoi(parts[i])
+					bad = bad || perr != nil
+				}
+			default:
+				bad = true
+			}
 		}
-		delete(flags, "noscript")
-		delete(flags, "denyoom")
-		if len(f) < 2 || err != nil || len(flags) > 0 {
-			panic("engine: arity.txt: a line is not \"name arity [noscript] [denyoom]\": " + line)
+		if bad {
+			panic("engine: arity.txt: a line is not \"name arity [noscript] [denyoom] [movablekeys] [keys=first,last,step]\": " + line)
 		}
 		base, sub, isSub := strings.Cut(ascii.Upper(f[0]), "|")
 		c := entry(base)
@@ -102,6 +119,8 @@ func readRedisTable(text string) map[string]*redisCommand {
 		c.arity = n
 		c.noscript = slices.Contains(f[2:], "noscript")
 		c.denyoom = slices.Contains(f[2:], "denyoom")
+		c.movable = slices.Contains(f[2:], "movablekeys")
+		c.keys = keys
 	}
 	return table
 }
@@ -146,6 +165,12 @@ func CommandArity(name string) (arity int, flags string, known bool) {
 	}
 	if c.denyoom {
 		flags += " denyoom"
+	}
+	if c.movable {
+		flags += " movablekeys"
+	}
+	if c.keys[0] != 0 {
+		flags += fmt.Sprintf(" keys=%d,%d,%d", c.keys[0], c.keys[1], c.keys[2])
 	}
 	return c.arity, flags, true
 }

@@ -265,9 +265,12 @@ func TestArityTableIsRedis(t *testing.T) {
 			}
 		}
 		for _, flag := range n.Elems[2].Elems {
-			if flag.S == "denyoom" {
-				want[name] += " denyoom"
+			if flag.S == "denyoom" || flag.S == "movablekeys" {
+				want[name] += " " + flag.S
 			}
+		}
+		if first := n.Elems[3].S; first != "0" {
+			want[name] += " keys=" + first + "," + n.Elems[4].S + "," + n.Elems[5].S
 		}
 		names = append(names, name)
 	}
@@ -285,7 +288,9 @@ func TestArityTableIsRedis(t *testing.T) {
 	b.WriteString("# exactly n arguments counting the name, -n at least n; a subcommand's\n")
 	b.WriteString("# counts its own name too. \"noscript\" after it: COMMAND flags it so, and\n")
 	b.WriteString("# a script may not call it; \"denyoom\": Redis refuses it while its used\n")
-	b.WriteString("# memory is past maxmemory. Written by wasm/fidelity's TestArityTableIsRedis\n")
+	b.WriteString("# memory is past maxmemory; \"movablekeys\": its keys are found by its\n")
+	b.WriteString("# arguments; keys=first,last,step: COMMAND's key positions (COMMAND\n")
+	b.WriteString("# GETKEYS). Written by wasm/fidelity's TestArityTableIsRedis\n")
 	b.WriteString("# (go test -run TestArityTableIsRedis -update against redis-server).\n")
 	for _, name := range names {
 		fmt.Fprintf(&b, "%s %s\n", name, want[name])
