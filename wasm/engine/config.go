@@ -19,8 +19,8 @@ import (
 // parameter Redis 7.0 has is there (configs.txt), so a learner's, or
 // Redis's own test suite's, CONFIG SET of any of them is checked the way
 // Redis checks it and read back as Redis prints it. Most are stored and
-// nothing more: the playground has no memory limit, no persistence and no
-// replicas. The ones it honours are in applyConfig.
+// nothing more: the playground has no persistence and no replicas. The
+// ones it honours are in applyConfig (maxmemory: see maxmemory.go).
 
 //go:embed configs.txt
 var configsText string
