@@ -218,7 +218,7 @@ type commandStat struct {
 }
 
 // countCommand counts one command a client sent and its reply: a call
-// refused before it ran (its arity, an unknown subcommand) is rejected,
+// refused before it ran (its arity, an unknown subcommand, maxmemory) is rejected,
 // one that ran and answered an error failed; an unknown command counts
 // only as an error.
 func (e *Engine) countCommand(peer *server.Peer, args []string, r resp.Reply) {
@@ -255,7 +255,7 @@ func (e *Engine) countCommand(peer *server.Peer, args []string, r resp.Reply) {
 		s.byCommand[name] = st
 	}
 	switch {
-	case isErr && (strings.HasPrefix(r.Str, "ERR wrong number of arguments") || strings.HasPrefix(r.Str, "ERR unknown subcommand")):
+	case isErr && (strings.HasPrefix(r.Str, "ERR wrong number of arguments") || strings.HasPrefix(r.Str, "ERR unknown subcommand") || r.Str == errOOM):
 		st.rejected++
 	case isErr:
 		st.calls++

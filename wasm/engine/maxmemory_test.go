@@ -1,6 +1,9 @@
 package engine
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestPastMaxmemoryDenyoomIsRefused: CONFIG SET maxmemory 1 puts the
 // engine past its limit, as it does Redis (whose idle used memory is about
@@ -14,6 +17,9 @@ func TestPastMaxmemoryDenyoomIsRefused(t *testing.T) {
 	do(t, e, `"123"`, "GET", "x")
 	do(t, e, "(error) "+errOOM, "FUNCTION", "LOAD", "#!lua name=lib\nredis.register_function('f', function() return 1 end)")
 	do(t, e, "(integer) 1", "DEL", "x")
+	if info := e.exec("INFO", "commandstats").Str; !strings.Contains(info, "cmdstat_set:calls=1,usec=0,usec_per_call=0.00,rejected_calls=1,failed_calls=0") {
+		t.Errorf("a SET refused for memory is counted as rejected, as Redis counts it: INFO commandstats has\n%s", info)
+	}
 	do(t, e, "OK", "CONFIG", "SET", "maxmemory", "0")
 	do(t, e, "OK", "SET", "x", "1")
 	do(t, e, "OK", "CONFIG", "SET", "maxmemory", "100mb")
