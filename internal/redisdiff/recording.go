@@ -109,8 +109,18 @@ func Recorded(recorded string) (resp.Reply, bool) {
 	return r, err == nil
 }
 
+// MaxKept is the longest reply a recording takes. A case whose reply is
+// longer makes the suite's process hold many copies of it (parsed, quoted,
+// compared, compressed): one 512 MiB string from SETBIT's largest offset
+// took a run past 14 GB, where the kernel killed it with no word of which
+// case it was. Past this, the run stops and names the command.
+const MaxKept = 64 << 20
+
 // kept is what r keeps of the reply wire to args.
 func (r *Recording) kept(args []string, wire []byte) string {
+	if len(wire) > MaxKept {
+		panic(fmt.Sprintf("redisdiff: a reply of %d bytes to %.80q is past MaxKept (%d): make the case smaller", len(wire), args, MaxKept))
+	}
 	if r.longest == 0 || len(wire) <= r.longest || len(args) > 0 && slices.ContainsFunc(r.whole, func(c string) bool { return strings.EqualFold(c, args[0]) }) {
 		return string(wire)
 	}

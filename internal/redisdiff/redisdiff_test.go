@@ -214,3 +214,18 @@ func TestALongReplyIsKeptAsItsDigestAndStillCompared(t *testing.T) {
 		t.Errorf("another reply matched the digest")
 	}
 }
+
+// TestAReplyPastMaxKeptStopsTheRecordingByName: a case that makes Redis
+// build a huge value stops the recording with the command named, before
+// the suite's process holds copies of it enough for the kernel to kill it.
+func TestAReplyPastMaxKeptStopsTheRecordingByName(t *testing.T) {
+	rec := NewRecording("unused")
+	defer func() {
+		msg, _ := recover().(string)
+		if !strings.Contains(msg, "SETBIT") || !strings.Contains(msg, "MaxKept") {
+			t.Errorf("a reply past MaxKept: recovered %q, want a panic naming the command and MaxKept", msg)
+		}
+	}()
+	rec.kept([]string{"SETBIT", "b", "4294967295", "1"}, make([]byte, MaxKept+1))
+	t.Error("a reply past MaxKept was kept")
+}

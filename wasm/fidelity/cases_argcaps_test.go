@@ -51,7 +51,12 @@ func argcapCases() []fcase {
 			}...)},
 		{id: "commands/argument-caps", desc: "What the playground caps where Redis goes on: SETBIT past 32 MiB, a negative random count past 100000",
 			cmds: append(one, [][]string{
-				{"SETBIT", "b", "4294967295", "1"}, {"SETBIT", "b", "268435456", "1"}, {"EXISTS", "b"}, {"SRANDMEMBER", "s", "-100001"}, {"HRANDFIELD", "h", "-100001"},
+				// One bit past the cap: Redis builds a 32 MiB string and the
+				// engine refuses. Redis's largest offset (2^32-1, a 512 MiB
+				// string) is left out: recording that string made this
+				// suite's process hold 7-15 GB and the kernel killed it. The
+				// string is deleted again so the keyspace compared stays small.
+				{"SETBIT", "b", "268435456", "1"}, {"STRLEN", "b"}, {"DEL", "b"}, {"SRANDMEMBER", "s", "-100001"}, {"HRANDFIELD", "h", "-100001"},
 			}...)},
 	}
 }
