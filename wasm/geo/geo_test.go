@@ -224,3 +224,42 @@ func flat(r resp.Reply) string {
 	}
 	return r.Str
 }
+
+// TestCountKeepsRedisTieOrder: with COUNT, Redis sorts only the first
+// COUNT matches in place (pqsort), and where distances tie its order is
+// that quicksort's, not the order found. 50 members m0..m49 stand at 4
+// points, m<i> at the (i mod 4)th; the answers are redis-server 7.0.15's.
+func TestCountKeepsRedisTieOrder(t *testing.T) {
+	type point struct {
+		name  string
+		score float64
+	}
+	var pts []point
+	for i := range 50 {
+		score, _ := Score([]float64{10, 10.01, 10.02, 9.99}[i%4], 10)
+		pts = append(pts, point{"m" + strconv.Itoa(i), float64(score)})
+	}
+	slices.SortFunc(pts, func(a, b point) int {
+		if c := cmp.Compare(a.score, b.score); c != 0 {
+			return c
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	set := &fakeSet{}
+	for _, p := range pts {
+		set.members = append(set.members, p.name)
+		set.scores = append(set.scores, p.score)
+	}
+	ks := &fakeKeyspace{sets: map[string]*fakeSet{"ties": set}}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"GEOSEARCH", "ties", "FROMLONLAT", "10", "10", "BYRADIUS", "50", "km", "COUNT", "7", "ASC"}, "[m0 m16 m20 m24 m28 m32 m36]"},
+		{[]string{"GEOSEARCH", "ties", "FROMLONLAT", "10", "10", "BYRADIUS", "50", "km", "COUNT", "5", "DESC"}, "[m10 m46 m42 m38 m34]"},
+	} {
+		if got := flat(Search(ks, Searches[c.args[0]], c.args)); got != c.want {
+			t.Errorf("%v\n got %s\nwant %s", c.args, got, c.want)
+		}
+	}
+}

@@ -109,9 +109,7 @@ func Search(ks Keyspace, kind int, args []string) resp.Reply {
 		return resp.ArrayReply()
 	}
 	if q.asc || q.desc {
-		// glibc's qsort (a merge sort) keeps equal distances in the order
-		// found; so does a stable sort, ascending or descending.
-		slices.SortStableFunc(found, func(a, b match) int {
+		byDist := func(a, b *match) int {
 			c := 0
 			switch {
 			case a.dist > b.dist:
@@ -123,7 +121,15 @@ func Search(ks Keyspace, kind int, args []string) resp.Reply {
 				c = -c
 			}
 			return c
-		})
+		}
+		if q.count != 0 && int64(len(found)) > q.count {
+			// Redis sorts only the first COUNT in place (pqsort).
+			partialSort(found, byDist, 0, int(q.count)-1)
+		} else {
+			// glibc's qsort (a merge sort) keeps equal distances in the
+			// order found, as a stable sort does.
+			slices.SortStableFunc(found, func(a, b match) int { return byDist(&a, &b) })
+		}
 	}
 	if q.count != 0 && int64(len(found)) > q.count {
 		found = found[:q.count]
