@@ -207,6 +207,14 @@ func buildCommands() map[string]*route {
 	t["PFDEBUG"].absent = true
 	t["PFSELFTEST"].absent, t["PFSELFTEST"].readOnly = true, true
 
+	// GEO is Redis's own (wasm/geo): its cells, over the sorted-set index.
+	for _, name := range geoCommands {
+		t.serve(name, own, "wasm/geo: Redis 7.0's geohash cells and replies", "geocmds.go", geoCommand(name))
+	}
+	t["GEOADD"].indexed = true // the ZADD it stands for keeps the index
+	t["GEOHASH"].absent, t["GEOHASH"].readOnly = true, true
+	t["GEOSEARCHSTORE"].absent = true
+
 	serverCommands(t)
 
 	// 2. Fast paths.

@@ -40,7 +40,7 @@ type optionSpec struct {
 	// keywords are options whose values include keywords: the value's
 	// place after the option (1 for the first) and the keywords.
 	keywords map[string]keywordsAt
-	// fixed are keywords at fixed places (GEORADIUS's unit, LMOVE's ends).
+	// fixed are keywords at fixed places (a unit, an end); no command of the table has one since GEO became the engine's own (geocmds.go).
 	fixed map[int][]string
 	// keysAt is where the count of the command's keys stands, for
 	// valuesNumkeys; 0 for a command without one.
@@ -107,12 +107,6 @@ XCLAIM i5 IDLE:1 TIME:1 RETRYCOUNT:1 FORCE:0 JUSTID:0 LASTID:1
 XAUTOCLAIM 6 COUNT:1 JUSTID:0
 XPENDING 3 IDLE:1
 XINFO|STREAM 3 FULL:0 COUNT:1
-GEODIST - #4=M|KM|FT|MI
-GEORADIUS 6 WITHCOORD:0 WITHDIST:0 WITHHASH:0 COUNT:1 ANY:0 ASC:0 DESC:0 STORE:1 STOREDIST:1 #5=M|KM|FT|MI
-GEORADIUS_RO 6 WITHCOORD:0 WITHDIST:0 WITHHASH:0 COUNT:1 ANY:0 ASC:0 DESC:0 #5=M|KM|FT|MI
-GEORADIUSBYMEMBER 5 WITHCOORD:0 WITHDIST:0 WITHHASH:0 COUNT:1 ANY:0 ASC:0 DESC:0 STORE:1 STOREDIST:1 #4=M|KM|FT|MI
-GEORADIUSBYMEMBER_RO 5 WITHCOORD:0 WITHDIST:0 WITHHASH:0 COUNT:1 ANY:0 ASC:0 DESC:0 #4=M|KM|FT|MI
-GEOSEARCH 2 FROMMEMBER:1 FROMLONLAT:2 BYRADIUS:2=M|KM|FT|MI@2 BYBOX:3=M|KM|FT|MI@3 ASC:0 DESC:0 COUNT:1 ANY:0 WITHCOORD:0 WITHDIST:0 WITHHASH:0
 MEMORY|USAGE 3 SAMPLES:1`
 
 // miniredisOptions are the commands miniredis serves whose options hold a

@@ -610,7 +610,7 @@ return r`)}},
 		{id: "console/incrbyfloat-errors", desc: "INCRBYFLOAT and HINCRBYFLOAT on a value that is not a number, and with an increment that is not one",
 			cmds: [][]string{{"SET", "s", "abc"}, {"INCRBYFLOAT", "s", "1"}, {"INCRBYFLOAT", "n", "x"},
 				{"HSET", "h", "f", "abc"}, {"HINCRBYFLOAT", "h", "f", "1"}, {"HINCRBYFLOAT", "h", "g", "x"}, {"HINCRBYFLOAT", "h", "g", "1.5"}}},
-	}, append(commandCases(), append(txCases(), append(clusterCases(), append(dumpCases(), append(extraCases(), append(hllCases(), append(fuzzFoundCases(), append(functionCases(), append(blockCases(), append(intsetCases(), append(resp3Cases(), append(smallCases(), append(argcapCases(), append(serverCases(), append(expireCases(), streamCases()...)...)...)...)...)...)...)...)...)...)...)...)...)...)...)...)
+	}, append(commandCases(), append(txCases(), append(clusterCases(), append(dumpCases(), append(extraCases(), append(hllCases(), append(fuzzFoundCases(), append(functionCases(), append(blockCases(), append(intsetCases(), append(resp3Cases(), append(smallCases(), append(argcapCases(), append(serverCases(), append(expireCases(), append(streamCases(), geoCases()...)...)...)...)...)...)...)...)...)...)...)...)...)...)...)...)...)
 }
 
 // manyFields is n field, value pairs.
