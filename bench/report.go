@@ -143,7 +143,7 @@ func (r *report) summary(p printer) {
 		if s.brotli > 0 {
 			verdict = metOrNot(float64(s.brotli) <= sizeTarget)
 		}
-		p("- **wasm size:** %s brotli (%s raw, %s gzip); target ≤ 2.00 MB (%s B) brotli: **%s**.\n", mbExact(s.brotli), mb(s.raw), mb(s.gzip), thousands(sizeTarget), verdict)
+		p("- **wasm size:** %s brotli (%s raw, %s gzip); target ≤ %s (%s B) brotli: **%s**.\n", mbExact(s.brotli), mb(s.raw), mb(s.gzip), mb(int64(sizeTarget)), thousands(sizeTarget), verdict)
 	}
 	if m := r.rtMedian(keyWasm, 10); m > 0 {
 		p("- **round trip through the JS API in wasm, depth 10:** %s median; target ≤ %.0f µs: **%s**.", us(m), rtTarget, metOrNot(m <= rtTarget))
@@ -258,7 +258,7 @@ func (r *report) sizeSection(p printer) {
 	for i, s := range r.sizes {
 		target := "—"
 		if i == 0 {
-			target = "≤ 2.00 MB: " + metOrNot(s.brotli > 0 && float64(s.brotli) <= sizeTarget)
+			target = "≤ " + mb(int64(sizeTarget)) + ": " + metOrNot(s.brotli > 0 && float64(s.brotli) <= sizeTarget)
 		}
 		p("| %s | %s | %s | %s | %s |\n", s.label, mbExact(s.raw), mbExact(s.gzip), mbExact(s.brotli), target)
 	}

@@ -2,6 +2,9 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -150,5 +153,21 @@ func TestSuiteSection(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("the suite's section lacks %q; it reads:\n%s", want, text)
 		}
+	}
+}
+
+// TestSizeTargetIsBuildShLine: the report judges the module against the
+// line ./build.sh test enforces, not a copy of it that can drift.
+func TestSizeTargetIsBuildShLine(t *testing.T) {
+	b, err := os.ReadFile("../build.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^WASM_SIZE_LINE=(\d+)$`).FindSubmatch(b)
+	if m == nil {
+		t.Fatal("build.sh has no WASM_SIZE_LINE=<bytes> line")
+	}
+	if got := strconv.Itoa(int(sizeTarget)); got != string(m[1]) {
+		t.Errorf("bench's sizeTarget is %s B, build.sh's WASM_SIZE_LINE %s B", got, m[1])
 	}
 }

@@ -8,8 +8,12 @@ import (
 	"os/exec"
 )
 
-// sizeTarget is the playground's budget for the module a page downloads.
-const sizeTarget = 2_000_000 // bytes, brotli -q 11
+// sizeTarget is the playground's budget for the module a page downloads:
+// build.sh's WASM_SIZE_LINE, which ./build.sh test enforces
+// (TestSizeTargetIsBuildShLine holds the two together; they had drifted
+// apart, and the report judged the module against a line the team had
+// moved).
+const sizeTarget = 2_100_000 // bytes, brotli -q 11
 
 // wasmSize is one module's size on disk and compressed. A compressed size
 // of 0 means it was not measured; why is in the note.
