@@ -65,6 +65,7 @@ func TestDifferencesFollowFidelity(t *testing.T) {
 var serverFamilies = map[string]bool{
 	"server": true, "expire": true, "stream": true, "dump": true, "block": true, "hll": true,
 	"intset": true, "hash": true, "set": true, "zset": true, "bits": true, "tx": true, "type": true,
+	"geo": true,
 }
 
 // TestRunawayEntryNamesTheEngineLimits keeps the page's word on runaway
