@@ -55,29 +55,24 @@ func lookup(ks Keyspace, key string) (Set, *resp.Reply) {
 // Pos is GEOPOS key member ...: each member's [longitude, latitude], or a
 // null array for a member the set lacks.
 func Pos(ks Keyspace, args []string) resp.Reply {
-	set, bad := lookup(ks, args[1])
-	if bad != nil {
-		return *bad
-	}
-	out := make([]resp.Reply, 0, len(args)-2)
-	for _, m := range args[2:] {
-		score, ok := 0.0, false
-		if set != nil {
-			score, ok = set.Score(m)
-		}
-		if !ok {
-			out = append(out, resp.NilArrayReply())
-			continue
-		}
+	return eachMember(ks, args, resp.NilArrayReply(), func(score float64) resp.Reply {
 		lon, lat := Position(score)
-		out = append(out, resp.ArrayReply(resp.BulkReply(Coord(lon)), resp.BulkReply(Coord(lat))))
-	}
-	return resp.ArrayReply(out...)
+		return resp.ArrayReply(resp.BulkReply(Coord(lon)), resp.BulkReply(Coord(lat)))
+	})
 }
 
 // HashOf is GEOHASH key member ...: each member's standard geohash, or
 // nil for a member the set lacks.
 func HashOf(ks Keyspace, args []string) resp.Reply {
+	return eachMember(ks, args, resp.NilReply(), func(score float64) resp.Reply {
+		return resp.BulkReply(Hash(score))
+	})
+}
+
+// eachMember is GEOPOS's and GEOHASH's reply: for each member after the
+// key, what reply makes of its score, or missing where the set lacks it
+// (or there is no set).
+func eachMember(ks Keyspace, args []string, missing resp.Reply, reply func(score float64) resp.Reply) resp.Reply {
 	set, bad := lookup(ks, args[1])
 	if bad != nil {
 		return *bad
@@ -89,10 +84,10 @@ func HashOf(ks Keyspace, args []string) resp.Reply {
 			score, ok = set.Score(m)
 		}
 		if !ok {
-			out = append(out, resp.NilReply())
+			out = append(out, missing)
 			continue
 		}
-		out = append(out, resp.BulkReply(Hash(score)))
+		out = append(out, reply(score))
 	}
 	return resp.ArrayReply(out...)
 }

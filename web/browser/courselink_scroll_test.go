@@ -23,19 +23,7 @@ func TestCourseLinkLandsOnHeading(t *testing.T) {
 	if _, err := eval[bool](tb, `(document.querySelector("#dive").scrollIntoView(), true)`); err != nil {
 		t.Fatal(err)
 	}
-	r.findControl("button", "Enqueue")
-	if _, err := eval[bool](tb, `(document.querySelector("#dive").contentDocument.getElementById("roundtrip-enqueue").click(), true)`); err != nil {
-		t.Fatal(err)
-	}
-	r.wantRows(pendingKey, [][]string{{"JOB-000001", "0"}})
-	if _, err := eval[bool](tb, `(document.querySelector("#dive").contentDocument.querySelector("button[data-permalink]").click(), true)`); err != nil {
-		t.Fatal(err)
-	}
-	r.wantText(".permalink-status", "opens the course page")
-	link, err := eval[string](tb, `document.querySelector("#dive").contentDocument.getElementById("roundtrip-link").value`)
-	if err != nil {
-		t.Fatal(err)
-	}
+	link := enqueueAndCopyLink(t, tb, r)
 
 	fresh := newTab(t).onServer(base)
 	fresh.openURL(link)

@@ -195,19 +195,7 @@ func TestEmbedCopyLink(t *testing.T) {
 	tb := newTab(t).onServer(base)
 	tb.open("/course.html")
 	r := tb.inFrame(frame, "#roundtrip")
-	r.findControl("button", "Enqueue")
-	if _, err := eval[bool](tb, `(document.querySelector("#dive").contentDocument.getElementById("roundtrip-enqueue").click(), true)`); err != nil {
-		t.Fatal(err)
-	}
-	r.wantRows(pendingKey, [][]string{{"JOB-000001", "0"}})
-	if _, err := eval[bool](tb, `(document.querySelector("#dive").contentDocument.querySelector("button[data-permalink]").click(), true)`); err != nil {
-		t.Fatal(err)
-	}
-	r.wantText(".permalink-status", "opens the course page")
-	link, err := eval[string](tb, `document.querySelector("#dive").contentDocument.getElementById("roundtrip-link").value`)
-	if err != nil {
-		t.Fatal(err)
-	}
+	link := enqueueAndCopyLink(t, tb, r)
 	if !strings.HasPrefix(link, base+"/course.html#echomq.dive.v1.") {
 		t.Fatalf("the copied link is %q; want the course page's address, reopening the frame #dive", link)
 	}
@@ -273,4 +261,25 @@ func serveCourse(body string) http.HandlerFunc {
 </body>
 </html>`, body)
 	}
+}
+
+// enqueueAndCopyLink enqueues a job in the round trip of the course
+// page's frame #dive (r, in tb) and copies its link, as a learner would:
+// the link the frame's permalink field then holds.
+func enqueueAndCopyLink(t *testing.T, tb *tab, r scope) string {
+	t.Helper()
+	r.findControl("button", "Enqueue")
+	if _, err := eval[bool](tb, `(document.querySelector("#dive").contentDocument.getElementById("roundtrip-enqueue").click(), true)`); err != nil {
+		t.Fatal(err)
+	}
+	r.wantRows(pendingKey, [][]string{{"JOB-000001", "0"}})
+	if _, err := eval[bool](tb, `(document.querySelector("#dive").contentDocument.querySelector("button[data-permalink]").click(), true)`); err != nil {
+		t.Fatal(err)
+	}
+	r.wantText(".permalink-status", "opens the course page")
+	link, err := eval[string](tb, `document.querySelector("#dive").contentDocument.getElementById("roundtrip-link").value`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return link
 }
