@@ -215,6 +215,9 @@ func buildCommands() map[string]*route {
 	t["GEOHASH"].absent, t["GEOHASH"].readOnly = true, true
 	t["GEOSEARCHSTORE"].absent = true
 
+	t.serve("ZINTERCARD", own, "the intersection's size, up to LIMIT", "zsetops.go", zintercardCommand)
+	t["ZINTERCARD"].absent, t["ZINTERCARD"].readOnly = true, true
+
 	serverCommands(t)
 
 	// 2. Fast paths.
@@ -265,6 +268,9 @@ func buildCommands() map[string]*route {
 	}
 	for _, name := range []string{"SDIFFSTORE", "SINTERSTORE", "SUNIONSTORE"} {
 		t.wrap(name, "an empty result deletes the destination", "setstore.go", emptyStoreDeletes)
+	}
+	for name, at := range map[string]int{"ZUNION": 1, "ZINTER": 1, "ZUNIONSTORE": 2, "ZINTERSTORE": 2} {
+		t.wrap(name, "numkeys and WEIGHTS read as Redis reads them", "zsetops.go", zsetOpArgs(name, at))
 	}
 	t.wrap("ZSCAN", "scores printed as %.17g", "fixups_zset.go", zscanScores)
 

@@ -93,9 +93,7 @@ var kindsSetup = [][]string{
 
 // kindsKnown are the invocations whose RESP3 kind the engine does not match
 // yet, each with the reason.
-var kindsKnown = map[string]string{
-	"ZINTERCARD 1 zset": "ZINTERCARD is missing",
-}
+var kindsKnown = map[string]string{}
 
 // kindsNotSent are the commands the check does not send, and why.
 var kindsNotSent = func() map[string]string {
