@@ -19,6 +19,12 @@ import (
 // DialTimeout bounds how long Dial waits for the TCP connection.
 const DialTimeout = 5 * time.Second
 
+// ReplyWait bounds how long a call waits for its replies. Without it a
+// reply that never comes (a stream one reply out of step) hung the
+// fidelity suite's live run for good, twice in three runs, with no word
+// of where; past it the call fails and the client is broken.
+const ReplyWait = 2 * time.Minute
+
 const (
 	readBufferSize = 64 << 10
 	// A write buffer that grew past this (a large SET) is not kept around.
@@ -209,8 +215,12 @@ func (c *Client) Close() error {
 	return c.closeErr
 }
 
-// write sends c.wbuf; c.mu is held.
+// write sends c.wbuf, and gives the call ReplyWait to be answered; c.mu is
+// held.
 func (c *Client) write() error {
+	if err := c.conn.SetDeadline(time.Now().Add(ReplyWait)); err != nil {
+		return c.fail(fmt.Errorf("redisnet: deadline: %w", err))
+	}
 	_, err := c.conn.Write(c.wbuf)
 	if cap(c.wbuf) > keepWriteBuffer {
 		c.wbuf = nil
