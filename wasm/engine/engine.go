@@ -306,6 +306,7 @@ func (e *Engine) reset() {
 	e.streams = nil
 	e.tx, e.probe = nil, nil // a fresh server has no transactions either
 	e.hllSparseMax = hll.SparseMaxBytes
+	e.maxmemory = 0 // with the configuration it comes from
 	e.block = blockState{}
 	e.janitor = janitor{}
 	e.config, e.stats = nil, serverStats{}

@@ -24,6 +24,10 @@ func TestPastMaxmemoryDenyoomIsRefused(t *testing.T) {
 	do(t, e, "OK", "SET", "x", "1")
 	do(t, e, "OK", "CONFIG", "SET", "maxmemory", "100mb")
 	do(t, e, "OK", "SET", "x", "2")
+	// Reset gives a fresh engine: the limit goes with the configuration.
+	do(t, e, "OK", "CONFIG", "SET", "maxmemory", "1")
+	e.Reset()
+	do(t, e, "OK", "SET", "x", "3")
 }
 
 // TestScriptsPastMaxmemory: the rules of Redis 7.0's allow-oom test. A
