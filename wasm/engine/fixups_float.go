@@ -54,6 +54,15 @@ func parseLongDouble(s string) (*big.Float, bool) {
 		s += "p0"
 	}
 	f, _, err := big.ParseFloat(s, 0, longDoubleBits, big.ToNearestEven)
+	if err != nil && zeroMantissa(low) {
+		// Zero times any power of ten is zero, with no ERANGE; big refuses
+		// an exponent past its range even so ("0e10000000000000000000").
+		z := new(big.Float).SetPrec(longDoubleBits)
+		if low[0] == '-' {
+			z.Neg(z) // -0, as strtold reads "-0e99999999999999999999"
+		}
+		return z, true
+	}
 	// An infinity here is an overflow (the spellings of one returned
 	// above): ERANGE, as past the x87's range is.
 	if err != nil || f.IsInf() || f.MantExp(nil) > x87MaxExp {
@@ -63,6 +72,19 @@ func parseLongDouble(s string) (*big.Float, bool) {
 		return nil, false // rounds to zero in an x87: ERANGE too
 	}
 	return f, true
+}
+
+// zeroMantissa reports whether low, a number strtod reads whole (lower
+// case), has only zeros before its exponent: it is zero whatever the
+// exponent says.
+func zeroMantissa(low string) bool {
+	m := strings.TrimLeft(low, "+-")
+	exp := "e"
+	if strings.HasPrefix(m, "0x") {
+		m, exp = m[2:], "p"
+	}
+	m, _, _ = strings.Cut(m, exp)
+	return m != "" && strings.Trim(m, "0.") == "" && strings.Contains(m, "0")
 }
 
 // underflows reports whether f, not zero, rounds to zero as an x87 long
