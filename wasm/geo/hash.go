@@ -197,40 +197,30 @@ func Hash(score float64) string {
 
 // moveX moves c one cell east (d > 0) or west (d < 0), around the
 // world; d == 0 leaves it.
-func moveX(c *cell, d int) {
-	if d == 0 {
-		return
-	}
-	x := c.bits & 0xaaaaaaaaaaaaaaaa
-	y := c.bits & 0x5555555555555555
-	zz := uint64(0x5555555555555555) >> (64 - c.step*2)
-	if d > 0 {
-		x += zz + 1
-	} else {
-		x |= zz
-		x -= zz + 1
-	}
-	x &= 0xaaaaaaaaaaaaaaaa >> (64 - c.step*2)
-	c.bits = x | y
-}
+func moveX(c *cell, d int) { move(c, d, 0xaaaaaaaaaaaaaaaa) }
 
 // moveY moves c one cell north (d > 0) or south (d < 0); d == 0 leaves
 // it.
-func moveY(c *cell, d int) {
+func moveY(c *cell, d int) { move(c, d, 0x5555555555555555) }
+
+// move steps the interleaved bits of lane (the x bits or the y bits) one
+// up or down, as Redis's geohash_move_x and _y do: the other lane's bits
+// are filled in so the carry or borrow runs through them, then masked off.
+func move(c *cell, d int, lane uint64) {
 	if d == 0 {
 		return
 	}
-	x := c.bits & 0xaaaaaaaaaaaaaaaa
-	y := c.bits & 0x5555555555555555
-	zz := uint64(0xaaaaaaaaaaaaaaaa) >> (64 - c.step*2)
+	v := c.bits & lane
+	rest := c.bits &^ lane
+	zz := ^lane >> (64 - c.step*2)
 	if d > 0 {
-		y += zz + 1
+		v += zz + 1
 	} else {
-		y |= zz
-		y -= zz + 1
+		v |= zz
+		v -= zz + 1
 	}
-	y &= 0x5555555555555555 >> (64 - c.step*2)
-	c.bits = x | y
+	v &= lane >> (64 - c.step*2)
+	c.bits = v | rest
 }
 
 // distance is the great-circle distance in metres between two points, by
